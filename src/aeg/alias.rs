@@ -1,0 +1,1 @@
+//! Flow-insensitive points-to analysis.

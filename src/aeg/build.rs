@@ -1,0 +1,1 @@
+//! Construction of the abstract event graph from the normalised IR.

@@ -1,0 +1,168 @@
+//! Abstract event graph (ESOP 2013 §4.2).
+//!
+//! An abstract event summarises every concrete event with the same thread, program point
+//! (access *site*), direction and abstract object. Per thread, `po` is kept as the immediate
+//! successor relation of the thread's control flow (both branches of an `if`, loop
+//! back-edges), and [`Aeg::pairs`] holds its transitive closure for the events that can take
+//! part in a cycle, annotated with what lies between them on **every** path (fences,
+//! dependencies) — only must-information may make a pair safe. `com` edges are undirected
+//! and relate events of different threads on the same object when at least one is a write.
+
+mod build;
+pub mod alias;
+
+
+
+use crate::ir::{Fence, FuncId, VarId};
+use crate::source::Loc;
+use serde::Serialize;
+use std::collections::{BTreeSet, HashMap};
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct EventId(pub u32);
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct ThreadId(pub u32);
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct ObjId(pub u32);
+/// An access site: one shared read or write in the normalised IR (see [`Site`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct SiteId(pub u32);
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Dir {
+    R,
+    W,
+}
+
+impl Dir {
+    pub fn letter(self) -> char {
+        match self {
+            Dir::R => 'R',
+            Dir::W => 'W',
+        }
+    }
+}
+
+/// How many concrete threads an abstract thread stands for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Instances {
+    /// Exactly this many (1 for `main` and for a thread spawned once outside loops).
+    Count(u32),
+    /// Spawned inside a loop or recursion-free but unbounded: any number.
+    Unbounded,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Thread {
+    /// `main`, or the thread function's name (`P0`, `worker`).
+    pub name: String,
+    pub func: FuncId,
+    pub instances: Instances,
+    /// Where it is spawned (the `main` thread: the function's location).
+    pub loc: Loc,
+}
+
+/// An abstract memory object: what the alias analysis distinguishes.
+#[derive(Clone, Debug, Serialize)]
+pub struct Object {
+    /// Printable name: `x`, `latch` (whole array), `a[2]` (split element), `s.f`, `*malloc@12`.
+    pub name: String,
+    /// The object is one concrete location (a scalar variable, a field of one, or a split
+    /// array element): two accesses to it are certainly to the same address. Arrays taken as
+    /// one object, heap objects and "anything" are inexact.
+    pub exact: bool,
+    /// The global variable the object lives in, when there is one.
+    pub var: Option<VarId>,
+}
+
+/// A shared-memory access in the normalised program: where the rewriter will act.
+#[derive(Clone, Debug, Serialize)]
+pub struct Site {
+    pub func: FuncId,
+    /// Id of the statement performing the access (see [`crate::ir::number_stmts`]).
+    pub stmt: u32,
+    pub dir: Dir,
+    /// Read-modify-write or inside an atomic section: never delayed.
+    pub atomic: bool,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Event {
+    pub thread: ThreadId,
+    pub dir: Dir,
+    pub obj: ObjId,
+    pub site: SiteId,
+    pub loc: Loc,
+}
+
+/// What lies between two program-ordered events on every path from the first to the second.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PairInfo {
+    /// Fences crossed on every path.
+    pub fences: BTreeSet<Fence>,
+    /// Dependencies from the first event (a read) to the second.
+    pub deps: Deps,
+    /// The second event is reached only through a loop back-edge (an event copy, §4.2).
+    pub via_back_edge: bool,
+}
+
+/// Must-dependencies from a read to a later event.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct Deps {
+    /// The second event's address is computed from the read value.
+    pub addr: bool,
+    /// The second event (a write) stores a value computed from the read value.
+    pub data: bool,
+    /// A conditional branch on the read value precedes the second event.
+    pub ctrl: bool,
+    /// ... and an `isync`/`isb` lies between that branch and the second event.
+    pub ctrl_isync: bool,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Aeg {
+    pub threads: Vec<Thread>,
+    pub objects: Vec<Object>,
+    pub sites: Vec<Site>,
+    pub events: Vec<Event>,
+    /// Immediate program-order successors (per thread, following both branches and loop
+    /// back-edges); for drawing and for the `all` strategy.
+    pub po: Vec<(EventId, EventId)>,
+    /// Transitive program order between events that have a `com` edge, with what lies between.
+    pub pairs: HashMap<(EventId, EventId), PairInfo>,
+    /// Undirected communication edges, stored once with `a < b`.
+    pub com: Vec<(EventId, EventId)>,
+    /// Diagnostics the construction wants the user to see (e.g. imprecise aliasing).
+    pub notes: Vec<(Loc, String)>,
+}
+
+impl Aeg {
+    pub fn event(&self, e: EventId) -> &Event {
+        &self.events[e.0 as usize]
+    }
+    pub fn object(&self, o: ObjId) -> &Object {
+        &self.objects[o.0 as usize]
+    }
+    pub fn thread(&self, t: ThreadId) -> &Thread {
+        &self.threads[t.0 as usize]
+    }
+    pub fn site(&self, s: SiteId) -> &Site {
+        &self.sites[s.0 as usize]
+    }
+    /// `po+` information for `(a, b)`, when `b` follows `a` in program order.
+    pub fn pair(&self, a: EventId, b: EventId) -> Option<&PairInfo> {
+        self.pairs.get(&(a, b))
+    }
+    /// Short printable name of an event: `P0:Wx@12`.
+    pub fn describe(&self, e: EventId) -> String {
+        let ev = self.event(e);
+        format!(
+            "{}:{}{}@{}",
+            self.thread(ev.thread).name,
+            ev.dir.letter(),
+            self.object(ev.obj).name,
+            ev.loc.line
+        )
+    }
+}

@@ -1,0 +1,505 @@
+//! The typed intermediate representation every stage shares.
+//!
+//! The IR stays close to C so that the rewriter can print it back as C, but it is already
+//! *lowered*: expressions are side-effect free (assignments, `++`, calls and short-circuit
+//! operators with effects were turned into statements by the front end), loops have a single
+//! shape, `switch` became `if`/`goto`, and every statement carries the location of the
+//! user's source it came from. After [`crate::normalize`] every shared-memory access is its
+//! own assignment (ESOP 2013 §4.4).
+
+use crate::source::Loc;
+use serde::Serialize;
+
+/// Index of a variable in [`Program::vars`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct VarId(pub u32);
+/// Index of a function in [`Program::funcs`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct FuncId(pub u32);
+/// Index of a struct/union definition in [`Program::structs`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct StructId(pub u32);
+/// A label, unique within its function.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct LabelId(pub u32);
+
+/// C types, fully resolved (typedefs expanded, enums are `int`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Type {
+    Void,
+    /// `_Bool`
+    Bool,
+    /// Integer of `bits` width (8, 16, 32, 64, 128); `char` is signed here, as on x86 gcc.
+    Int { bits: u8, signed: bool },
+    /// `float` (32), `double` (64), `long double` (128): parsed and printed, not reasoned about.
+    Float { bits: u8 },
+    Ptr(Box<Type>),
+    /// Array with its element count when known (`int a[]` as a parameter decays to a pointer).
+    Array(Box<Type>, Option<u64>),
+    Struct(StructId),
+    Func(Box<FuncType>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct FuncType {
+    pub ret: Type,
+    pub params: Vec<Type>,
+    pub variadic: bool,
+}
+
+impl Type {
+    pub const INT: Type = Type::Int { bits: 32, signed: true };
+    pub const UINT: Type = Type::Int { bits: 32, signed: false };
+    pub const LONG: Type = Type::Int { bits: 64, signed: true };
+    pub const ULONG: Type = Type::Int { bits: 64, signed: false };
+    pub const CHAR: Type = Type::Int { bits: 8, signed: true };
+
+    pub fn ptr_to(t: Type) -> Type {
+        Type::Ptr(Box::new(t))
+    }
+    pub fn is_integral(&self) -> bool {
+        matches!(self, Type::Bool | Type::Int { .. })
+    }
+    pub fn is_pointer(&self) -> bool {
+        matches!(self, Type::Ptr(_))
+    }
+    pub fn is_scalar(&self) -> bool {
+        matches!(self, Type::Bool | Type::Int { .. } | Type::Ptr(_) | Type::Float { .. })
+    }
+    /// The pointee of a pointer, or the element of an array.
+    pub fn pointee(&self) -> Option<&Type> {
+        match self {
+            Type::Ptr(t) | Type::Array(t, _) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct StructDef {
+    /// Tag as written, or a generated one (`__anon3`) for anonymous structs.
+    pub tag: String,
+    pub is_union: bool,
+    pub fields: Vec<Field>,
+    /// False for a declared but never defined (`struct s;`) type.
+    pub complete: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Field {
+    pub name: String,
+    pub ty: Type,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Storage {
+    Global,
+    /// A function's local (or parameter); `func` owns it.
+    Local { func: FuncId },
+    /// A temporary introduced by the front end or by normalisation.
+    Temp { func: FuncId },
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Var {
+    /// Name as written (temporaries: `__weakc_tmpN`); unique per function, not globally.
+    pub name: String,
+    pub ty: Type,
+    pub storage: Storage,
+    pub init: Option<Init>,
+    /// `&v` appears somewhere: the variable may be reached through pointers.
+    pub address_taken: bool,
+    pub loc: Loc,
+}
+
+impl Var {
+    pub fn is_global(&self) -> bool {
+        matches!(self.storage, Storage::Global)
+    }
+}
+
+/// Static initialiser (globals) or initial value (locals with an initialiser are lowered to
+/// an assignment instead; `init` is only used for globals and `static` locals).
+#[derive(Clone, Debug, Serialize)]
+pub enum Init {
+    Expr(Expr),
+    /// `{ a, b, ... }` for arrays and structs, possibly nested; missing elements are zero.
+    List(Vec<Init>),
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Function {
+    pub name: String,
+    pub ty: FuncType,
+    pub params: Vec<VarId>,
+    /// `None` for external functions (declared, not defined).
+    pub body: Option<Block>,
+    pub loc: Loc,
+}
+
+pub type Block = Vec<Stmt>;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub loc: Loc,
+    /// Unique within the program once [`number_stmts`] ran (0 before): access sites and
+    /// the rewriter refer to statements by it.
+    pub id: u32,
+}
+
+impl Stmt {
+    pub fn new(kind: StmtKind, loc: Loc) -> Stmt {
+        Stmt { kind, loc, id: 0 }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub enum StmtKind {
+    /// `lhs = rhs;` with `lhs` an lvalue expression (Var, Deref, Index, Member).
+    Assign { lhs: Expr, rhs: Expr },
+    /// Call of a defined or external function; indirect calls through a pointer expression.
+    Call { dest: Option<Expr>, callee: Callee, args: Vec<Expr> },
+    If { cond: Expr, then_: Block, else_: Block },
+    /// `loop { body; latch }`: `Continue` jumps to `latch`, `Break` leaves the loop. Loop
+    /// conditions are explicit `if (!c) break;` statements at the head of `body` (while/for)
+    /// or at the end of `latch` (do-while).
+    Loop { body: Block, latch: Block },
+    Break,
+    Continue,
+    Return(Option<Expr>),
+    /// Forward `goto` only (the front end rejects backward jumps).
+    Goto(LabelId),
+    Label(LabelId, String),
+    /// `assert`, `__VERIFIER_assert`, `__CPROVER_assert`, `reach_error()` (as `false`).
+    Assert { cond: Expr, msg: String },
+    /// `__VERIFIER_assume`, `__CPROVER_assume`, `assume_abort_if_not`; `abort()`/`exit()` are
+    /// `assume(false)` (the path ends).
+    Assume(Expr),
+    Fence(Fence),
+    AtomicBegin,
+    AtomicEnd,
+    /// Start a thread running `func(arg)`: `pthread_create(tid, attr, func, arg)` (tid stored
+    /// to `*tid` when given) or CBMC's `__CPROVER_ASYNC_n: f(arg);`.
+    Spawn { tid: Option<Expr>, func: Expr, arg: Expr },
+    /// `pthread_join(tid, ret)`: waits for the thread whose id is `tid`.
+    Join { tid: Expr, ret: Option<Expr> },
+    Lock(Expr),
+    Unlock(Expr),
+    /// Atomic read-modify-write on `*ptr` (`__sync_*`, `__atomic_*`, `xchg`); full fence
+    /// semantics unless `order` says otherwise.
+    Rmw(Rmw),
+    /// A block in its own C scope (kept so printing preserves structure).
+    Block(Block),
+    /// Nothing left (e.g. a declaration without initialiser).
+    Skip,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub enum Callee {
+    Direct(FuncId),
+    Indirect(Expr),
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Rmw {
+    pub op: RmwOp,
+    /// Receives the result (old value for fetch-op/exchange/CAS-val, new value for op-fetch,
+    /// success flag for bool-CAS).
+    pub dest: Option<Expr>,
+    /// Pointer to the location updated.
+    pub ptr: Expr,
+    /// Operand (new value for exchange/store, desired value for CAS).
+    pub val: Expr,
+    /// Expected value for CAS (for `__atomic_compare_exchange`, the value pointed to).
+    pub expected: Option<Expr>,
+    pub order: MemOrder,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum RmwOp {
+    FetchAdd,
+    FetchSub,
+    FetchAnd,
+    FetchOr,
+    FetchXor,
+    FetchNand,
+    AddFetch,
+    SubFetch,
+    AndFetch,
+    OrFetch,
+    XorFetch,
+    NandFetch,
+    Exchange,
+    /// Compare-and-swap returning the old value.
+    CasVal,
+    /// Compare-and-swap returning success.
+    CasBool,
+    /// `__atomic_load_n`: `dest = *ptr` atomically.
+    Load,
+    /// `__atomic_store_n`: `*ptr = val` atomically.
+    Store,
+}
+
+/// C11 memory order of an `__atomic_*` builtin (`__sync_*` are `SeqCst`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum MemOrder {
+    Relaxed,
+    Acquire,
+    Release,
+    AcqRel,
+    SeqCst,
+}
+
+/// Fence instructions as written in the source; what each orders is the architecture's
+/// business ([`crate::arch`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Fence {
+    /// x86 `mfence`; also `__sync_synchronize()` and `__atomic_thread_fence(SEQ_CST)`.
+    Mfence,
+    /// Power `sync` (`hwsync`).
+    Sync,
+    Lwsync,
+    Isync,
+    Eieio,
+    /// ARM `dmb` (full), `dmb st`, `dmb ld`.
+    Dmb,
+    DmbSt,
+    DmbLd,
+    Dsb,
+    Isb,
+    /// A compiler-only barrier (`asm volatile("" ::: "memory")`): orders nothing in hardware.
+    Compiler,
+}
+
+impl Fence {
+    pub fn name(self) -> &'static str {
+        match self {
+            Fence::Mfence => "mfence",
+            Fence::Sync => "sync",
+            Fence::Lwsync => "lwsync",
+            Fence::Isync => "isync",
+            Fence::Eieio => "eieio",
+            Fence::Dmb => "dmb",
+            Fence::DmbSt => "dmb st",
+            Fence::DmbLd => "dmb ld",
+            Fence::Dsb => "dsb",
+            Fence::Isb => "isb",
+            Fence::Compiler => "compiler barrier",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub ty: Type,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub enum ExprKind {
+    /// Integer constant (also characters, `sizeof`, enum constants, NULL as `(void*)0`).
+    Const(i128),
+    /// Floating constant kept as written.
+    FloatConst(String),
+    /// String literal (bytes without the quotes' escapes resolved).
+    Str(String),
+    Var(VarId),
+    /// Address of a function (a function designator used as a value).
+    FuncAddr(FuncId),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// `c ? a : b` with side-effect-free, read-free operands (otherwise lowered to `if`).
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    Cast(Box<Expr>),
+    Deref(Box<Expr>),
+    AddrOf(Box<Expr>),
+    /// `e.field` (field index into the struct definition); `p->f` is `Member(Deref(p))`.
+    Member(Box<Expr>, usize),
+    /// `a[i]` on an array-typed `a` (pointer indexing is `Deref(p + i)`).
+    Index(Box<Expr>, Box<Expr>),
+    /// `__VERIFIER_nondet_*()` or `__VERIFIER_nondet_bool()`: a fresh unconstrained value.
+    Nondet,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum UnOp {
+    Neg,
+    /// `~`
+    BitNot,
+    /// `!`
+    Not,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    /// `&&`/`||` only when both operands are free of reads of shared memory and effects.
+    LogAnd,
+    LogOr,
+}
+
+impl BinOp {
+    pub fn c_str(self) -> &'static str {
+        use BinOp::*;
+        match self {
+            Add => "+",
+            Sub => "-",
+            Mul => "*",
+            Div => "/",
+            Rem => "%",
+            Shl => "<<",
+            Shr => ">>",
+            BitAnd => "&",
+            BitOr => "|",
+            BitXor => "^",
+            Eq => "==",
+            Ne => "!=",
+            Lt => "<",
+            Le => "<=",
+            Gt => ">",
+            Ge => ">=",
+            LogAnd => "&&",
+            LogOr => "||",
+        }
+    }
+    pub fn is_comparison(self) -> bool {
+        use BinOp::*;
+        matches!(self, Eq | Ne | Lt | Le | Gt | Ge | LogAnd | LogOr)
+    }
+}
+
+impl Expr {
+    pub fn new(kind: ExprKind, ty: Type) -> Expr {
+        Expr { kind, ty }
+    }
+    pub fn int(v: i128) -> Expr {
+        Expr::new(ExprKind::Const(v), Type::INT)
+    }
+    pub fn var(v: VarId, ty: Type) -> Expr {
+        Expr::new(ExprKind::Var(v), ty)
+    }
+    /// Calls `f` on this expression and every sub-expression, outermost first.
+    pub fn visit<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
+        f(self);
+        match &self.kind {
+            ExprKind::Unary(_, a)
+            | ExprKind::Cast(a)
+            | ExprKind::Deref(a)
+            | ExprKind::AddrOf(a)
+            | ExprKind::Member(a, _) => a.visit(f),
+            ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => {
+                a.visit(f);
+                b.visit(f);
+            }
+            ExprKind::Cond(c, a, b) => {
+                c.visit(f);
+                a.visit(f);
+                b.visit(f);
+            }
+            ExprKind::Const(_)
+            | ExprKind::FloatConst(_)
+            | ExprKind::Str(_)
+            | ExprKind::Var(_)
+            | ExprKind::FuncAddr(_)
+            | ExprKind::Nondet => {}
+        }
+    }
+}
+
+/// A whole translation unit after lowering.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Program {
+    pub vars: Vec<Var>,
+    pub funcs: Vec<Function>,
+    pub structs: Vec<StructDef>,
+    /// Global variables in declaration order (for printing).
+    pub globals: Vec<VarId>,
+    /// The entry point (`main`).
+    pub main: Option<FuncId>,
+}
+
+impl Program {
+    pub fn var(&self, v: VarId) -> &Var {
+        &self.vars[v.0 as usize]
+    }
+    pub fn func(&self, f: FuncId) -> &Function {
+        &self.funcs[f.0 as usize]
+    }
+    pub fn strukt(&self, s: StructId) -> &StructDef {
+        &self.structs[s.0 as usize]
+    }
+    pub fn func_by_name(&self, name: &str) -> Option<FuncId> {
+        self.funcs.iter().position(|f| f.name == name).map(|i| FuncId(i as u32))
+    }
+    pub fn add_var(&mut self, var: Var) -> VarId {
+        self.vars.push(var);
+        VarId(self.vars.len() as u32 - 1)
+    }
+}
+
+/// Calls `f` on every statement of `block`, recursively, in program order (pre-order).
+pub fn walk_stmts<'a>(block: &'a [Stmt], f: &mut impl FnMut(&'a Stmt)) {
+    for s in block {
+        f(s);
+        match &s.kind {
+            StmtKind::If { then_, else_, .. } => {
+                walk_stmts(then_, f);
+                walk_stmts(else_, f);
+            }
+            StmtKind::Loop { body, latch } => {
+                walk_stmts(body, f);
+                walk_stmts(latch, f);
+            }
+            StmtKind::Block(b) => walk_stmts(b, f),
+            _ => {}
+        }
+    }
+}
+
+/// Mutable counterpart of [`walk_stmts`].
+pub fn walk_stmts_mut(block: &mut [Stmt], f: &mut impl FnMut(&mut Stmt)) {
+    for s in block {
+        f(s);
+        match &mut s.kind {
+            StmtKind::If { then_, else_, .. } => {
+                walk_stmts_mut(then_, f);
+                walk_stmts_mut(else_, f);
+            }
+            StmtKind::Loop { body, latch } => {
+                walk_stmts_mut(body, f);
+                walk_stmts_mut(latch, f);
+            }
+            StmtKind::Block(b) => walk_stmts_mut(b, f),
+            _ => {}
+        }
+    }
+}
+
+/// Gives every statement of every function a unique, non-zero id.
+pub fn number_stmts(prog: &mut Program) {
+    let mut next = 1u32;
+    for f in &mut prog.funcs {
+        if let Some(body) = &mut f.body {
+            walk_stmts_mut(body, &mut |s| {
+                s.id = next;
+                next += 1;
+            });
+        }
+    }
+}

@@ -1,0 +1,11 @@
+//! weakc: find weak-memory bugs in concurrent C programs by program transformation
+//! (Alglave, Kroening, Nimal, Tautschnig, ESOP 2013).
+//!
+//! Pipeline, one module each, data flowing one way:
+//! `frontend` (C → [`ir`]) → `normalize` (§4.4) → [`aeg`] (alias analysis, abstract event
+//! graph, §4.2) → `cycles` (critical cycles per [`arch`], §4.3) → `select` (delay pairs,
+//! §4.5) → `rewrite` (instrumented C, §3.1/§4.4).
+
+pub mod aeg;
+pub mod ir;
+pub mod source;
