@@ -123,7 +123,8 @@ impl Var {
 #[derive(Clone, Debug, Serialize)]
 pub enum Init {
     Expr(Expr),
-    /// `{ a, b, ... }` for arrays and structs, possibly nested; missing elements are zero.
+    /// `{ a, b, ... }` for arrays and structs, possibly nested, positional (designators are
+    /// resolved by the front end; gaps are `List(vec![])`); missing elements are zero.
     List(Vec<Init>),
 }
 
@@ -235,6 +236,10 @@ pub enum RmwOp {
     CasVal,
     /// Compare-and-swap returning success.
     CasBool,
+    /// C11/GCC `__atomic_compare_exchange_n(ptr, expected_ptr, desired, ...)`: `expected` is a
+    /// *pointer* to the expected value, updated with the current value on failure; `dest`
+    /// receives the success flag.
+    CompareExchange,
     /// `__atomic_load_n`: `dest = *ptr` atomically.
     Load,
     /// `__atomic_store_n`: `*ptr = val` atomically.
@@ -255,7 +260,13 @@ pub enum MemOrder {
 /// business ([`crate::arch`]).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub enum Fence {
-    /// x86 `mfence`; also `__sync_synchronize()` and `__atomic_thread_fence(SEQ_CST)`.
+    /// A portable full barrier: `__sync_synchronize()`, `__atomic_thread_fence(SEQ_CST)`
+    /// (compiled to `mfence`, `sync`, `dmb` ish).
+    Full,
+    /// A portable acquire/release barrier: `__atomic_thread_fence(ACQUIRE|RELEASE|ACQ_REL)`
+    /// (nothing on x86, `lwsync` on Power, `dmb` on ARM).
+    AcqRel,
+    /// x86 `mfence`.
     Mfence,
     /// Power `sync` (`hwsync`).
     Sync,
@@ -275,6 +286,8 @@ pub enum Fence {
 impl Fence {
     pub fn name(self) -> &'static str {
         match self {
+            Fence::Full => "full barrier",
+            Fence::AcqRel => "acquire/release barrier",
             Fence::Mfence => "mfence",
             Fence::Sync => "sync",
             Fence::Lwsync => "lwsync",
