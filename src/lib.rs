@@ -8,4 +8,5 @@
 
 pub mod aeg;
 pub mod ir;
+pub mod normalize;
 pub mod source;

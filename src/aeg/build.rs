@@ -1,1 +1,724 @@
-//! Construction of the abstract event graph from the normalised IR.
+//! Construction of the abstract event graph from the normalised IR (ESOP 2013 §4.2).
+//!
+//! Threads are found from `main` by following spawns; each thread's code is walked as if
+//! every call were inlined, giving a per-thread control-flow graph whose nodes are accesses,
+//! fences, branches and local assignments. `po+` between two events, and what lies on
+//! *every* path between them (fences, dependencies), is computed by a forward must-dataflow
+//! from each event that communicates with another thread.
+
+use super::alias::{for_each_expr, Alias, AliasOptions};
+use super::*;
+use crate::ir::*;
+use crate::normalize::{is_lvalue, lvalue_is_shared, var_is_shared};
+use crate::source::Error;
+use std::collections::{BTreeMap, HashSet};
+
+#[derive(Copy, Clone, Debug, Default)]
+pub struct BuildOptions {
+    pub alias: AliasOptions,
+}
+
+/// Inlining deeper than this is reported as an error (recursion the front end missed, or
+/// absurd nesting).
+const MAX_INLINE_DEPTH: usize = 64;
+
+#[derive(Clone, Debug, Default)]
+enum NodeKind {
+    #[default]
+    Nop,
+    Access {
+        dir: Dir,
+        /// Locals the address computation reads.
+        addr_uses: BTreeSet<VarId>,
+        /// Locals the stored value is computed from (writes).
+        data_uses: BTreeSet<VarId>,
+        /// The local a read stores into.
+        def: Option<VarId>,
+    },
+    Local {
+        def: Option<VarId>,
+        uses: BTreeSet<VarId>,
+    },
+    Branch {
+        uses: BTreeSet<VarId>,
+    },
+    Fence(Fence),
+}
+
+#[derive(Default)]
+struct Cfg {
+    nodes: Vec<NodeKind>,
+    /// Successors with a flag telling whether the edge is a loop back-edge.
+    succ: Vec<Vec<(usize, bool)>>,
+}
+
+impl Cfg {
+    fn add(&mut self, k: NodeKind, preds: &[usize]) -> usize {
+        self.nodes.push(k);
+        self.succ.push(vec![]);
+        let n = self.nodes.len() - 1;
+        for &p in preds {
+            self.succ[p].push((n, false));
+        }
+        n
+    }
+}
+
+struct LoopCtx {
+    breaks: Vec<usize>,
+    continues: Vec<usize>,
+}
+
+struct Frame {
+    func: FuncId,
+    returns: Vec<usize>,
+    /// Pending forward gotos per label.
+    gotos: HashMap<LabelId, Vec<usize>>,
+}
+
+struct ThreadWalk<'a> {
+    prog: &'a Program,
+    alias: &'a Alias,
+    cfg: Cfg,
+    loops: Vec<LoopCtx>,
+    frames: Vec<Frame>,
+    atomic_depth: u32,
+    /// In `main` before the first thread is created: accesses cannot race with anything.
+    before_spawn: bool,
+    loop_depth: u32,
+    /// Spawns found: (function, loc, inside a loop).
+    spawns: Vec<(FuncId, Loc, bool)>,
+    spawn_memo: &'a mut HashMap<FuncId, bool>,
+}
+
+/// Shared state of the whole construction.
+struct Builder {
+    alias: Alias,
+    aeg: Aeg,
+    event_ids: HashMap<(ThreadId, SiteId, ObjId), EventId>,
+    site_ids: HashMap<(u32, Dir), SiteId>,
+    /// Events placed at each (thread, CFG node).
+    node_events: HashMap<(ThreadId, usize), Vec<EventId>>,
+}
+
+/// Builds the abstract event graph of a normalised program.
+pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Aeg, Error> {
+    let main = prog
+        .main
+        .ok_or_else(|| Error::Internal("the program has no `main` function".into()))?;
+    let reachable = reachable_funcs(prog, main);
+    let alias = Alias::analyze(prog, &reachable, opts.alias);
+    let mut b = Builder {
+        aeg: Aeg { objects: alias.objects.clone(), ..Aeg::default() },
+        alias,
+        event_ids: HashMap::new(),
+        site_ids: HashMap::new(),
+        node_events: HashMap::new(),
+    };
+    let mut spawn_memo = HashMap::new();
+    // Threads: main first, then every spawn found while walking a thread.
+    let mut queue: Vec<(FuncId, Instances, Loc, u32)> =
+        vec![(main, Instances::Count(1), prog.func(main).loc, 0)];
+    let mut cfgs = vec![];
+    let mut seen_spawns: HashMap<(FuncId, Loc), usize> = HashMap::new();
+    while let Some((func, instances, loc, depth)) = queue.pop() {
+        let tid = ThreadId(b.aeg.threads.len() as u32);
+        b.aeg.threads.push(Thread { name: prog.func(func).name.clone(), func, instances, loc });
+        let mut w = ThreadWalk {
+            prog,
+            alias: &b.alias,
+            cfg: Cfg::default(),
+            loops: vec![],
+            frames: vec![],
+            atomic_depth: 0,
+            before_spawn: tid.0 == 0,
+            loop_depth: 0,
+            spawns: vec![],
+            spawn_memo: &mut spawn_memo,
+        };
+        let entry = w.cfg.add(NodeKind::Nop, &[]);
+        let mut pending = vec![];
+        w.call(func, &[entry], 0, &mut pending)?;
+        let ThreadWalk { cfg, spawns, .. } = w;
+        for (kind, node, site, objs) in pending {
+            b.place_events(tid, kind, node, site, objs);
+        }
+        cfgs.push(cfg);
+        for (f, sloc, in_loop) in spawns {
+            let count = seen_spawns.entry((f, sloc)).or_insert(0);
+            *count += 1;
+            // A spawn reached again through its own descendants is unbounded: stop there.
+            if *count > 1 || depth > 8 {
+                if let Some(t) = b.aeg.threads.iter_mut().find(|t| t.func == f && t.loc == sloc) {
+                    t.instances = Instances::Unbounded;
+                }
+                continue;
+            }
+            let inst = if in_loop || instances == Instances::Unbounded {
+                Instances::Unbounded
+            } else {
+                Instances::Count(1)
+            };
+            queue.push((f, inst, sloc, depth + 1));
+        }
+    }
+    // Fill the per-node event lists now that events exist, compute com, then pairs.
+    b.compute_com();
+    let has_com: HashSet<EventId> = b.aeg.com.iter().flat_map(|&(a, c)| [a, c]).collect();
+    for (t, cfg) in cfgs.iter().enumerate() {
+        b.pairs_for_thread(ThreadId(t as u32), cfg, &has_com);
+        b.immediate_po(ThreadId(t as u32), cfg);
+    }
+    Ok(b.aeg)
+}
+
+/// Functions reachable from `main` through calls, spawns and address-taken functions.
+pub fn reachable_funcs(prog: &Program, main: FuncId) -> Vec<FuncId> {
+    let mut seen = BTreeSet::new();
+    let mut stack = vec![main];
+    while let Some(f) = stack.pop() {
+        if !seen.insert(f) {
+            continue;
+        }
+        let Some(body) = &prog.func(f).body else { continue };
+        walk_stmts(body, &mut |s| {
+            if let StmtKind::Call { callee: Callee::Direct(g), .. } = &s.kind {
+                stack.push(*g);
+            }
+            for_each_expr(s, &mut |e| {
+                e.visit(&mut |x| {
+                    if let ExprKind::FuncAddr(g) = x.kind {
+                        stack.push(g);
+                    }
+                })
+            });
+        });
+    }
+    seen.into_iter().collect()
+}
+
+/// Locals (thread-private variables) an expression reads.
+fn local_uses(prog: &Program, e: &Expr, out: &mut BTreeSet<VarId>) {
+    e.visit(&mut |x| {
+        if let ExprKind::Var(v) = x.kind {
+            if !var_is_shared(prog, v) {
+                out.insert(v);
+            }
+        }
+    });
+}
+
+/// Locals read by the address computation of lvalue `lv` (not the value stored at it).
+fn addr_uses(prog: &Program, lv: &Expr, out: &mut BTreeSet<VarId>) {
+    match &lv.kind {
+        ExprKind::Var(_) => {}
+        ExprKind::Deref(p) => local_uses(prog, p, out),
+        ExprKind::Member(b, _) => addr_uses(prog, b, out),
+        ExprKind::Index(b, i) => {
+            if matches!(b.ty, Type::Array(..)) {
+                addr_uses(prog, b, out)
+            } else {
+                local_uses(prog, b, out)
+            }
+            local_uses(prog, i, out);
+        }
+        _ => local_uses(prog, lv, out),
+    }
+}
+
+type Pending = (Dir, usize, SiteInfo, Vec<ObjId>);
+
+#[derive(Clone)]
+struct SiteInfo {
+    func: FuncId,
+    stmt: u32,
+    atomic: bool,
+    loc: Loc,
+}
+
+impl ThreadWalk<'_> {
+    fn frame(&mut self) -> &mut Frame {
+        self.frames.last_mut().expect("inside a function")
+    }
+
+    fn may_spawn(&mut self, block: &[Stmt]) -> bool {
+        let mut calls = vec![];
+        let mut direct = false;
+        walk_stmts(block, &mut |s| match &s.kind {
+            StmtKind::Spawn { .. } => direct = true,
+            StmtKind::Call { callee: Callee::Direct(g), .. } => calls.push(*g),
+            StmtKind::Call { callee: Callee::Indirect(_), .. } => direct = true,
+            _ => {}
+        });
+        if direct {
+            return true;
+        }
+        calls.into_iter().any(|g| self.func_may_spawn(g, 0))
+    }
+
+    fn func_may_spawn(&mut self, f: FuncId, depth: usize) -> bool {
+        if let Some(&r) = self.spawn_memo.get(&f) {
+            return r;
+        }
+        if depth > MAX_INLINE_DEPTH {
+            return true;
+        }
+        self.spawn_memo.insert(f, false);
+        let Some(body) = &self.prog.func(f).body else { return false };
+        let mut calls = vec![];
+        let mut direct = false;
+        walk_stmts(body, &mut |s| match &s.kind {
+            StmtKind::Spawn { .. } | StmtKind::Call { callee: Callee::Indirect(_), .. } => direct = true,
+            StmtKind::Call { callee: Callee::Direct(g), .. } => calls.push(*g),
+            _ => {}
+        });
+        let r = direct || calls.into_iter().any(|g| self.func_may_spawn(g, depth + 1));
+        self.spawn_memo.insert(f, r);
+        r
+    }
+
+    /// Inlines a call of `f`; returns the frontier after it.
+    fn call(&mut self, f: FuncId, preds: &[usize], depth: usize, pending: &mut Vec<Pending>) -> Result<Vec<usize>, Error> {
+        let func = self.prog.func(f);
+        let Some(body) = &func.body else { return Ok(preds.to_vec()) };
+        if depth > MAX_INLINE_DEPTH || self.frames.iter().any(|fr| fr.func == f) {
+            return Err(Error::unsupported(
+                func.loc,
+                format!("recursive call of `{}`: functions are analysed as if inlined, recursion is not supported", func.name),
+            ));
+        }
+        self.frames.push(Frame { func: f, returns: vec![], gotos: HashMap::new() });
+        let saved_loops = std::mem::take(&mut self.loops);
+        let mut front = self.block(body, preds.to_vec(), depth, pending)?;
+        self.loops = saved_loops;
+        let fr = self.frames.pop().expect("pushed above");
+        front.extend(fr.returns);
+        Ok(front)
+    }
+
+    fn block(&mut self, block: &[Stmt], mut front: Vec<usize>, depth: usize, pending: &mut Vec<Pending>) -> Result<Vec<usize>, Error> {
+        for s in block {
+            front = self.stmt(s, front, depth, pending)?;
+        }
+        Ok(front)
+    }
+
+    fn access(&mut self, s: &Stmt, lv: &Expr, dir: Dir, def: Option<VarId>, data: Option<&Expr>, front: &[usize], pending: &mut Vec<Pending>) -> usize {
+        let mut a = BTreeSet::new();
+        addr_uses(self.prog, lv, &mut a);
+        let mut d = BTreeSet::new();
+        if let Some(e) = data {
+            local_uses(self.prog, e, &mut d);
+        }
+        let n = self.cfg.add(
+            NodeKind::Access { dir, addr_uses: a, data_uses: d, def },
+            front,
+        );
+        if !self.before_spawn {
+            let objs = self.alias.access(self.prog, lv).objects;
+            let func = self.frames.last().map(|f| f.func).unwrap_or(FuncId(0));
+            let atomic = self.atomic_depth > 0 || matches!(s.kind, StmtKind::Rmw(_));
+            pending.push((dir, n, SiteInfo { func, stmt: s.id, atomic, loc: s.loc }, objs));
+        }
+        n
+    }
+
+    fn fence(&mut self, f: Fence, front: &[usize]) -> Vec<usize> {
+        vec![self.cfg.add(NodeKind::Fence(f), front)]
+    }
+
+    fn stmt(&mut self, s: &Stmt, front: Vec<usize>, depth: usize, pending: &mut Vec<Pending>) -> Result<Vec<usize>, Error> {
+        let prog = self.prog;
+        Ok(match &s.kind {
+            StmtKind::Assign { lhs, rhs } => {
+                if lvalue_is_shared(prog, lhs) {
+                    vec![self.access(s, lhs, Dir::W, None, Some(rhs), &front, pending)]
+                } else {
+                    let def = match lhs.kind {
+                        ExprKind::Var(v) => Some(v),
+                        _ => None,
+                    };
+                    if is_lvalue(rhs) && lvalue_is_shared(prog, rhs) {
+                        vec![self.access(s, rhs, Dir::R, def, None, &front, pending)]
+                    } else {
+                        let mut uses = BTreeSet::new();
+                        local_uses(prog, rhs, &mut uses);
+                        // A partial write (array element, field) of a local keeps the rest.
+                        let def = if matches!(lhs.kind, ExprKind::Var(_)) { def } else { None };
+                        vec![self.cfg.add(NodeKind::Local { def, uses }, &front)]
+                    }
+                }
+            }
+            StmtKind::Call { dest, callee, args } => {
+                let targets: Vec<FuncId> = match callee {
+                    Callee::Direct(g) => vec![*g],
+                    Callee::Indirect(e) => self.alias.call_targets(prog, e).0,
+                };
+                let mut out = vec![];
+                for g in targets.iter().copied() {
+                    let callee_f = prog.func(g);
+                    // Parameters receive the arguments: local assignments for the dataflow.
+                    let mut f2 = front.clone();
+                    for (p, a) in callee_f.params.iter().zip(args) {
+                        let mut uses = BTreeSet::new();
+                        local_uses(prog, a, &mut uses);
+                        f2 = vec![self.cfg.add(NodeKind::Local { def: Some(*p), uses }, &f2)];
+                    }
+                    out.extend(self.call(g, &f2, depth + 1, pending)?);
+                }
+                if targets.is_empty() {
+                    out = front;
+                }
+                // The destination receives an unknown (untainted) value.
+                if let Some(Expr { kind: ExprKind::Var(v), .. }) = dest {
+                    out = vec![self.cfg.add(NodeKind::Local { def: Some(*v), uses: BTreeSet::new() }, &out)];
+                }
+                out
+            }
+            StmtKind::If { cond, then_, else_ } => {
+                let mut uses = BTreeSet::new();
+                local_uses(prog, cond, &mut uses);
+                let b = self.cfg.add(NodeKind::Branch { uses }, &front);
+                let mut out = self.block(then_, vec![b], depth, pending)?;
+                out.extend(self.block(else_, vec![b], depth, pending)?);
+                out
+            }
+            StmtKind::Loop { body, latch } => {
+                if self.before_spawn && (self.may_spawn(body) || self.may_spawn(latch)) {
+                    // Accesses early in the loop run again after the spawn of iteration 1.
+                    self.before_spawn = false;
+                }
+                let head = self.cfg.add(NodeKind::Nop, &front);
+                self.loops.push(LoopCtx { breaks: vec![], continues: vec![] });
+                self.loop_depth += 1;
+                let body_front = self.block(body, vec![head], depth, pending)?;
+                let mut latch_preds = body_front;
+                latch_preds.extend(std::mem::take(&mut self.loops.last_mut().expect("pushed").continues));
+                let latch_head = self.cfg.add(NodeKind::Nop, &latch_preds);
+                let latch_front = self.block(latch, vec![latch_head], depth, pending)?;
+                for n in latch_front {
+                    self.cfg.succ[n].push((head, true));
+                }
+                self.loop_depth -= 1;
+                let ctx = self.loops.pop().expect("pushed");
+                ctx.breaks
+            }
+            StmtKind::Break => {
+                if let Some(l) = self.loops.last_mut() {
+                    l.breaks.extend(front);
+                }
+                vec![]
+            }
+            StmtKind::Continue => {
+                if let Some(l) = self.loops.last_mut() {
+                    l.continues.extend(front);
+                }
+                vec![]
+            }
+            StmtKind::Return(_) => {
+                self.frame().returns.extend(front);
+                vec![]
+            }
+            StmtKind::Goto(l) => {
+                self.frame().gotos.entry(*l).or_default().extend(front);
+                vec![]
+            }
+            StmtKind::Label(l, _) => {
+                let mut preds = front;
+                preds.extend(self.frame().gotos.remove(l).unwrap_or_default());
+                vec![self.cfg.add(NodeKind::Nop, &preds)]
+            }
+            StmtKind::Assert { cond, .. } | StmtKind::Assume(cond) => {
+                let mut uses = BTreeSet::new();
+                local_uses(prog, cond, &mut uses);
+                vec![self.cfg.add(NodeKind::Branch { uses }, &front)]
+            }
+            StmtKind::Fence(f) => self.fence(*f, &front),
+            StmtKind::AtomicBegin => {
+                self.atomic_depth += 1;
+                self.fence(Fence::Full, &front)
+            }
+            StmtKind::AtomicEnd => {
+                self.atomic_depth = self.atomic_depth.saturating_sub(1);
+                self.fence(Fence::Full, &front)
+            }
+            // Thread creation, joins and mutexes synchronise: order everything around them.
+            StmtKind::Spawn { func, .. } => {
+                let (targets, _) = self.alias.call_targets(prog, func);
+                let in_loop = self.loop_depth > 0;
+                for g in targets {
+                    if prog.func(g).body.is_some() {
+                        self.spawns.push((g, s.loc, in_loop));
+                    }
+                }
+                self.before_spawn = false;
+                self.fence(Fence::Full, &front)
+            }
+            StmtKind::Join { .. } | StmtKind::Lock(_) | StmtKind::Unlock(_) => self.fence(Fence::Full, &front),
+            StmtKind::Rmw(r) => {
+                let cell = Expr::new(ExprKind::Deref(Box::new(r.ptr.clone())), r.val.ty.clone());
+                let (before, after) = match r.order {
+                    MemOrder::SeqCst | MemOrder::AcqRel => (Some(Fence::Full), Some(Fence::Full)),
+                    MemOrder::Acquire => (None, Some(Fence::AcqRel)),
+                    MemOrder::Release => (Some(Fence::AcqRel), None),
+                    MemOrder::Relaxed => (None, None),
+                };
+                let mut f = front;
+                if let Some(b) = before {
+                    f = self.fence(b, &f);
+                }
+                let def = match &r.dest {
+                    Some(Expr { kind: ExprKind::Var(v), .. }) => Some(*v),
+                    _ => None,
+                };
+                if r.op != RmwOp::Store {
+                    f = vec![self.access(s, &cell, Dir::R, def, None, &f, pending)];
+                }
+                if r.op != RmwOp::Load {
+                    f = vec![self.access(s, &cell, Dir::W, None, Some(&r.val), &f, pending)];
+                }
+                if let (RmwOp::CompareExchange, Some(exp)) = (r.op, &r.expected) {
+                    let exp_cell = Expr::new(ExprKind::Deref(Box::new(exp.clone())), r.val.ty.clone());
+                    f = vec![self.access(s, &exp_cell, Dir::W, None, None, &f, pending)];
+                }
+                if let Some(a) = after {
+                    f = self.fence(a, &f);
+                }
+                f
+            }
+            StmtKind::Block(b) => self.block(b, front, depth, pending)?,
+            StmtKind::Skip => front,
+        })
+    }
+}
+
+impl Builder {
+    fn site(&mut self, info: &SiteInfo, dir: Dir) -> SiteId {
+        if let Some(&s) = self.site_ids.get(&(info.stmt, dir)) {
+            if info.atomic {
+                self.aeg.sites[s.0 as usize].atomic = true;
+            }
+            return s;
+        }
+        self.aeg.sites.push(Site { func: info.func, stmt: info.stmt, dir, atomic: info.atomic, loc: info.loc });
+        let id = SiteId(self.aeg.sites.len() as u32 - 1);
+        self.site_ids.insert((info.stmt, dir), id);
+        id
+    }
+
+    fn place_events(&mut self, tid: ThreadId, dir: Dir, node: usize, info: SiteInfo, objs: Vec<ObjId>) {
+        let site = self.site(&info, dir);
+        let mut evs = vec![];
+        for o in objs {
+            let key = (tid, site, o);
+            let id = match self.event_ids.get(&key) {
+                Some(&e) => e,
+                None => {
+                    self.aeg.events.push(Event { thread: tid, dir, obj: o, site, loc: info.loc });
+                    let e = EventId(self.aeg.events.len() as u32 - 1);
+                    self.event_ids.insert(key, e);
+                    e
+                }
+            };
+            evs.push(id);
+        }
+        self.node_events.entry((tid, node)).or_default().extend(evs);
+    }
+
+    fn compute_com(&mut self) {
+        let mut by_obj: BTreeMap<ObjId, Vec<EventId>> = BTreeMap::new();
+        for (i, e) in self.aeg.events.iter().enumerate() {
+            by_obj.entry(e.obj).or_default().push(EventId(i as u32));
+        }
+        for evs in by_obj.values() {
+            for (i, &a) in evs.iter().enumerate() {
+                for &b in &evs[i..] {
+                    let (ea, eb) = (self.aeg.event(a), self.aeg.event(b));
+                    if ea.dir == Dir::R && eb.dir == Dir::R {
+                        continue;
+                    }
+                    let concurrent = ea.thread != eb.thread
+                        || self.aeg.thread(ea.thread).instances != Instances::Count(1);
+                    if concurrent {
+                        self.aeg.com.push((a, b));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Dataflow facts on entry to a node, for paths from one source event.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Facts {
+    fences: BTreeSet<Fence>,
+    /// Locals holding a value computed from the source read, on every path.
+    tainted: BTreeSet<VarId>,
+    ctrl: bool,
+    ctrl_isync: bool,
+    /// Reached by some path without a loop back-edge.
+    direct: bool,
+}
+
+impl Facts {
+    fn meet(&mut self, o: &Facts) -> bool {
+        let before = self.clone();
+        self.fences = self.fences.intersection(&o.fences).copied().collect();
+        self.tainted = self.tainted.intersection(&o.tainted).copied().collect();
+        self.ctrl &= o.ctrl;
+        self.ctrl_isync &= o.ctrl_isync;
+        self.direct |= o.direct;
+        *self != before
+    }
+}
+
+fn meet_info(a: &mut PairInfo, b: &PairInfo) {
+    a.fences = a.fences.intersection(&b.fences).copied().collect();
+    a.deps.addr &= b.deps.addr;
+    a.deps.data &= b.deps.data;
+    a.deps.ctrl &= b.deps.ctrl;
+    a.deps.ctrl_isync &= b.deps.ctrl_isync;
+    a.via_back_edge &= b.via_back_edge;
+}
+
+impl Builder {
+    /// `po+` pairs between communicating events of one thread, with must-information.
+    fn pairs_for_thread(&mut self, tid: ThreadId, cfg: &Cfg, has_com: &HashSet<EventId>) {
+        let relevant = |evs: &Vec<EventId>| evs.iter().any(|e| has_com.contains(e));
+        let sources: Vec<usize> = (0..cfg.nodes.len())
+            .filter(|n| self.node_events.get(&(tid, *n)).is_some_and(relevant))
+            .collect();
+        for src in sources {
+            let src_events: Vec<EventId> = self.node_events[&(tid, src)]
+                .iter()
+                .copied()
+                .filter(|e| has_com.contains(e))
+                .collect();
+            let (src_dir, src_def) = match &cfg.nodes[src] {
+                NodeKind::Access { dir, def, .. } => (*dir, *def),
+                _ => continue,
+            };
+            let mut start = Facts {
+                fences: BTreeSet::new(),
+                tainted: BTreeSet::new(),
+                ctrl: false,
+                ctrl_isync: false,
+                direct: true,
+            };
+            if let (Dir::R, Some(d)) = (src_dir, src_def) {
+                start.tainted.insert(d);
+            }
+            let mut state: Vec<Option<Facts>> = vec![None; cfg.nodes.len()];
+            let mut work: Vec<(usize, Facts)> =
+                cfg.succ[src].iter().map(|&(n, back)| (n, Facts { direct: !back, ..start.clone() })).collect();
+            while let Some((n, f)) = work.pop() {
+                let changed = match &mut state[n] {
+                    Some(old) => old.meet(&f),
+                    slot @ None => {
+                        *slot = Some(f);
+                        true
+                    }
+                };
+                if !changed {
+                    continue;
+                }
+                let entry = state[n].clone().expect("set above");
+                let out = transfer(&cfg.nodes[n], entry);
+                for &(m, back) in &cfg.succ[n] {
+                    let mut o = out.clone();
+                    if back {
+                        o.direct = false;
+                    }
+                    work.push((m, o));
+                }
+            }
+            for (n, facts) in state.iter().enumerate() {
+                let Some(facts) = facts else { continue };
+                let Some(dst_events) = self.node_events.get(&(tid, n)) else { continue };
+                let (addr, data) = match &cfg.nodes[n] {
+                    NodeKind::Access { dir, addr_uses, data_uses, .. } => (
+                        !addr_uses.is_disjoint(&facts.tainted),
+                        *dir == Dir::W && !data_uses.is_disjoint(&facts.tainted),
+                    ),
+                    _ => (false, false),
+                };
+                let from_read = src_dir == Dir::R;
+                let info = PairInfo {
+                    fences: facts.fences.clone(),
+                    deps: Deps {
+                        addr: from_read && addr,
+                        data: from_read && data,
+                        ctrl: from_read && facts.ctrl,
+                        ctrl_isync: from_read && facts.ctrl_isync,
+                    },
+                    via_back_edge: !facts.direct,
+                };
+                for &a in &src_events {
+                    for &b in dst_events.iter().filter(|e| has_com.contains(e)) {
+                        match self.aeg.pairs.get_mut(&(a, b)) {
+                            Some(old) => meet_info(old, &info),
+                            None => {
+                                self.aeg.pairs.insert((a, b), info.clone());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Immediate program-order successors between events (for drawing the graph).
+    fn immediate_po(&mut self, tid: ThreadId, cfg: &Cfg) {
+        let mut edges = BTreeSet::new();
+        for n in 0..cfg.nodes.len() {
+            let Some(src) = self.node_events.get(&(tid, n)) else { continue };
+            let mut seen = HashSet::new();
+            let mut stack: Vec<usize> = cfg.succ[n].iter().map(|&(m, _)| m).collect();
+            while let Some(m) = stack.pop() {
+                if !seen.insert(m) {
+                    continue;
+                }
+                match self.node_events.get(&(tid, m)) {
+                    Some(dst) if !dst.is_empty() => {
+                        for &a in src {
+                            for &b in dst {
+                                edges.insert((a, b));
+                            }
+                        }
+                    }
+                    _ => stack.extend(cfg.succ[m].iter().map(|&(k, _)| k)),
+                }
+            }
+        }
+        self.aeg.po.extend(edges);
+    }
+}
+
+fn transfer(node: &NodeKind, mut f: Facts) -> Facts {
+    match node {
+        NodeKind::Fence(fence) => {
+            f.fences.insert(*fence);
+            if matches!(fence, Fence::Isync | Fence::Isb) && f.ctrl {
+                f.ctrl_isync = true;
+            }
+        }
+        NodeKind::Branch { uses } => {
+            if !uses.is_disjoint(&f.tainted) {
+                f.ctrl = true;
+            }
+        }
+        NodeKind::Local { def: Some(d), uses } => {
+            if uses.is_disjoint(&f.tainted) {
+                f.tainted.remove(d);
+            } else {
+                f.tainted.insert(*d);
+            }
+        }
+        NodeKind::Access { def: Some(d), .. } => {
+            // A value loaded from memory is not a dependency on the source (dd = addr | data).
+            f.tainted.remove(d);
+        }
+        _ => {}
+    }
+    f
+}
