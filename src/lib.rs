@@ -9,4 +9,5 @@
 pub mod aeg;
 pub mod ir;
 pub mod normalize;
+pub mod rewrite;
 pub mod source;

@@ -233,6 +233,7 @@ struct SiteInfo {
     func: FuncId,
     stmt: u32,
     atomic: bool,
+    in_loop: bool,
     loc: Loc,
 }
 
@@ -318,7 +319,7 @@ impl ThreadWalk<'_> {
             let objs = self.alias.access(self.prog, lv).objects;
             let func = self.frames.last().map(|f| f.func).unwrap_or(FuncId(0));
             let atomic = self.atomic_depth > 0 || matches!(s.kind, StmtKind::Rmw(_));
-            pending.push((dir, n, SiteInfo { func, stmt: s.id, atomic, loc: s.loc }, objs));
+            pending.push((dir, n, SiteInfo { func, stmt: s.id, atomic, in_loop: self.loop_depth > 0, loc: s.loc }, objs));
         }
         n
     }
@@ -495,12 +496,11 @@ impl ThreadWalk<'_> {
 impl Builder {
     fn site(&mut self, info: &SiteInfo, dir: Dir) -> SiteId {
         if let Some(&s) = self.site_ids.get(&(info.stmt, dir)) {
-            if info.atomic {
-                self.aeg.sites[s.0 as usize].atomic = true;
-            }
+            self.aeg.sites[s.0 as usize].atomic |= info.atomic;
+            self.aeg.sites[s.0 as usize].in_loop |= info.in_loop;
             return s;
         }
-        self.aeg.sites.push(Site { func: info.func, stmt: info.stmt, dir, atomic: info.atomic, loc: info.loc });
+        self.aeg.sites.push(Site { func: info.func, stmt: info.stmt, dir, atomic: info.atomic, in_loop: info.in_loop, loc: info.loc });
         let id = SiteId(self.aeg.sites.len() as u32 - 1);
         self.site_ids.insert((info.stmt, dir), id);
         id

@@ -85,6 +85,8 @@ pub struct Site {
     pub dir: Dir,
     /// Read-modify-write or inside an atomic section: never delayed.
     pub atomic: bool,
+    /// Inside a loop of some thread: may execute more than once per thread.
+    pub in_loop: bool,
     pub loc: Loc,
 }
 

@@ -1,0 +1,995 @@
+//! The rewriter (ESOP 2013 §3.1, §4.4): turns the normalised program into one whose SC
+//! executions include the weak executions the selected delay pairs stand for.
+//!
+//! The abstract machine of Fig. 3 is the specification. Per *buffer group* (abstract objects
+//! that some instrumented access may touch, merged so every access hits one group) the
+//! emitted program keeps a write buffer: entries `(address, value, thread, lw-mark, live)` in
+//! FIFO order, one total order per address as in the paper's per-address buffers `b`. Delayed
+//! reads keep the address they will read from in a per-destination pointer, the read set
+//! `rs`. Each rule is one generated helper function, named after the rule it implements.
+//! Flushes happen (i) non-deterministically before each read of the group (lazily, where
+//! they can be observed, §4.4), (ii) when the architecture orders the flushed write before
+//! the current event (fences, `W→W` on TSO, coherence), and (iii) at thread end. A full
+//! buffer blocks further delays (`assume`), so overflow never raises a false alarm.
+
+mod build;
+
+use crate::aeg::{Aeg, Dir, ObjId, SiteId};
+use crate::ir::*;
+use crate::normalize::{is_lvalue, lvalue_is_shared, UNBUFFERED_PREFIX};
+use crate::source::Loc;
+use build::*;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// What the selected delay pairs ask the rewriter to do.
+#[derive(Clone, Debug, Default)]
+pub struct Plan {
+    /// Writes that may enter the buffer (first event of a `poW*` pair, write of an `rfe`).
+    pub delayed_writes: BTreeSet<SiteId>,
+    /// Reads that may enter the read set (first event of a `poR*` pair).
+    pub delayed_reads: BTreeSet<SiteId>,
+}
+
+/// What a fence does to the machine state, per architecture.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct FenceEffect {
+    /// Orders earlier writes before later reads (and everything): flush the thread's writes.
+    pub flush_writes: bool,
+    /// Orders earlier writes before later writes only (`lwsync`, `eieio`): mark them.
+    pub mark_writes: bool,
+    /// Orders earlier reads before later accesses: complete the thread's delayed reads.
+    pub flush_reads: bool,
+}
+
+/// The architecture facts the rewriter needs (derived from [`crate::arch`]).
+#[derive(Clone, Debug)]
+pub struct Model {
+    /// `W→W` to different addresses is preserved (TSO): flush before every write.
+    pub ww_preserved: bool,
+    /// External read-from is relaxed (Power, ARM): reads may see other threads' buffers.
+    pub rfe_relaxed: bool,
+    pub fences: HashMap<Fence, FenceEffect>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Depth of each write buffer when it cannot be computed exactly (loops, many instances).
+    pub buffer_size: u32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { buffer_size: DEFAULT_BUFFER_SIZE }
+    }
+}
+
+pub const DEFAULT_BUFFER_SIZE: u32 = 4;
+
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Summary {
+    /// Buffered groups: printable object names and buffer depth.
+    pub buffers: Vec<(String, u32)>,
+    pub delayed_writes: usize,
+    pub delayed_reads: usize,
+    /// Things the user should know (buffer depth guesses, imprecision, skipped sites).
+    pub notes: Vec<(Loc, String)>,
+}
+
+pub struct Rewritten {
+    pub program: Program,
+    pub summary: Summary,
+}
+
+struct Group {
+    objects: BTreeSet<ObjId>,
+    elem: Type,
+    depth: u32,
+    /// Generated helper functions.
+    fns: GroupFns,
+}
+
+#[derive(Default, Clone, Copy)]
+struct GroupFns {
+    flush_own: Option<FuncId>,
+    flush_lw: Option<FuncId>,
+    mark_lw: Option<FuncId>,
+    flush_some: Option<FuncId>,
+    read: Option<FuncId>,
+    write: Option<FuncId>,
+    delay: Option<FuncId>,
+}
+
+/// A pending delayed read: the destination variable and its read-set pointer.
+#[derive(Clone)]
+struct PendingRead {
+    dest: VarId,
+    ptr: VarId,
+    objects: BTreeSet<ObjId>,
+    group: Option<usize>,
+}
+
+pub fn rewrite(prog: &Program, aeg: &Aeg, plan: &Plan, model: &Model, opts: &Options) -> Rewritten {
+    let mut rw = Rewriter::new(prog, aeg, plan, model, opts);
+    rw.run();
+    let Rewriter { out, summary, .. } = rw;
+    Rewritten { program: out, summary }
+}
+
+struct Rewriter<'a> {
+    src: &'a Program,
+    aeg: &'a Aeg,
+    plan: &'a Plan,
+    model: &'a Model,
+    opts: &'a Options,
+    out: Program,
+    summary: Summary,
+    /// Sites of each statement id.
+    sites_of: HashMap<u32, Vec<SiteId>>,
+    /// Objects each site touches (over all threads).
+    site_objs: HashMap<SiteId, BTreeSet<ObjId>>,
+    groups: Vec<Group>,
+    group_of: HashMap<ObjId, usize>,
+    next_tid: Option<VarId>,
+    /// Functions that receive the current thread id as an extra last parameter.
+    takes_me: BTreeSet<FuncId>,
+    /// Thread entry functions (spawned) and main: they own a thread id.
+    entries: BTreeSet<FuncId>,
+    /// Delayed reads per function.
+    pending: HashMap<FuncId, Vec<PendingRead>>,
+    pending_of_site: HashMap<u32, usize>,
+    /// Fences a function executes on every path (for read-set flushes at call sites).
+    must_fences: HashMap<FuncId, BTreeSet<Fence>>,
+    flush_all_own: Option<FuncId>,
+    flush_all_lw: Option<FuncId>,
+    mark_all_lw: Option<FuncId>,
+    /// The local holding the thread id in thread entry functions.
+    entry_me: HashMap<FuncId, VarId>,
+}
+
+impl<'a> Rewriter<'a> {
+    fn new(prog: &'a Program, aeg: &'a Aeg, plan: &'a Plan, model: &'a Model, opts: &'a Options) -> Self {
+        let mut sites_of: HashMap<u32, Vec<SiteId>> = HashMap::new();
+        for (i, s) in aeg.sites.iter().enumerate() {
+            sites_of.entry(s.stmt).or_default().push(SiteId(i as u32));
+        }
+        let mut site_objs: HashMap<SiteId, BTreeSet<ObjId>> = HashMap::new();
+        for e in &aeg.events {
+            site_objs.entry(e.site).or_default().insert(e.obj);
+        }
+        Rewriter {
+            src: prog,
+            aeg,
+            plan,
+            model,
+            opts,
+            out: prog.clone(),
+            summary: Summary::default(),
+            sites_of,
+            site_objs,
+            groups: vec![],
+            group_of: HashMap::new(),
+            next_tid: None,
+            takes_me: BTreeSet::new(),
+            entries: BTreeSet::new(),
+            pending: HashMap::new(),
+            pending_of_site: HashMap::new(),
+            must_fences: HashMap::new(),
+            flush_all_own: None,
+            flush_all_lw: None,
+            mark_all_lw: None,
+            entry_me: HashMap::new(),
+        }
+    }
+
+    fn stmt_by_id(&self) -> HashMap<u32, &'a Stmt> {
+        let mut m = HashMap::new();
+        for f in &self.src.funcs {
+            if let Some(b) = &f.body {
+                walk_stmts(b, &mut |s| {
+                    m.insert(s.id, s);
+                });
+            }
+        }
+        m
+    }
+
+    /// The lvalue a site accesses.
+    fn site_lvalue(s: &Stmt, dir: Dir) -> Option<Expr> {
+        match (&s.kind, dir) {
+            (StmtKind::Assign { lhs, .. }, Dir::W) => Some(lhs.clone()),
+            (StmtKind::Assign { rhs, .. }, Dir::R) => Some(rhs.clone()),
+            (StmtKind::Rmw(r), _) => Some(deref(r.ptr.clone())),
+            _ => None,
+        }
+    }
+
+    fn run(&mut self) {
+        let stmts = self.stmt_by_id();
+        self.form_groups(&stmts);
+        let needs_work = !self.groups.is_empty() || !self.plan.delayed_reads.is_empty();
+        if !needs_work {
+            return;
+        }
+        self.find_threads();
+        self.compute_must_fences();
+        self.make_pending_reads(&stmts);
+        for g in 0..self.groups.len() {
+            self.make_group_fns(g);
+        }
+        self.make_global_fns();
+        self.add_me_params();
+        let funcs: Vec<FuncId> = (0..self.src.funcs.len() as u32).map(FuncId).collect();
+        for f in funcs {
+            if self.src.func(f).body.is_some() && self.is_instrumented_func(f) {
+                self.rewrite_func(f);
+            }
+        }
+    }
+
+    fn is_instrumented_func(&self, f: FuncId) -> bool {
+        self.takes_me.contains(&f) || self.entries.contains(&f)
+    }
+
+    // ---- buffer groups -------------------------------------------------------------
+
+    fn form_groups(&mut self, stmts: &HashMap<u32, &Stmt>) {
+        // Union-find over objects: a delayed write's objects share one buffer, and any site
+        // touching a buffered object joins all its objects to that buffer.
+        let mut parent: HashMap<ObjId, ObjId> = HashMap::new();
+        fn find(p: &mut HashMap<ObjId, ObjId>, x: ObjId) -> ObjId {
+            let mut r = x;
+            while let Some(&q) = p.get(&r) {
+                if q == r {
+                    break;
+                }
+                r = q;
+            }
+            p.insert(x, r);
+            r
+        }
+        let mut buffered: BTreeSet<ObjId> = BTreeSet::new();
+        for s in &self.plan.delayed_writes {
+            if self.aeg.site(*s).atomic {
+                self.summary.notes.push((self.aeg.site(*s).loc, "an atomic write was selected for delay; it is kept atomic (the cycle is then not simulated: possible missed behaviour)".into()));
+                continue;
+            }
+            let objs = self.site_objs.get(s).cloned().unwrap_or_default();
+            let mut it = objs.iter();
+            if let Some(&first) = it.next() {
+                parent.entry(first).or_insert(first);
+                for &o in it {
+                    parent.entry(o).or_insert(o);
+                    let (a, b) = (find(&mut parent, first), find(&mut parent, o));
+                    parent.insert(a, b);
+                }
+            }
+            buffered.extend(objs);
+        }
+        loop {
+            let mut changed = false;
+            for objs in self.site_objs.values() {
+                if objs.iter().any(|o| buffered.contains(o)) {
+                    let first = *objs.iter().next().expect("non-empty");
+                    for &o in objs {
+                        parent.entry(o).or_insert(o);
+                        parent.entry(first).or_insert(first);
+                        let (a, b) = (find(&mut parent, first), find(&mut parent, o));
+                        if a != b {
+                            parent.insert(a, b);
+                            changed = true;
+                        }
+                        changed |= buffered.insert(o);
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        let mut by_root: BTreeMap<ObjId, BTreeSet<ObjId>> = BTreeMap::new();
+        for &o in &buffered {
+            let r = find(&mut parent, o);
+            by_root.entry(r).or_default().insert(o);
+        }
+        for objs in by_root.into_values() {
+            // Element type: the type of every access to the group must agree.
+            let mut elem: Option<Type> = None;
+            let mut ok = true;
+            let mut delayed_here = 0u32;
+            let mut bounded = true;
+            for (sid, sobjs) in &self.site_objs {
+                if sobjs.is_disjoint(&objs) {
+                    continue;
+                }
+                let site = self.aeg.site(*sid);
+                let Some(lv) = stmts.get(&site.stmt).and_then(|s| Self::site_lvalue(s, site.dir)) else { continue };
+                if !lv.ty.is_scalar() {
+                    ok = false;
+                }
+                match &elem {
+                    None => elem = Some(lv.ty.clone()),
+                    Some(t) if *t != lv.ty => ok = false,
+                    _ => {}
+                }
+                if self.plan.delayed_writes.contains(sid) {
+                    for e in self.aeg.events.iter().filter(|e| e.site == *sid) {
+                        delayed_here += 1;
+                        let th = self.aeg.thread(e.thread);
+                        if th.instances != crate::aeg::Instances::Count(1) || self.aeg.site(*sid).in_loop {
+                            bounded = false;
+                        }
+                    }
+                }
+            }
+            let names: Vec<String> = objs.iter().map(|o| self.aeg.object(*o).name.clone()).collect();
+            let (Some(elem), true) = (elem, ok) else {
+                let loc = self.first_loc(&objs);
+                self.summary.notes.push((loc, format!("objects {{{}}} are accessed with different or aggregate types: not buffered (weak behaviours on them are not simulated)", names.join(", "))));
+                continue;
+            };
+            let depth = if bounded && delayed_here > 0 {
+                delayed_here.min(self.opts.buffer_size.max(delayed_here))
+            } else {
+                let loc = self.first_loc(&objs);
+                self.summary.notes.push((loc, format!("buffer of {{{}}}: delayed writes inside loops or repeated threads; depth bounded to {} (--buffer-size): behaviours needing more pending writes are not simulated", names.join(", "), self.opts.buffer_size)));
+                self.opts.buffer_size
+            };
+            let gi = self.groups.len();
+            for &o in &objs {
+                self.group_of.insert(o, gi);
+            }
+            self.summary.buffers.push((names.join(","), depth));
+            self.groups.push(Group { objects: objs, elem, depth, fns: GroupFns::default() });
+        }
+        self.summary.delayed_writes = self
+            .plan
+            .delayed_writes
+            .iter()
+            .filter(|s| self.group_of_site(**s).is_some())
+            .count();
+    }
+
+
+    fn first_loc(&self, objs: &BTreeSet<ObjId>) -> Loc {
+        self.aeg.events.iter().find(|e| objs.contains(&e.obj)).map(|e| e.loc).unwrap_or_default()
+    }
+
+    fn group_of_site(&self, s: SiteId) -> Option<usize> {
+        self.site_objs.get(&s)?.iter().find_map(|o| self.group_of.get(o).copied())
+    }
+
+    fn group_of_stmt(&self, id: u32, dir: Dir) -> Option<usize> {
+        self.sites_of.get(&id)?.iter().filter(|s| self.aeg.site(**s).dir == dir).find_map(|s| self.group_of_site(*s))
+    }
+
+    // ---- threads and the `me` parameter ---------------------------------------------
+
+    fn find_threads(&mut self) {
+        for t in &self.aeg.threads {
+            self.entries.insert(t.func);
+        }
+        let reach = crate::aeg::reachable_funcs(self.src, self.src.main.expect("AEG built"));
+        for f in reach {
+            if self.src.func(f).body.is_some() && !self.entries.contains(&f) {
+                self.takes_me.insert(f);
+            }
+        }
+        let next = self.out.add_var(Var {
+            name: "__weakc_next_tid".into(),
+            ty: Type::INT,
+            storage: Storage::Global,
+            init: None,
+            address_taken: false,
+            loc: Loc::default(),
+        });
+        self.out.globals.push(next);
+        self.next_tid = Some(next);
+    }
+
+    fn compute_must_fences(&mut self) {
+        // Fences at the top level of a body, transitively through top-level calls.
+        fn go(p: &Program, f: FuncId, memo: &mut HashMap<FuncId, BTreeSet<Fence>>, depth: usize) -> BTreeSet<Fence> {
+            if let Some(s) = memo.get(&f) {
+                return s.clone();
+            }
+            memo.insert(f, BTreeSet::new());
+            let mut out = BTreeSet::new();
+            if let (Some(body), true) = (&p.func(f).body, depth < 32) {
+                for s in body {
+                    match &s.kind {
+                        StmtKind::Fence(fe) => {
+                            out.insert(*fe);
+                        }
+                        StmtKind::Call { callee: Callee::Direct(g), .. } => out.extend(go(p, *g, memo, depth + 1)),
+                        _ => {}
+                    }
+                }
+            }
+            memo.insert(f, out.clone());
+            out
+        }
+        let mut memo = HashMap::new();
+        for i in 0..self.src.funcs.len() {
+            go(self.src, FuncId(i as u32), &mut memo, 0);
+        }
+        self.must_fences = memo;
+    }
+
+    fn make_pending_reads(&mut self, stmts: &HashMap<u32, &Stmt>) {
+        for sid in &self.plan.delayed_reads {
+            let site = self.aeg.site(*sid);
+            if site.atomic {
+                continue;
+            }
+            let Some(s) = stmts.get(&site.stmt) else { continue };
+            let StmtKind::Assign { lhs: Expr { kind: ExprKind::Var(dest), .. }, rhs } = &s.kind else {
+                self.summary.notes.push((site.loc, "a read selected for delay does not read into a variable: not delayed".into()));
+                continue;
+            };
+            if self.pending_of_site.contains_key(&site.stmt) {
+                continue;
+            }
+            let func = site.func;
+            let list = self.pending.entry(func).or_default();
+            let existing = list.iter().position(|p| p.dest == *dest);
+            let idx = match existing {
+                Some(i) => i,
+                None => {
+                    let dv = self.src.var(*dest);
+                    let storage = if dv.is_global() { Storage::Global } else { Storage::Temp { func } };
+                    let ptr = self.out.add_var(Var {
+                        name: format!("{}$rs", dv.name),
+                        ty: Type::ptr_to(rhs.ty.clone()),
+                        storage,
+                        init: None,
+                        address_taken: false,
+                        loc: dv.loc,
+                    });
+                    if storage == Storage::Global {
+                        self.out.globals.push(ptr);
+                    }
+                    let list = self.pending.get_mut(&func).expect("inserted");
+                    list.push(PendingRead { dest: *dest, ptr, objects: BTreeSet::new(), group: None });
+                    list.len() - 1
+                }
+            };
+            let objs = self.site_objs.get(sid).cloned().unwrap_or_default();
+            let group = self.group_of_site(*sid);
+            let p = &mut self.pending.get_mut(&func).expect("inserted")[idx];
+            p.objects.extend(objs);
+            p.group = p.group.or(group);
+            self.pending_of_site.insert(site.stmt, idx);
+            self.summary.delayed_reads += 1;
+        }
+    }
+
+    fn add_me_params(&mut self) {
+        for &f in &self.takes_me {
+            let me = self.out.add_var(Var {
+                name: "__weakc_me".into(),
+                ty: Type::INT,
+                storage: Storage::Local { func: f },
+                init: None,
+                address_taken: false,
+                loc: self.src.func(f).loc,
+            });
+            let func = &mut self.out.funcs[f.0 as usize];
+            func.params.push(me);
+            func.ty.params.push(Type::INT);
+        }
+    }
+
+    fn me_var(&self, f: FuncId) -> VarId {
+        if self.takes_me.contains(&f) {
+            *self.out.func(f).params.last().expect("me parameter added")
+        } else {
+            self.entry_me[&f]
+        }
+    }
+}
+
+// ---- generated machine: one helper per rule of Fig. 3 --------------------------------
+
+struct GroupVars {
+    addr: Expr,
+    val: Expr,
+    thd: Expr,
+    lw: Expr,
+    live: Expr,
+    n: Expr,
+}
+
+impl Rewriter<'_> {
+    fn global(&mut self, name: String, ty: Type) -> VarId {
+        let v = self.out.add_var(Var { name, ty, storage: Storage::Global, init: None, address_taken: false, loc: Loc::default() });
+        self.out.globals.push(v);
+        v
+    }
+
+    /// Adds a function `name(params) -> ret` whose body `body` builds from the parameters.
+    fn new_func(&mut self, name: String, params: &[(&str, Type)], ret: Type, body: impl FnOnce(&mut Self, &[Expr]) -> Block) -> FuncId {
+        let f = FuncId(self.out.funcs.len() as u32);
+        self.out.funcs.push(Function {
+            name,
+            ty: FuncType { ret, params: params.iter().map(|p| p.1.clone()).collect(), variadic: false },
+            params: vec![],
+            body: None,
+            loc: Loc::default(),
+        });
+        let mut vars = vec![];
+        let mut exprs = vec![];
+        for (pn, pt) in params {
+            let v = self.out.add_var(Var {
+                name: pn.to_string(),
+                ty: pt.clone(),
+                storage: Storage::Local { func: f },
+                init: None,
+                address_taken: false,
+                loc: Loc::default(),
+            });
+            vars.push(v);
+            exprs.push(var(v, pt));
+        }
+        let b = body(self, &exprs);
+        let func = &mut self.out.funcs[f.0 as usize];
+        func.params = vars;
+        func.body = Some(b);
+        f
+    }
+
+    fn local(&mut self, f: FuncId, name: &str, ty: Type) -> Expr {
+        let v = self.out.add_var(Var { name: name.into(), ty: ty.clone(), storage: Storage::Temp { func: f }, init: None, address_taken: false, loc: Loc::default() });
+        var(v, &ty)
+    }
+
+    fn make_group_fns(&mut self, g: usize) {
+        let n = self.groups[g].depth as u64;
+        let elem = self.groups[g].elem.clone();
+        let base = sanitize(&self.aeg.object(*self.groups[g].objects.iter().next().expect("non-empty")).name);
+        let base = format!("{base}$g{g}");
+        let pty = Type::ptr_to(elem.clone());
+        let arr = |t: Type| Type::Array(Box::new(t), Some(n));
+        let gv = GroupVars {
+            addr: { let v = self.global(format!("{base}_addr"), arr(pty.clone())); var(v, &arr(pty.clone())) },
+            val: { let v = self.global(format!("{base}_val"), arr(elem.clone())); var(v, &arr(elem.clone())) },
+            thd: { let v = self.global(format!("{base}_thd"), arr(Type::INT)); var(v, &arr(Type::INT)) },
+            lw: { let v = self.global(format!("{base}_lw"), arr(Type::Bool)); var(v, &arr(Type::Bool)) },
+            live: { let v = self.global(format!("{base}_live"), arr(Type::Bool)); var(v, &arr(Type::Bool)) },
+            n: { let v = self.global(format!("{base}_n"), Type::INT); var(v, &Type::INT) },
+        };
+        let at = |a: &Expr, i: u64| index(a.clone(), int(i as i128));
+        let l = Loc::default();
+        // Flushing entry i: WRITE FROM BUFFER TO MEMORY (Fig. 3), rule f(w(w)).
+        let flush_i = |gv: &GroupVars, i: u64| -> Block {
+            vec![assign(deref(at(&gv.addr, i)), at(&gv.val, i), l), assign(at(&gv.live, i), int(0), l)]
+        };
+        // Buffer empty again: slots are reused (keeps loops within the depth).
+        let reset = |gv: &GroupVars| -> Stmt {
+            let mut all_dead = int(1);
+            for i in 0..n {
+                all_dead = and(all_dead, not(at(&gv.live, i)));
+            }
+            if_(all_dead, vec![assign(gv.n.clone(), int(0), l)], vec![], l)
+        };
+        // Entry i must leave before an own entry j >= i to the same address (W4: FIFO per
+        // address), where `extra` selects which own entries force the flush.
+        let anchor = |gv: &GroupVars, i: u64, me: &Expr, addr: &Expr, extra: bool| -> Expr {
+            let mut any = int(0);
+            for j in i..n {
+                let mut c = and(and(at(&gv.live, j), eq(at(&gv.thd, j), me.clone())), eq(at(&gv.addr, j), addr.clone()));
+                if extra {
+                    c = and(c, at(&gv.lw, j));
+                }
+                any = or(any, c);
+            }
+            any
+        };
+        let fenced = self.model.fences.values().any(|e| e.mark_writes);
+
+        // Flush every entry of `me` (and, per address, everything ahead of it): fences that
+        // order W→R, thread end, and W→W on TSO.
+        let flush_own = self.new_func(format!("{base}_flush_own"), &[("me", Type::INT)], Type::Void, |_, p| {
+            let mut b = vec![];
+            for i in 0..n {
+                let c = and(at(&gv.live, i), anchor(&gv, i, &p[0], &at(&gv.addr, i), false));
+                b.push(if_(c, flush_i(&gv, i), vec![], l));
+            }
+            b.push(reset(&gv));
+            b
+        });
+        let (flush_lw, mark_lw) = if fenced {
+            let fl = self.new_func(format!("{base}_flush_lw"), &[("me", Type::INT)], Type::Void, |_, p| {
+                let mut b = vec![];
+                for i in 0..n {
+                    let c = and(at(&gv.live, i), anchor(&gv, i, &p[0], &at(&gv.addr, i), true));
+                    b.push(if_(c, flush_i(&gv, i), vec![], l));
+                }
+                b.push(reset(&gv));
+                b
+            });
+            let mk = self.new_func(format!("{base}_mark_lw"), &[("me", Type::INT)], Type::Void, |_, p| {
+                (0..n)
+                    .map(|i| if_(and(at(&gv.live, i), eq(at(&gv.thd, i), p[0].clone())), vec![assign(at(&gv.lw, i), int(1), l)], vec![], l))
+                    .collect()
+            });
+            (Some(fl), Some(mk))
+        } else {
+            (None, None)
+        };
+        // Non-deterministic flush of the oldest entries per address, inserted before reads
+        // where its effect can be observed (§4.4).
+        let flush_some = self.new_func(format!("{base}_flush_some"), &[], Type::Void, |_, _| {
+            let mut b = vec![];
+            for i in 0..n {
+                let mut c = and(at(&gv.live, i), nondet_bool());
+                for k in 0..i {
+                    c = and(c, not(and(at(&gv.live, k), eq(at(&gv.addr, k), at(&gv.addr, i)))));
+                }
+                b.push(if_(c, flush_i(&gv, i), vec![], l));
+            }
+            b.push(reset(&gv));
+            b
+        });
+        // READ FROM memory or buffer: own newest entry (rfi, store forwarding); with
+        // non-atomic writes (rfe relaxed) also another thread's entry (R6, visible(w, r)).
+        let rfe = self.model.rfe_relaxed;
+        let read = self.new_func(format!("{base}_read"), &[("p", pty.clone()), ("me", Type::INT)], elem.clone(), |s, p| {
+            let fid = FuncId(s.out.funcs.len() as u32 - 1);
+            let v = s.local(fid, "v", elem.clone());
+            let mut b = vec![assign(v.clone(), deref(p[0].clone()), l)];
+            for i in 0..n {
+                let mut who = eq(at(&gv.thd, i), p[1].clone());
+                if rfe {
+                    who = or(who, nondet_bool());
+                }
+                let c = and(and(at(&gv.live, i), eq(at(&gv.addr, i), p[0].clone())), who);
+                b.push(if_(c, vec![assign(v.clone(), at(&gv.val, i), l)], vec![], l));
+            }
+            b.push(stmt(StmtKind::Return(Some(v)), l));
+            b
+        });
+        // A write to memory: own entries to the same address go first (coherence, W4).
+        let write = self.new_func(format!("{base}_write"), &[("p", pty.clone()), ("v", elem.clone()), ("me", Type::INT)], Type::Void, |_, p| {
+            let mut b = vec![];
+            for i in 0..n {
+                let c = and(and(at(&gv.live, i), eq(at(&gv.addr, i), p[0].clone())), anchor(&gv, i, &p[2], &p[0], false));
+                b.push(if_(c, flush_i(&gv, i), vec![], l));
+            }
+            b.push(reset(&gv));
+            b.push(assign(deref(p[0].clone()), p[1].clone(), l));
+            b
+        });
+        // WRITE TO BUFFER, rule d(w(w)); a full buffer blocks the delay (never a false alarm).
+        let delay = self.new_func(format!("{base}_delay"), &[("p", pty.clone()), ("v", elem.clone()), ("me", Type::INT)], Type::Void, |_, p| {
+            let i = gv.n.clone();
+            vec![
+                assume(lt(gv.n.clone(), int(n as i128)), l),
+                assign(index(gv.addr.clone(), i.clone()), p[0].clone(), l),
+                assign(index(gv.val.clone(), i.clone()), p[1].clone(), l),
+                assign(index(gv.thd.clone(), i.clone()), p[2].clone(), l),
+                assign(index(gv.lw.clone(), i.clone()), int(0), l),
+                assign(index(gv.live.clone(), i.clone()), int(1), l),
+                assign(gv.n.clone(), bin(BinOp::Add, gv.n.clone(), int(1)), l),
+            ]
+        });
+        self.groups[g].fns = GroupFns {
+            flush_own: Some(flush_own),
+            flush_lw,
+            mark_lw,
+            flush_some: Some(flush_some),
+            read: Some(read),
+            write: Some(write),
+            delay: Some(delay),
+        };
+    }
+
+    fn make_global_fns(&mut self) {
+        let fns: Vec<GroupFns> = self.groups.iter().map(|g| g.fns).collect();
+        let l = Loc::default();
+        let all = |pick: fn(&GroupFns) -> Option<FuncId>, p: &[Expr]| -> Block {
+            fns.iter().filter_map(pick).map(|f| call(f, vec![p[0].clone()], l)).collect()
+        };
+        self.flush_all_own = Some(self.new_func("__weakc_flush_all_own".into(), &[("me", Type::INT)], Type::Void, |_, p| all(|g| g.flush_own, p)));
+        if fns.iter().any(|g| g.flush_lw.is_some()) {
+            self.flush_all_lw = Some(self.new_func("__weakc_flush_all_lw".into(), &[("me", Type::INT)], Type::Void, |_, p| all(|g| g.flush_lw, p)));
+            self.mark_all_lw = Some(self.new_func("__weakc_mark_all_lw".into(), &[("me", Type::INT)], Type::Void, |_, p| all(|g| g.mark_lw, p)));
+        }
+    }
+}
+
+/// A C identifier fragment from an object name (`s.f[]` → `s_f`).
+fn sanitize(name: &str) -> String {
+    let s: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    s.trim_end_matches('_').to_string()
+}
+
+// ---- rewriting the user's statements -------------------------------------------------
+
+struct Ctx {
+    func: FuncId,
+    me: Expr,
+    entry: bool,
+    /// Inside a user atomic section: do not open nested ones.
+    atomic_depth: u32,
+}
+
+impl Rewriter<'_> {
+    fn wrap(&self, ctx: &Ctx, body: Block, loc: Loc) -> Block {
+        if body.is_empty() {
+            return body;
+        }
+        if ctx.atomic_depth > 0 {
+            body
+        } else {
+            atomic(body, loc)
+        }
+    }
+
+    fn call_me(&self, f: Option<FuncId>, ctx: &Ctx, loc: Loc) -> Option<Stmt> {
+        f.map(|f| call(f, vec![ctx.me.clone()], loc))
+    }
+
+    /// Completes one delayed read: READ FROM SET, rule f(r(w, r)).
+    fn complete_read(&self, p: &PendingRead, ctx: &Ctx, loc: Loc) -> Stmt {
+        let pty = self.out.var(p.ptr).ty.clone();
+        let dty = self.out.var(p.dest).ty.clone();
+        let ptr = var(p.ptr, &pty);
+        let mut body = vec![];
+        match p.group.map(|g| self.groups[g].fns) {
+            Some(fns) => {
+                body.push(call(fns.flush_some.expect("made"), vec![], loc));
+                body.push(stmt(
+                    StmtKind::Call { dest: Some(var(p.dest, &dty)), callee: Callee::Direct(fns.read.expect("made")), args: vec![ptr.clone(), ctx.me.clone()] },
+                    loc,
+                ));
+            }
+            None => body.push(assign(var(p.dest, &dty), deref(ptr.clone()), loc)),
+        }
+        body.push(assign(ptr.clone(), null(&pty), loc));
+        if_(ne(ptr, null(&pty)), body, vec![], loc)
+    }
+
+    fn complete_reads(&self, ctx: &Ctx, filter: impl Fn(&PendingRead) -> bool, loc: Loc) -> Block {
+        self.pending
+            .get(&ctx.func)
+            .map(|v| v.iter().filter(|p| filter(p)).map(|p| self.complete_read(p, ctx, loc)).collect())
+            .unwrap_or_default()
+    }
+
+    fn fence_effect(&self, f: Fence) -> FenceEffect {
+        self.model.fences.get(&f).copied().unwrap_or_default()
+    }
+
+    /// Everything a fence does to the machine: flush writes, mark them, complete reads.
+    fn fence_stmts(&self, ctx: &Ctx, eff: FenceEffect, loc: Loc) -> Block {
+        let mut b = vec![];
+        if eff.flush_reads {
+            b.extend(self.complete_reads(ctx, |_| true, loc));
+        }
+        if eff.flush_writes {
+            b.extend(self.call_me(self.flush_all_own, ctx, loc));
+        } else if eff.mark_writes {
+            b.extend(self.call_me(self.mark_all_lw, ctx, loc));
+        }
+        b
+    }
+
+    fn full(&self) -> FenceEffect {
+        FenceEffect { flush_writes: true, mark_writes: false, flush_reads: true }
+    }
+
+    /// Writes ordered before any later write of the thread must be in memory first.
+    fn pre_write(&self, ctx: &Ctx, objs: &BTreeSet<ObjId>, loc: Loc) -> Block {
+        let mut b = vec![];
+        if self.model.ww_preserved {
+            b.extend(self.call_me(self.flush_all_own, ctx, loc));
+        } else {
+            b.extend(self.call_me(self.flush_all_lw, ctx, loc));
+        }
+        // A read delayed past a later write to the same location would break coherence.
+        b.extend(self.complete_reads(ctx, |p| !p.objects.is_disjoint(objs), loc));
+        b
+    }
+
+    fn rewrite_func(&mut self, f: FuncId) {
+        let body = self.src.func(f).body.clone().expect("has body");
+        let entry = self.entries.contains(&f);
+        let loc = self.src.func(f).loc;
+        let mut prologue = vec![];
+        let me = if entry {
+            let mv = self.out.add_var(Var { name: "__weakc_me".into(), ty: Type::INT, storage: Storage::Temp { func: f }, init: None, address_taken: false, loc });
+            self.entry_me.insert(f, mv);
+            let me = var(mv, &Type::INT);
+            if Some(f) == self.src.main {
+                prologue.push(assign(me.clone(), int(0), loc));
+            } else {
+                let next = var(self.next_tid.expect("made"), &Type::INT);
+                prologue.extend(atomic(
+                    vec![assign(next.clone(), bin(BinOp::Add, next.clone(), int(1)), loc), assign(me.clone(), next, loc)],
+                    loc,
+                ));
+            }
+            me
+        } else {
+            var(self.me_var(f), &Type::INT)
+        };
+        for p in self.pending.get(&f).cloned().unwrap_or_default() {
+            if !self.out.var(p.ptr).is_global() {
+                let t = self.out.var(p.ptr).ty.clone();
+                prologue.push(assign(var(p.ptr, &t), null(&t), loc));
+            }
+        }
+        let mut ctx = Ctx { func: f, me, entry, atomic_depth: 0 };
+        let mut out = prologue;
+        out.extend(self.block(&body, &mut ctx));
+        // Falling off the end of a thread: THREAD END flushes everything.
+        out.extend(self.end_of_thread(&ctx, loc));
+        self.out.funcs[f.0 as usize].body = Some(out);
+    }
+
+    fn end_of_thread(&self, ctx: &Ctx, loc: Loc) -> Block {
+        let mut b = self.complete_reads(ctx, |_| true, loc);
+        if ctx.entry {
+            b.extend(self.call_me(self.flush_all_own, ctx, loc));
+        }
+        self.wrap(ctx, b, loc)
+    }
+
+    fn block(&self, block: &[Stmt], ctx: &mut Ctx) -> Block {
+        let mut out = vec![];
+        for s in block {
+            self.stmt(s, ctx, &mut out);
+        }
+        out
+    }
+
+    fn stmt(&self, s: &Stmt, ctx: &mut Ctx, out: &mut Block) {
+        let loc = s.loc;
+        let pending = self.pending.get(&ctx.func).cloned().unwrap_or_default();
+        // Uses of a delayed read's destination complete it first (dependencies are kept).
+        let mut used = BTreeSet::new();
+        let mut defined = None;
+        crate::aeg::alias::for_each_expr(s, &mut |e| {
+            e.visit(&mut |x| {
+                if let ExprKind::Var(v) = x.kind {
+                    used.insert(v);
+                }
+            })
+        });
+        if let StmtKind::Assign { lhs: Expr { kind: ExprKind::Var(v), .. }, rhs } = &s.kind {
+            let mut in_rhs = false;
+            rhs.visit(&mut |x| in_rhs |= matches!(x.kind, ExprKind::Var(w) if w == *v));
+            if !in_rhs {
+                used.remove(v);
+            }
+            defined = Some(*v);
+        }
+        let mut pre = vec![];
+        for p in &pending {
+            if used.contains(&p.dest) {
+                pre.push(self.complete_read(p, ctx, loc));
+            } else if defined == Some(p.dest) && !self.pending_of_site.contains_key(&s.id) {
+                let t = self.out.var(p.ptr).ty.clone();
+                pre.push(assign(var(p.ptr, &t), null(&t), loc));
+            }
+        }
+        out.extend(self.wrap(ctx, pre, loc));
+        match &s.kind {
+            StmtKind::Assign { lhs, rhs } if lvalue_is_shared(self.src, lhs) => {
+                let objs: BTreeSet<ObjId> = self
+                    .sites_of
+                    .get(&s.id)
+                    .into_iter()
+                    .flatten()
+                    .filter(|x| self.aeg.site(**x).dir == Dir::W)
+                    .flat_map(|x| self.site_objs.get(x).cloned().unwrap_or_default())
+                    .collect();
+                let mut b = self.pre_write(ctx, &objs, loc);
+                match self.group_of_stmt(s.id, Dir::W) {
+                    Some(g) => {
+                        let fns = self.groups[g].fns;
+                        let args = vec![addr_of(lhs.clone()), rhs.clone(), ctx.me.clone()];
+                        let direct = call(fns.write.expect("made"), args.clone(), loc);
+                        let delayed = self.sites_of.get(&s.id).into_iter().flatten().any(|x| self.plan.delayed_writes.contains(x) && !self.aeg.site(*x).atomic);
+                        if delayed {
+                            b.push(if_(nondet_bool(), vec![call(fns.delay.expect("made"), args, loc)], vec![direct], loc));
+                        } else {
+                            b.push(direct);
+                        }
+                    }
+                    None => b.push(s.clone()),
+                }
+                out.extend(self.wrap(ctx, b, loc));
+            }
+            StmtKind::Assign { lhs, rhs } if is_lvalue(rhs) && lvalue_is_shared(self.src, rhs) => {
+                let normal: Block = match self.group_of_stmt(s.id, Dir::R) {
+                    Some(g) => {
+                        let fns = self.groups[g].fns;
+                        vec![
+                            call(fns.flush_some.expect("made"), vec![], loc),
+                            stmt(StmtKind::Call { dest: Some(lhs.clone()), callee: Callee::Direct(fns.read.expect("made")), args: vec![addr_of(rhs.clone()), ctx.me.clone()] }, loc),
+                        ]
+                    }
+                    None => vec![s.clone()],
+                };
+                match self.pending_of_site.get(&s.id).map(|&i| &pending[i]) {
+                    Some(p) => {
+                        // DELAY READ, rule d(r(w, r)): remember the address in the read set.
+                        let t = self.out.var(p.ptr).ty.clone();
+                        let delay = vec![assign(var(p.ptr, &t), addr_of(rhs.clone()), loc)];
+                        let mut now = vec![assign(var(p.ptr, &t), null(&t), loc)];
+                        now.extend(normal);
+                        out.extend(self.wrap(ctx, vec![if_(nondet_bool(), delay, now, loc)], loc));
+                    }
+                    None if normal.len() > 1 => out.extend(self.wrap(ctx, normal, loc)),
+                    None => out.push(s.clone()),
+                }
+            }
+            StmtKind::Assign { lhs: Expr { kind: ExprKind::Var(v), .. }, .. }
+                if self.src.var(*v).is_global() && self.src.var(*v).name.starts_with(UNBUFFERED_PREFIX) =>
+            {
+                out.extend(self.wrap(ctx, vec![s.clone()], loc));
+            }
+            StmtKind::Rmw(_) | StmtKind::Lock(_) | StmtKind::Unlock(_) | StmtKind::Spawn { .. } => {
+                let mut b = self.fence_stmts(ctx, self.full(), loc);
+                if let StmtKind::Rmw(_) = &s.kind {
+                    b.push(s.clone());
+                    out.extend(self.wrap(ctx, b, loc));
+                } else {
+                    out.extend(self.wrap(ctx, b, loc));
+                    out.push(s.clone());
+                }
+            }
+            StmtKind::Fence(f) => {
+                let b = self.fence_stmts(ctx, self.fence_effect(*f), loc);
+                out.extend(self.wrap(ctx, b, loc));
+                out.push(s.clone());
+            }
+            StmtKind::Call { dest, callee, args } => {
+                if let Callee::Direct(g) = callee {
+                    // A call to a fence helper (`fence()`, `lwfence()`) completes reads here;
+                    // its writes are flushed inside the callee.
+                    let reads = self.must_fences.get(g).is_some_and(|fs| fs.iter().any(|f| self.fence_effect(*f).flush_reads));
+                    if reads {
+                        let b = self.complete_reads(ctx, |_| true, loc);
+                        out.extend(self.wrap(ctx, b, loc));
+                    }
+                }
+                let mut args = args.clone();
+                if let Callee::Direct(g) = callee {
+                    if self.takes_me.contains(g) {
+                        args.push(ctx.me.clone());
+                    }
+                }
+                out.push(Stmt { kind: StmtKind::Call { dest: dest.clone(), callee: callee.clone(), args }, loc, id: s.id });
+            }
+            StmtKind::Return(_) => {
+                out.extend(self.end_of_thread(ctx, loc));
+                out.push(s.clone());
+            }
+            StmtKind::AtomicBegin => {
+                ctx.atomic_depth += 1;
+                out.push(s.clone());
+            }
+            StmtKind::AtomicEnd => {
+                ctx.atomic_depth = ctx.atomic_depth.saturating_sub(1);
+                out.push(s.clone());
+            }
+            StmtKind::If { cond, then_, else_ } => {
+                let then_ = self.block(then_, ctx);
+                let else_ = self.block(else_, ctx);
+                out.push(Stmt { kind: StmtKind::If { cond: cond.clone(), then_, else_ }, loc, id: s.id });
+            }
+            StmtKind::Loop { body, latch } => {
+                let body = self.block(body, ctx);
+                let latch = self.block(latch, ctx);
+                out.push(Stmt { kind: StmtKind::Loop { body, latch }, loc, id: s.id });
+            }
+            StmtKind::Block(b) => {
+                let b = self.block(b, ctx);
+                out.push(Stmt { kind: StmtKind::Block(b), loc, id: s.id });
+            }
+            _ => out.push(s.clone()),
+        }
+    }
+}
