@@ -11,3 +11,5 @@ pub mod ir;
 pub mod normalize;
 pub mod rewrite;
 pub mod source;
+pub mod pipeline;
+pub mod report;

@@ -1,1 +1,226 @@
-fn main() {}
+//! Command-line interface: flags only; the work is done by the `weakc` library.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+use weakc::arch::{self, Arch};
+use weakc::pipeline::{self, Analysis};
+use weakc::source::{Error, SourceMap};
+
+/// Exit code when a search limit was hit: the result may be incomplete (see README).
+const EXIT_INCOMPLETE: u8 = 6;
+
+#[derive(Parser)]
+#[command(name = "weakc", version, about = "Find weak-memory bugs in concurrent C programs by program transformation (ESOP 2013)")]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// List the critical cycles of a program for an architecture.
+    Cycles {
+        #[command(flatten)]
+        common: Common,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Write the abstract event graph, cycles highlighted, as Graphviz to FILE.
+        #[arg(long, value_name = "FILE")]
+        dot: Option<PathBuf>,
+    },
+    /// Write an instrumented program whose SC executions include the architecture's
+    /// weak executions.
+    Instrument {
+        #[command(flatten)]
+        common: Common,
+        /// Output C file.
+        #[arg(short = 'o', long = "output", value_name = "OUT")]
+        output: PathBuf,
+        /// How delay pairs are chosen.
+        #[arg(long, value_enum, default_value_t = StrategyArg::Ilp)]
+        strategy: StrategyArg,
+        /// Depth of each write buffer where it cannot be computed (loops, repeated threads).
+        #[arg(long, value_name = "N", default_value_t = weakc::rewrite::DEFAULT_BUFFER_SIZE)]
+        buffer_size: u32,
+        /// Omit `#line` directives pointing back at the original source.
+        #[arg(long)]
+        no_line_directives: bool,
+        /// Print the summary as JSON.
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+    },
+}
+
+#[derive(Args)]
+struct Common {
+    /// Memory model: sc, tso (x86), pso, rmo, power (ppc), arm.
+    #[arg(long = "mm", value_name = "ARCH")]
+    mm: String,
+    /// The C file.
+    file: PathBuf,
+    /// Do not run the C preprocessor, even if the file has directives.
+    #[arg(long)]
+    no_preprocess: bool,
+    /// Add a directory to the preprocessor's include path.
+    #[arg(short = 'I', value_name = "DIR")]
+    include: Vec<PathBuf>,
+    /// Define a preprocessor macro (NAME or NAME=VALUE).
+    #[arg(short = 'D', value_name = "MACRO")]
+    define: Vec<String>,
+    /// Split arrays into one abstract object per element (constant indices).
+    #[arg(long)]
+    array_elements: bool,
+    /// Stop the cycle search after this many critical cycles.
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    max_cycles: usize,
+    /// Time budget of the cycle search, in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    cycle_timeout: f64,
+}
+
+#[derive(Copy, Clone, ValueEnum, PartialEq, Eq)]
+enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Copy, Clone, ValueEnum)]
+enum StrategyArg {
+    /// Weighted integer program (§4.5): cheapest delay pairs covering every cycle.
+    Ilp,
+    /// The first unsafe pair of each cycle.
+    OnePerCycle,
+    /// Every unsafe pair of every cycle.
+    AllCycles,
+    /// Every shared access (the naive baseline).
+    All,
+}
+
+impl StrategyArg {
+    fn strategy(self) -> weakc::select::Strategy {
+        use weakc::select::Strategy;
+        match self {
+            StrategyArg::Ilp => Strategy::Ilp,
+            StrategyArg::OnePerCycle => Strategy::OnePerCycle,
+            StrategyArg::AllCycles => Strategy::AllCycles,
+            StrategyArg::All => Strategy::All,
+        }
+    }
+    fn name(self) -> &'static str {
+        match self {
+            StrategyArg::Ilp => "ilp",
+            StrategyArg::OnePerCycle => "one-per-cycle",
+            StrategyArg::AllCycles => "all-cycles",
+            StrategyArg::All => "all",
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err((e, map)) => {
+            eprint!("{}", e.render(&map, false));
+            ExitCode::from(e.exit_code() as u8)
+        }
+    }
+}
+
+type Failure = (Error, SourceMap);
+
+fn arch_of(name: &str) -> Result<&'static Arch, Failure> {
+    arch::by_name(name).ok_or_else(|| {
+        (
+            Error::Usage(format!("unknown memory model `{name}`; known: {} (aliases x86, ppc)", Arch::names().join(", "))),
+            SourceMap::default(),
+        )
+    })
+}
+
+fn analyze(c: &Common, arch: &Arch) -> Result<Analysis, Failure> {
+    let opts = pipeline::Options {
+        frontend: weakc::frontend::Options {
+            preprocess: if c.no_preprocess { weakc::frontend::Preprocess::Never } else { weakc::frontend::Preprocess::Auto },
+            include_dirs: c.include.clone(),
+            defines: c.define.clone(),
+        },
+        build: weakc::aeg::BuildOptions { alias: weakc::aeg::alias::AliasOptions { array_elements: c.array_elements } },
+        limits: weakc::cycles::Limits { max_cycles: c.max_cycles, time_budget: Duration::from_secs_f64(c.cycle_timeout.max(0.0)) },
+    };
+    pipeline::analyze(&c.file, arch, &opts).map_err(|e| {
+        // Re-read the file so the diagnostic can show its source.
+        let mut map = SourceMap::default();
+        map.file_id(&c.file.display().to_string());
+        (e, map)
+    })
+}
+
+/// Writes `text` to `path` through a temporary file in the same directory and a rename, so
+/// no half-written file is ever left behind.
+fn write_atomically(path: &Path, text: &str) -> Result<(), Error> {
+    let io = |e: std::io::Error| Error::Io { path: path.to_path_buf(), msg: e.to_string(), output: true };
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
+    tmp.write_all(text.as_bytes()).map_err(io)?;
+    tmp.persist(path).map_err(|e| io(e.error))?;
+    Ok(())
+}
+
+fn run(cli: Cli) -> Result<u8, Failure> {
+    match cli.cmd {
+        Cmd::Cycles { common, format, dot } => {
+            let arch = arch_of(&common.mm)?;
+            let a = analyze(&common, arch)?;
+            let file = common.file.display().to_string();
+            match format {
+                Format::Text => print!("{}", weakc::report::cycles_text(&file, &a, arch.name)),
+                Format::Json => println!("{}", serde_json::to_string_pretty(&weakc::report::cycles_json(&file, &a, arch.name)).expect("json")),
+            }
+            if let Some(d) = dot {
+                write_atomically(&d, &weakc::report::dot(&a)).map_err(|e| (e, a.map.clone()))?;
+            }
+            Ok(if a.cycles.limit_hit.is_some() { EXIT_INCOMPLETE } else { 0 })
+        }
+        Cmd::Instrument { common, output, strategy, buffer_size, no_line_directives, format } => {
+            let arch = arch_of(&common.mm)?;
+            let mut a = analyze(&common, arch)?;
+            let ropts = weakc::rewrite::Options { buffer_size: buffer_size.max(1) };
+            let ins = pipeline::instrument(&mut a, arch, strategy.strategy(), &ropts);
+            let file = common.file.display().to_string();
+            let header = format!(
+                "Instrumented by weakc {} for {} (strategy {}) from {}.\nSC executions of this program include the {} executions of the original\n(within the buffer depths stated below). Compile with: cc -I runtime",
+                env!("CARGO_PKG_VERSION"),
+                arch.name,
+                strategy.name(),
+                file,
+                arch.name
+            );
+            let text = weakc::cprint::print_program(
+                &ins.rewritten.program,
+                &a.map,
+                &weakc::cprint::PrintOptions { line_directives: !no_line_directives, header },
+            );
+            write_atomically(&output, &text).map_err(|e| (e, a.map.clone()))?;
+            match format {
+                Format::Text => print!("{}", weakc::report::instrument_summary(&file, &output.display().to_string(), &a, arch.name, strategy.name(), &ins)),
+                Format::Json => println!(
+                    "{}",
+                    serde_json::to_string_pretty(&serde_json::json!({
+                        "file": file, "output": output.display().to_string(), "arch": arch.name,
+                        "strategy": strategy.name(), "threads": a.aeg.threads.len(), "events": a.aeg.events.len(),
+                        "sccs": a.cycles.sccs, "cycles": a.cycles.cycles.len(),
+                        "pairs": ins.selection.pairs.len(), "cost": ins.selection.total_cost, "optimal": ins.selection.optimal,
+                        "summary": ins.rewritten.summary, "timings": a.timings, "limit_hit": a.cycles.limit_hit,
+                    }))
+                    .expect("json")
+                ),
+            }
+            Ok(if a.cycles.limit_hit.is_some() { EXIT_INCOMPLETE } else { 0 })
+        }
+    }
+}

@@ -101,6 +101,9 @@ pub enum Error {
     /// The preprocessor could not be run or rejected the input (exit 2).
     #[error("preprocessing {path} failed: {msg}")]
     Preprocess { path: PathBuf, msg: String },
+    /// Bad command-line usage, e.g. an unknown memory model (exit 2).
+    #[error("{0}")]
+    Usage(String),
     /// An internal limit or solver failure (exit 4).
     #[error("{0}")]
     Internal(String),
@@ -118,7 +121,7 @@ impl Error {
     pub fn exit_code(&self) -> i32 {
         match self {
             Error::Unsupported { .. } | Error::Syntax { .. } | Error::Preprocess { .. } => 2,
-            Error::Io { output: false, .. } => 2,
+            Error::Io { output: false, .. } | Error::Usage(_) => 2,
             Error::Io { output: true, .. } => 3,
             Error::Internal(_) => 4,
         }
@@ -182,4 +185,40 @@ pub fn render_diagnostic(
         Ok(text) => format!("{prefix}{text}"),
         Err(_) => format!("{prefix}{message}\n"),
     }
+}
+
+/// Renders one diagnostic with a label at each readable location, plus notes. Locations in
+/// files that cannot be read become `file:line` notes so nothing is lost.
+pub fn render_labels(map: &SourceMap, severity: Severity, message: &str, labels: &[(Loc, String)], notes: &[String]) -> String {
+    let mut files = SimpleFiles::new();
+    let mut ids: Vec<(u32, usize)> = vec![];
+    let mut cs_labels = vec![];
+    let mut extra = notes.to_vec();
+    for (i, (loc, text)) in labels.iter().enumerate() {
+        match (map.byte_range(*loc), map.files.get(loc.file as usize)) {
+            (Some(range), Some(f)) if loc.line > 0 => {
+                let id = match ids.iter().find(|(fid, _)| *fid == loc.file) {
+                    Some((_, id)) => *id,
+                    None => {
+                        let id = files.add(f.name.clone(), f.text.clone().unwrap_or_default());
+                        ids.push((loc.file, id));
+                        id
+                    }
+                };
+                let l = if i == 0 { Label::primary(id, range) } else { Label::secondary(id, range) };
+                cs_labels.push(l.with_message(text.clone()));
+            }
+            _ if !text.is_empty() => extra.push(format!("{}: {text}", map.describe(*loc))),
+            _ => {}
+        }
+    }
+    let diag = match severity {
+        Severity::Error => Diagnostic::error(),
+        Severity::Warning => Diagnostic::warning(),
+        Severity::Note => Diagnostic::note(),
+    }
+    .with_message(message)
+    .with_labels(cs_labels)
+    .with_notes(extra);
+    term::emit_into_string(&term::Config::default(), &files, &diag).unwrap_or_else(|_| format!("{message}\n"))
 }

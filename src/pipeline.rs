@@ -1,0 +1,132 @@
+//! The stages wired together: source file → normalised IR → event graph → critical cycles →
+//! delay pairs → instrumented program. The CLI and the tests drive weakc through here.
+
+use crate::aeg::{self, Aeg, BuildOptions, Dir};
+use crate::arch::Arch;
+use crate::cycles::{self, CycleSet, Limits};
+use crate::frontend;
+use crate::ir::{Fence, Program};
+use crate::rewrite::{self, FenceEffect, Model, Plan, Rewritten};
+use crate::select::{self, Selection, Strategy};
+use crate::source::{Error, SourceMap};
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub frontend: frontend::Options,
+    pub build: BuildOptions,
+    pub limits: Limits,
+}
+
+/// Wall-clock time of each stage, for the summary and the benchmarks.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Timings {
+    pub parse: Duration,
+    pub normalize: Duration,
+    pub event_graph: Duration,
+    pub cycles: Duration,
+    pub selection: Duration,
+    pub emit: Duration,
+}
+
+pub struct Analysis {
+    pub map: SourceMap,
+    /// The normalised program (what the event graph and the rewriter refer to).
+    pub program: Program,
+    pub aeg: Aeg,
+    pub cycles: CycleSet,
+    pub timings: Timings,
+    /// Lines of the input file (for throughput figures).
+    pub lines: usize,
+}
+
+/// Front end, normalisation, event graph and critical cycles for one file.
+pub fn analyze(path: &Path, arch: &Arch, opts: &Options) -> Result<Analysis, Error> {
+    let mut map = SourceMap::default();
+    let t = Instant::now();
+    let mut program = frontend::load_file(path, &opts.frontend, &mut map)?;
+    let parse = t.elapsed();
+    let lines = std::fs::read_to_string(path).map(|s| s.lines().count()).unwrap_or(0);
+    analyze_program(&mut program, arch, opts, map, parse, lines)
+}
+
+pub fn analyze_program(
+    program: &mut Program,
+    arch: &Arch,
+    opts: &Options,
+    map: SourceMap,
+    parse: Duration,
+    lines: usize,
+) -> Result<Analysis, Error> {
+    let mut timings = Timings { parse, ..Timings::default() };
+    let t = Instant::now();
+    crate::normalize::normalize(program);
+    timings.normalize = t.elapsed();
+    let t = Instant::now();
+    let aeg = aeg::build(program, &opts.build)?;
+    timings.event_graph = t.elapsed();
+    let t = Instant::now();
+    let cycles = cycles::critical_cycles(&aeg, arch, &opts.limits);
+    timings.cycles = t.elapsed();
+    Ok(Analysis { map, program: program.clone(), aeg, cycles, timings, lines })
+}
+
+/// The rewriter's view of an architecture.
+pub fn model_of(arch: &Arch) -> Model {
+    let mut fences = HashMap::new();
+    for &f in crate::arch::ALL_FENCES.iter() {
+        let o = |a, b| arch.fence_orders(f, a, b);
+        let flush_writes = o(Dir::W, Dir::R);
+        fences.insert(
+            f,
+            FenceEffect {
+                flush_writes,
+                mark_writes: !flush_writes && o(Dir::W, Dir::W),
+                flush_reads: o(Dir::R, Dir::R) || o(Dir::R, Dir::W),
+            },
+        );
+    }
+    // Fences the table does not list order nothing.
+    fences.entry(Fence::Compiler).or_default();
+    Model {
+        ww_preserved: arch.ppo.contains(Dir::W, Dir::W),
+        rfe_relaxed: !arch.rfe_safe(),
+        fences,
+    }
+}
+
+/// Turns selected delay pairs into what the rewriter instruments: the first event of every
+/// pair is delayed (a write enters the buffer; a read enters the read set).
+pub fn plan_of(aeg: &Aeg, sel: &Selection) -> Plan {
+    let mut plan = Plan::default();
+    for p in &sel.pairs {
+        let ev = aeg.event(p.from);
+        match ev.dir {
+            Dir::W => plan.delayed_writes.insert(ev.site),
+            Dir::R => plan.delayed_reads.insert(ev.site),
+        };
+    }
+    plan
+}
+
+pub struct Instrumented {
+    pub selection: Selection,
+    pub rewritten: Rewritten,
+}
+
+pub fn instrument(a: &mut Analysis, arch: &Arch, strategy: Strategy, ropts: &rewrite::Options) -> Instrumented {
+    let t = Instant::now();
+    let selection = select::select(&a.aeg, &a.cycles, arch, strategy);
+    a.timings.selection = t.elapsed();
+    let t = Instant::now();
+    let plan = plan_of(&a.aeg, &selection);
+    let rewritten = if arch.relaxes_nothing() {
+        Rewritten { program: a.program.clone(), summary: Default::default() }
+    } else {
+        rewrite::rewrite(&a.program, &a.aeg, &plan, &model_of(arch), ropts)
+    };
+    a.timings.emit = t.elapsed();
+    Instrumented { selection, rewritten }
+}

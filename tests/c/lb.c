@@ -1,0 +1,16 @@
+/* Load buffering: each thread reads, then writes the location the other one read. */
+#include <pthread.h>
+#include <assert.h>
+int x = 0, y = 0;
+int r0 = 0, r1 = 0;
+void *P0(void *arg) { r0 = x; y = 1; return 0; }
+void *P1(void *arg) { r1 = y; x = 1; return 0; }
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, P0, 0);
+  pthread_create(&b, 0, P1, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  assert(!(r0 == 1 && r1 == 1));
+  return 0;
+}
