@@ -9,3 +9,6 @@
 pub mod aeg;
 pub mod ir;
 pub mod source;
+pub mod arch;
+pub mod cycles;
+pub mod select;
