@@ -109,6 +109,8 @@ pub struct DepRules {
     pub ctrl: PairSet,
     /// A control dependency followed by `isync` (Power) / `isb` (ARM).
     pub ctrl_isync: PairSet,
+    /// Spelling of ctrl+isync in diy names (`DpCtrlIsyncdR` on Power, `DpCtrlIsbdR` on ARM).
+    pub isync_diy: &'static str,
     /// Why the dependencies do or do not matter on this architecture (documentation).
     pub note: &'static str,
 }
