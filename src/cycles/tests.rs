@@ -504,3 +504,166 @@ fn weaker_models_have_more_cycles() {
         }
     }
 }
+
+/// Brute force: every sequence of segments (one event, or a pair not on one exact object)
+/// joined by com edges, each port used once, within the instance bounds, classified by the
+/// same a-posteriori checks. The Johnson-style search must find exactly these.
+fn brute_force(aeg: &Aeg, arch: &Arch) -> Vec<Vec<(u32, u32, bool)>> {
+    let mut segs: Vec<Seg> = Vec::new();
+    for i in 0..aeg.events.len() {
+        let e = EventId(i as u32);
+        segs.push(Seg { first: e, last: e, pair: None });
+    }
+    let mut keys: Vec<_> = aeg.pairs.keys().copied().collect();
+    keys.sort();
+    for (a, b) in keys {
+        let (oa, ob) = (aeg.event(a).obj, aeg.event(b).obj);
+        if oa == ob && aeg.object(oa).exact {
+            continue;
+        }
+        segs.push(Seg { first: a, last: b, pair: Some(&aeg.pairs[&(a, b)]) });
+    }
+    let com = |a: EventId, b: EventId| {
+        let (da, db) = (aeg.event(a).dir, aeg.event(b).dir);
+        !(da == Dir::R && db == Dir::R) && aeg.com.iter().any(|&(x, y)| (x, y) == (a, b) || (x, y) == (b, a))
+    };
+    let max_inst = |t: crate::aeg::ThreadId| match aeg.thread(t).instances {
+        Instances::Count(n) => n as usize,
+        Instances::Unbounded => usize::MAX,
+    };
+    let mut out = Vec::new();
+    fn rec<'a>(
+        path: &mut Vec<Seg<'a>>,
+        segs: &[Seg<'a>],
+        aeg: &Aeg,
+        arch: &Arch,
+        com: &dyn Fn(EventId, EventId) -> bool,
+        max_inst: &dyn Fn(crate::aeg::ThreadId) -> usize,
+        out: &mut Vec<Vec<(u32, u32, bool)>>,
+    ) {
+        let last = path.last().unwrap().last;
+        let first = path[0].first;
+        if path.len() >= 2 && com(last, first) {
+            if let Some(c) = classify(aeg, arch, path) {
+                out.push(c.edges.iter().map(|e| (e.from.0, e.to.0, matches!(e.kind, EdgeKind::Po { .. }))).collect());
+            }
+        }
+        if path.len() >= 8 {
+            return;
+        }
+        for s in segs {
+            // the first segment's In port is the smallest In port: its first event
+            if s.first <= first || !com(last, s.first) {
+                continue;
+            }
+            if path.iter().any(|p| p.first == s.first || p.last == s.last) {
+                continue;
+            }
+            let t = aeg.event(s.first).thread;
+            if path.iter().filter(|p| aeg.event(p.first).thread == t).count() + 1 > max_inst(t) {
+                continue;
+            }
+            path.push(*s);
+            rec(path, segs, aeg, arch, com, max_inst, out);
+            path.pop();
+        }
+    }
+    for s in &segs {
+        let mut path = vec![*s];
+        rec(&mut path, &segs, aeg, arch, &com, &max_inst, &mut out);
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+fn random_aeg_inst(seed: u64) -> Aeg {
+    let mut s = seed.wrapping_mul(2862933555777941757).wrapping_add(3037000493);
+    let mut next = |m: u64| {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s % m
+    };
+    let nthreads = 1 + next(4) as usize;
+    let annots = ["", "", "", "sync ", "lwsync ", "addr ", "data ", "ctrl "];
+    let mut threads = Vec::new();
+    for _ in 0..nthreads {
+        let len = 1 + next(3);
+        let mut t = String::new();
+        for k in 0..len {
+            if k > 0 {
+                t.push_str(annots[next(annots.len() as u64) as usize]);
+            }
+            t.push(if next(2) == 0 { 'W' } else { 'R' });
+            t.push_str(["x", "y", "z", "arr"][next(4) as usize]);
+            t.push(' ');
+        }
+        let inst = match next(4) {
+            0 => Instances::Unbounded,
+            1 => Instances::Count(2),
+            _ => Instances::Count(1),
+        };
+        threads.push((t, inst));
+    }
+    let refs: Vec<(&str, Instances)> = threads.iter().map(|(s, i)| (s.as_str(), *i)).collect();
+    litmus_inst(&refs)
+}
+
+#[test]
+fn search_equals_brute_force() {
+    let mut total = 0;
+    for seed in 0..300 {
+        let aeg = random_aeg_inst(seed);
+        for a in Arch::names() {
+            let arch = by_name(a).unwrap();
+            let got: Vec<Vec<(u32, u32, bool)>> = cycles(&aeg, a)
+                .cycles
+                .iter()
+                .map(|c| c.edges.iter().map(|e| (e.from.0, e.to.0, matches!(e.kind, EdgeKind::Po { .. }))).collect())
+                .collect();
+            let want = brute_force(&aeg, arch);
+            assert_eq!(got, want, "seed {seed} arch {a}");
+            total += got.len();
+        }
+    }
+    eprintln!("brute-force comparison: {total} cycles");
+    assert!(total > 100, "too few cycles to be a meaningful test: {total}");
+}
+
+/// `cargo test --release --lib stress -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn stress() {
+    for (nthreads, len, nvars) in [(4, 6, 4), (6, 8, 4), (8, 10, 6), (4, 12, 3)] {
+        let mut s = 12345u64;
+        let mut next = |m: u64| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s % m
+        };
+        let mut threads = Vec::new();
+        for _ in 0..nthreads {
+            let mut t = String::new();
+            for _ in 0..len {
+                t.push(if next(2) == 0 { 'W' } else { 'R' });
+                t.push_str(&format!("v{} ", next(nvars)));
+            }
+            threads.push(t);
+        }
+        let refs: Vec<&str> = threads.iter().map(|s| s.as_str()).collect();
+        let aeg = litmus(&refs);
+        for a in ["tso", "power"] {
+            let t = std::time::Instant::now();
+            let set = critical_cycles(&aeg, by_name(a).unwrap(), &Limits { max_cycles: 1_000_000, time_budget: Duration::from_secs(30) });
+            eprintln!(
+                "{nthreads}x{len} on {nvars} vars, {a}: {} cycles of {} candidates in {:?} (limit: {:?})",
+                set.cycles.len(),
+                set.candidates,
+                t.elapsed(),
+                set.limit_hit
+            );
+        }
+    }
+}
