@@ -37,7 +37,7 @@
 mod name;
 mod search;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use crate::aeg::{Aeg, Dir, EventId, PairInfo};
 use crate::arch::Arch;

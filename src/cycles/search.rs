@@ -158,7 +158,7 @@ pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits) -> CycleSet {
         .filter(|pg| may_be_critical(aeg, arch, pg))
         .collect();
 
-    let found: Vec<Vec<(Vec<(u32, u32, bool)>, Cycle)>> = graphs
+    let found: Vec<Found> = graphs
         .par_iter()
         .flat_map(|pg| {
             (0..pg.n() as u32)
@@ -167,7 +167,7 @@ pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits) -> CycleSet {
                 .collect::<Vec<_>>()
         })
         .collect();
-    let mut all: Vec<(Vec<(u32, u32, bool)>, Cycle)> = found.into_iter().flatten().collect();
+    let mut all: Found = found.into_iter().flatten().collect();
     all.sort_by(|a, b| a.0.cmp(&b.0));
     all.dedup_by(|a, b| a.0 == b.0);
     all.truncate(limits.max_cycles);
@@ -250,6 +250,7 @@ struct Search<'s, 'a> {
     steps: u64,
 }
 
+/// Cycles with their sort key (edges as `(from, to, is_po)`).
 type Found = Vec<(Vec<(u32, u32, bool)>, Cycle)>;
 
 impl<'s, 'a> Search<'s, 'a> {
@@ -404,7 +405,7 @@ impl<'s, 'a> Search<'s, 'a> {
         let mut stack = vec![Frame { v: s, next: 0, f: false }];
         loop {
             self.steps += 1;
-            if self.steps % 1024 == 0 && self.sh.out_of_time() || self.sh.stop.load(Relaxed) {
+            if self.steps.is_multiple_of(1024) && self.sh.out_of_time() || self.sh.stop.load(Relaxed) {
                 break;
             }
             let top = stack.last_mut().unwrap();

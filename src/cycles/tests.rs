@@ -34,7 +34,7 @@ impl Builder {
         let id = EventId(self.aeg.events.len() as u32);
         let site = SiteId(self.aeg.sites.len() as u32);
         let loc = Loc { line: id.0 + 1, ..Loc::default() };
-        self.aeg.sites.push(Site { func: FuncId(t.0), stmt: id.0, dir, atomic: false, loc: loc.clone() });
+        self.aeg.sites.push(Site { func: FuncId(t.0), stmt: id.0, dir, atomic: false, loc });
         self.aeg.events.push(Event { thread: t, dir, obj, site, loc });
         id
     }
@@ -118,8 +118,8 @@ pub(crate) fn litmus_inst(threads: &[(&str, Instances)]) -> Aeg {
         for i in 0..accesses.len() {
             for j in i + 1..accesses.len() {
                 let mut info = PairInfo::default();
-                for k in i + 1..=j {
-                    info.fences.extend(accesses[k].1.iter().copied());
+                for acc in &accesses[i + 1..=j] {
+                    info.fences.extend(acc.1.iter().copied());
                 }
                 if j == i + 1 {
                     info.deps = accesses[j].2;
