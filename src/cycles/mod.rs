@@ -17,6 +17,10 @@
 //! 4. it is not a uniproc cycle (only one-event segments, or a segment whose two events the
 //!    com edges force to one address) and not a thin-air cycle (every pair an addr/data dependency, every com edge an rfe).
 //!
+//! No cycle contains an rfi: com edges are external, and internal communication is a
+//! same-address program-order pair, excluded by (1); store-forwarding effects show up as
+//! `PodWR` cycles. [`Arch::rfi_safe`] is therefore not consulted here.
+//!
 //! Search: SCCs of the event graph (po+ pairs and com edges both ways) with petgraph's
 //! `tarjan_scc`, then per SCC and per start node, in parallel with rayon, a Johnson-style
 //! elementary-circuit search on a *port graph*: every event `e` has an entry port `In(e)`

@@ -201,13 +201,12 @@ fn ilp_equals_brute_force_on_random_instances() {
     eprintln!("greedy strictly worse on {greedy_worse} instances");
 }
 
-#[test]
-fn ilp_beats_greedy_on_overlapping_cycles() {
-    // The classic greedy trap, all pairs of cost 1: cycles 1..14, pair S1 in cycles 1–7, S2
-    // in 8–14, T1 in {1,2,8,9}, T2 in {3,4,5,6,10,11,12,13}, T3 in {7,14}. Greedy takes T2,
-    // T1, T3 (cost 3); the optimum is S1, S2 (cost 2).
+/// The classic greedy trap, all pairs of cost 1: cycles 1..14, pair S1 in cycles 1–7, S2
+/// in 8–14, T1 in {1,2,8,9}, T2 in {3,4,5,6,10,11,12,13}, T3 in {7,14}. Greedy takes T2,
+/// T1, T3 (cost 3); the optimum is S1, S2 (cost 2).
+fn greedy_trap() -> (Aeg, CycleSet) {
     let dirs = [Dir::W; 10];
-    let (s1, s2, t1, t2, t3) = ((0, 1), (2, 3), (4, 5), (6, 7), (8, 9));
+    let pairs = [(0, 1), (2, 3), (4, 5), (6, 7), (8, 9)];
     let member = |p, i: u32| match p {
         0 => i <= 7,
         1 => i >= 8,
@@ -216,9 +215,15 @@ fn ilp_beats_greedy_on_overlapping_cycles() {
         _ => [7, 14].contains(&i),
     };
     let cycles: Vec<Vec<(u32, u32)>> = (1..=14)
-        .map(|i| [s1, s2, t1, t2, t3].iter().enumerate().filter(|(p, _)| member(*p, i)).map(|(_, &c)| c).collect())
+        .map(|i| pairs.iter().enumerate().filter(|(p, _)| member(*p, i)).map(|(_, &c)| c).collect())
         .collect();
-    let (aeg, set) = problem(&dirs, &cycles);
+    problem(&dirs, &cycles)
+}
+
+#[test]
+fn ilp_beats_greedy_on_overlapping_cycles() {
+    let (s1, s2) = ((0, 1), (2, 3));
+    let (aeg, set) = greedy_trap();
     let (pairs, sets) = index(&candidates(&aeg, &set));
     let costs: Vec<u32> = pairs.iter().map(|p| p.cost).collect();
     let g = greedy_cover(&costs, &sets);
@@ -245,14 +250,14 @@ fn independent_components_are_solved_separately() {
 
 #[test]
 fn time_limit_falls_back_to_greedy() {
-    let (aeg, cycles) = random_problem(7, 12, 10);
-    let arch = by_name("power").unwrap();
+    let (aeg, cycles) = greedy_trap();
+    let arch = by_name("pso").unwrap();
     let opts = SelectOptions { ilp_time_limit: Duration::ZERO };
     let sel = select_with(&aeg, &cycles, arch, Strategy::Ilp, &opts);
     assert!(covers_all(&cycles, &sel));
-    if sel.note.is_some() {
-        assert!(!sel.optimal);
-    }
+    assert!(!sel.optimal);
+    assert_eq!(sel.total_cost, 3);
+    assert!(sel.note.unwrap().contains("time limit"));
 }
 
 #[test]
@@ -288,4 +293,41 @@ fn larger_instance_is_solved() {
     let one = select(&aeg, &cycles, by_name("power").unwrap(), Strategy::OnePerCycle);
     assert!(sel.total_cost <= one.total_cost);
     eprintln!("80 cycles: cost {} (one-per-cycle {}), optimal {}, {:?}", sel.total_cost, one.total_cost, sel.optimal, t.elapsed());
+}
+
+/// `cargo test --release --lib select_stress -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn select_stress() {
+    for (nthreads, len, nvars) in [(4, 6, 4), (6, 8, 4), (4, 12, 3)] {
+        let mut r = Rng(12345);
+        let threads: Vec<String> = (0..nthreads)
+            .map(|_| {
+                (0..len)
+                    .map(|_| format!("{}v{} ", if r.next(2) == 0 { 'W' } else { 'R' }, r.next(nvars)))
+                    .collect()
+            })
+            .collect();
+        let refs: Vec<&str> = threads.iter().map(|s| s.as_str()).collect();
+        for arch in ["tso", "power"] {
+            let aeg = litmus(&refs);
+            let a = by_name(arch).unwrap();
+            let cycles = critical_cycles(&aeg, a, &Limits::default());
+            for s in Strategy::ALL {
+                let t = std::time::Instant::now();
+                let sel = select(&aeg, &cycles, a, s);
+                assert!(covers_all(&cycles, &sel));
+                eprintln!(
+                    "{nthreads}x{len}/{nvars} {arch} {} cycles, {:?}: {} pairs, cost {}, optimal {}, {:?} {:?}",
+                    cycles.cycles.len(),
+                    s,
+                    sel.pairs.len(),
+                    sel.total_cost,
+                    sel.optimal,
+                    t.elapsed(),
+                    sel.note
+                );
+            }
+        }
+    }
 }
