@@ -11,5 +11,7 @@ pub mod ir;
 pub mod normalize;
 pub mod rewrite;
 pub mod source;
-pub mod pipeline;
-pub mod report;
+
+pub mod arch;
+pub mod cycles;
+pub mod select;

@@ -1,0 +1,229 @@
+//! The architecture tables, one per model, in the spirit of herd's `.cat` files.
+//!
+//! Reading guide (all pairs are program-order pairs between *different* addresses; pairs to
+//! the same address are always preserved — uniproc):
+//!
+//! ```text
+//! ppo        pairs preserved without help                      (ppo ∩ safe_A)
+//! rfi / rfe  store forwarding / write atomicity: Safe or Relaxed
+//! deps       pairs (from a read) that an addr / data / ctrl / ctrl+isync dependency restores
+//! fences     fence  orders  cumulativity  cost  diy-name
+//! ```
+//!
+//! Fences foreign to an architecture are mapped conservatively: never ordering more than the
+//! instruction, or its usual compilation, would (`AcqRel` is nothing on x86, `lwsync` on
+//! Power, `dmb` on ARM; a Power `isync` or ARM `isb` alone orders nothing).
+//!
+//! Costs are relative units for fence insertion: a compiler barrier 0, `isync`/`isb` and
+//! store-store barriers 1, `lwsync`/`dmb ld` 2, full barriers 4, `dsb` 5.
+
+use super::{Arch, Cumul, DepRules, FenceRule, PairSet, Rel};
+use crate::ir::Fence::{self, *};
+
+const NONE: PairSet = PairSet::NONE;
+const ALL: PairSet = PairSet::ALL;
+const WW: PairSet = PairSet::WW;
+const RW: PairSet = PairSet::RW;
+const RR: PairSet = PairSet::RR;
+/// Everything but write→read (what `lwsync` orders).
+const NOT_WR: PairSet = PairSet::ALL.minus(PairSet::WR);
+/// From a read to anything.
+const R_ANY: PairSet = RR.or(RW);
+
+const fn fence(fence: Fence, orders: PairSet, cumul: Cumul, cost: u32, diy: &'static str) -> FenceRule {
+    FenceRule { fence, orders, cumul, cost, diy }
+}
+
+const NO_DEPS: PairSet = NONE;
+
+/// x86 fences, also used by SC (where they are redundant).
+const X86_FENCES: &[FenceRule] = &[
+    //     fence     orders  cumulativity   cost  diy
+    fence(Mfence,   ALL,    Cumul::Full,   4, "MFence"),
+    fence(Full,     ALL,    Cumul::Full,   4, "MFence"),
+    fence(Sync,     ALL,    Cumul::Full,   4, "MFence"),
+    fence(Dmb,      ALL,    Cumul::Full,   4, "MFence"),
+    fence(Dsb,      ALL,    Cumul::Full,   5, "MFence"),
+    fence(Lwsync,   NOT_WR, Cumul::Writes, 2, "LwSync"),
+    // acquire/release compiles to nothing on x86: only what TSO already keeps
+    fence(AcqRel,   NONE,   Cumul::None,   0, "AcqRel"),
+    fence(Eieio,    WW,     Cumul::Full,   1, "Eieio"),
+    fence(DmbSt,    WW,     Cumul::Full,   1, "DMB.ST"),
+    fence(DmbLd,    R_ANY,  Cumul::None,   2, "DMB.LD"),
+    fence(Isync,    NONE,   Cumul::None,   1, "ISync"),
+    fence(Isb,      NONE,   Cumul::None,   1, "ISB"),
+    fence(Compiler, NONE,   Cumul::None,   0, "Compiler"),
+];
+
+/// SPARC PSO/RMO fences (`membar` flavours).
+const SPARC_FENCES: &[FenceRule] = &[
+    //     fence     orders  cumulativity   cost  diy
+    fence(Mfence,   ALL,    Cumul::Full,   4, "MFence"),
+    fence(Full,     ALL,    Cumul::Full,   4, "MFence"),
+    fence(Sync,     ALL,    Cumul::Full,   4, "MFence"),
+    fence(Dmb,      ALL,    Cumul::Full,   4, "MFence"),
+    fence(Dsb,      ALL,    Cumul::Full,   5, "MFence"),
+    fence(Lwsync,   NOT_WR, Cumul::Writes, 2, "LwSync"),
+    fence(AcqRel,   NOT_WR, Cumul::Writes, 2, "AcqRel"),
+    fence(Eieio,    WW,     Cumul::Full,   1, "Eieio"),
+    fence(DmbSt,    WW,     Cumul::Full,   1, "DMB.ST"),
+    fence(DmbLd,    R_ANY,  Cumul::None,   2, "DMB.LD"),
+    fence(Isync,    NONE,   Cumul::None,   1, "ISync"),
+    fence(Isb,      NONE,   Cumul::None,   1, "ISB"),
+    fence(Compiler, NONE,   Cumul::None,   0, "Compiler"),
+];
+
+const POWER_FENCES: &[FenceRule] = &[
+    //     fence     orders  cumulativity   cost  diy
+    fence(Sync,     ALL,    Cumul::Full,   4, "Sync"),
+    fence(Full,     ALL,    Cumul::Full,   4, "Sync"),
+    fence(Mfence,   ALL,    Cumul::Full,   4, "Sync"),
+    fence(Dmb,      ALL,    Cumul::Full,   4, "Sync"),
+    fence(Dsb,      ALL,    Cumul::Full,   5, "Sync"),
+    fence(Lwsync,   NOT_WR, Cumul::Writes, 2, "LwSync"),
+    fence(AcqRel,   NOT_WR, Cumul::Writes, 2, "LwSync"),
+    fence(Eieio,    WW,     Cumul::Full,   1, "Eieio"),
+    fence(DmbSt,    WW,     Cumul::Full,   1, "Eieio"),
+    // no Power equivalent: read-to-anything, not cumulative
+    fence(DmbLd,    R_ANY,  Cumul::None,   2, "DMB.LD"),
+    // isync alone orders nothing; it counts only as ctrl+isync (see deps)
+    fence(Isync,    NONE,   Cumul::None,   1, "ISync"),
+    fence(Isb,      NONE,   Cumul::None,   1, "ISync"),
+    fence(Compiler, NONE,   Cumul::None,   0, "Compiler"),
+];
+
+const ARM_FENCES: &[FenceRule] = &[
+    //     fence     orders  cumulativity   cost  diy
+    fence(Dmb,      ALL,    Cumul::Full,   4, "DMB"),
+    fence(Dsb,      ALL,    Cumul::Full,   5, "DSB"),
+    fence(Full,     ALL,    Cumul::Full,   4, "DMB"),
+    fence(Sync,     ALL,    Cumul::Full,   4, "DMB"),
+    fence(Mfence,   ALL,    Cumul::Full,   4, "DMB"),
+    // acquire/release barriers compile to a full dmb on ARM
+    fence(AcqRel,   ALL,    Cumul::Full,   4, "DMB"),
+    fence(Lwsync,   NOT_WR, Cumul::Writes, 2, "LwSync"),
+    fence(DmbSt,    WW,     Cumul::Full,   1, "DMB.ST"),
+    fence(Eieio,    WW,     Cumul::Full,   1, "DMB.ST"),
+    fence(DmbLd,    R_ANY,  Cumul::None,   2, "DMB.LD"),
+    // isb alone orders nothing; it counts only as ctrl+isb (see deps)
+    fence(Isb,      NONE,   Cumul::None,   1, "ISB"),
+    fence(Isync,    NONE,   Cumul::None,   1, "ISB"),
+    fence(Compiler, NONE,   Cumul::None,   0, "Compiler"),
+];
+
+/// Sequential consistency: nothing is relaxed.
+pub static SC: Arch = Arch {
+    name: "sc",
+    aliases: &[],
+    doc: "sequential consistency (nothing relaxed)",
+    ppo: ALL,
+    rfi: Rel::Safe,
+    rfe: Rel::Safe,
+    deps: DepRules {
+        addr: NO_DEPS,
+        data: NO_DEPS,
+        ctrl: NO_DEPS,
+        ctrl_isync: NO_DEPS,
+        isync_diy: "Isync",
+        note: "irrelevant: every pair is preserved",
+    },
+    fences: X86_FENCES,
+};
+
+/// Total store order (Sparc TSO, x86-TSO): W→R relaxed, store forwarding.
+pub static TSO: Arch = Arch {
+    name: "tso",
+    aliases: &["x86", "x86-tso", "x86_64"],
+    doc: "total store order (x86): write→read pairs and store forwarding relaxed",
+    ppo: NOT_WR,
+    rfi: Rel::Relaxed,
+    rfe: Rel::Safe,
+    deps: DepRules {
+        addr: NO_DEPS,
+        data: NO_DEPS,
+        ctrl: NO_DEPS,
+        ctrl_isync: NO_DEPS,
+        isync_diy: "Isync",
+        note: "irrelevant: pairs from a read (RR, RW) are already preserved",
+    },
+    fences: X86_FENCES,
+};
+
+/// Partial store order: writes may also be reordered with later writes.
+pub static PSO: Arch = Arch {
+    name: "pso",
+    aliases: &[],
+    doc: "partial store order: pairs from a write (WR, WW) and store forwarding relaxed",
+    ppo: R_ANY,
+    rfi: Rel::Relaxed,
+    rfe: Rel::Safe,
+    deps: DepRules {
+        addr: NO_DEPS,
+        data: NO_DEPS,
+        ctrl: NO_DEPS,
+        ctrl_isync: NO_DEPS,
+        isync_diy: "Isync",
+        note: "irrelevant: pairs from a read (RR, RW) are already preserved",
+    },
+    fences: SPARC_FENCES,
+};
+
+/// Relaxed memory order: every pair relaxed, address and data dependencies respected.
+pub static RMO: Arch = Arch {
+    name: "rmo",
+    aliases: &[],
+    doc: "relaxed memory order: all pairs relaxed unless fenced or dependent, store forwarding",
+    ppo: NONE,
+    rfi: Rel::Relaxed,
+    rfe: Rel::Safe,
+    deps: DepRules {
+        addr: R_ANY,
+        data: RW,
+        ctrl: NO_DEPS,
+        ctrl_isync: NO_DEPS,
+        isync_diy: "Isync",
+        note: "addr preserves RR and RW, data preserves RW; control dependencies do not",
+    },
+    fences: SPARC_FENCES,
+};
+
+/// IBM Power: every pair relaxed, stores not multi-copy atomic.
+pub static POWER: Arch = Arch {
+    name: "power",
+    aliases: &["ppc", "powerpc"],
+    doc: "IBM Power: all pairs relaxed unless fenced or dependent, non-atomic stores",
+    ppo: NONE,
+    rfi: Rel::Relaxed,
+    rfe: Rel::Relaxed,
+    deps: DepRules {
+        addr: R_ANY,
+        data: RW,
+        ctrl: RW,
+        ctrl_isync: R_ANY,
+        isync_diy: "Isync",
+        note: "addr: RR,RW; data: RW; ctrl: RW; ctrl+isync: RR,RW",
+    },
+    fences: POWER_FENCES,
+};
+
+/// ARM (v7-style, non multi-copy atomic): like Power with `dmb`/`isb`.
+pub static ARM: Arch = Arch {
+    name: "arm",
+    aliases: &["armv7", "aarch64", "armv8"],
+    doc: "ARM: all pairs relaxed unless fenced or dependent, non-atomic stores",
+    ppo: NONE,
+    rfi: Rel::Relaxed,
+    rfe: Rel::Relaxed,
+    deps: DepRules {
+        addr: R_ANY,
+        data: RW,
+        ctrl: RW,
+        ctrl_isync: R_ANY,
+        isync_diy: "Isb",
+        note: "addr: RR,RW; data: RW; ctrl: RW; ctrl+isb: RR,RW",
+    },
+    fences: ARM_FENCES,
+};
+
+/// Every architecture, in the order `--arch` lists them.
+pub static ARCHS: &[&Arch] = &[&SC, &TSO, &PSO, &RMO, &POWER, &ARM];

@@ -1,0 +1,202 @@
+use super::*;
+use crate::aeg::{Deps, Dir::*, PairInfo};
+
+const PAIRS: [(Dir, Dir); 4] = [(W, R), (W, W), (R, R), (R, W)];
+
+fn plain() -> PairInfo {
+    PairInfo::default()
+}
+fn fenced(f: Fence) -> PairInfo {
+    let mut p = PairInfo::default();
+    p.fences.insert(f);
+    p
+}
+fn dep(d: Deps) -> PairInfo {
+    PairInfo { deps: d, ..PairInfo::default() }
+}
+fn arch(n: &str) -> &'static Arch {
+    by_name(n).unwrap()
+}
+/// The pair kinds an architecture relaxes without fences or dependencies.
+fn relaxed(a: &Arch) -> Vec<(Dir, Dir)> {
+    PAIRS.iter().copied().filter(|&(x, y)| !a.po_pair_safe(x, y, &plain())).collect()
+}
+
+#[test]
+fn every_table_has_every_fence_once() {
+    for (i, f) in ALL_FENCES.iter().enumerate() {
+        assert_eq!(fence_index(*f), i);
+    }
+    for a in Arch::all() {
+        assert_eq!(a.fences.len(), ALL_FENCES.len(), "{}", a.name);
+        for f in ALL_FENCES {
+            assert_eq!(a.fences.iter().filter(|r| r.fence == f).count(), 1, "{} {:?}", a.name, f);
+        }
+    }
+}
+
+#[test]
+fn names_and_aliases_resolve() {
+    assert_eq!(Arch::names(), vec!["sc", "tso", "pso", "rmo", "power", "arm"]);
+    for n in Arch::names() {
+        assert_eq!(arch(n).name, n);
+    }
+    assert_eq!(arch("x86").name, "tso");
+    assert_eq!(arch("PPC").name, "power");
+    assert_eq!(arch("Power").name, "power");
+    assert!(by_name("alpha").is_none());
+}
+
+#[test]
+fn sc_relaxes_nothing() {
+    let sc = arch("sc");
+    assert!(relaxed(sc).is_empty());
+    assert!(sc.rfe_safe() && sc.rfi_safe());
+    assert!(sc.relaxes_nothing());
+    for a in Arch::all() {
+        if a.name != "sc" {
+            assert!(!a.relaxes_nothing(), "{}", a.name);
+        }
+    }
+}
+
+#[test]
+fn tso_relaxes_exactly_wr_and_rfi() {
+    let tso = arch("tso");
+    assert_eq!(relaxed(tso), vec![(W, R)]);
+    assert!(!tso.rfi_safe());
+    assert!(tso.rfe_safe());
+}
+
+#[test]
+fn pso_rmo_power_arm_relaxed_pairs() {
+    assert_eq!(relaxed(arch("pso")), vec![(W, R), (W, W)]);
+    for n in ["rmo", "power", "arm"] {
+        assert_eq!(relaxed(arch(n)), PAIRS.to_vec(), "{n}");
+    }
+    for n in ["pso", "rmo"] {
+        assert!(arch(n).rfe_safe() && !arch(n).rfi_safe(), "{n}");
+    }
+    for n in ["power", "arm"] {
+        assert!(!arch(n).rfe_safe() && !arch(n).rfi_safe(), "{n}");
+    }
+}
+
+#[test]
+fn power_respects_addr_and_data_deps() {
+    let p = arch("power");
+    let addr = dep(Deps { addr: true, ..Deps::default() });
+    let data = dep(Deps { data: true, ..Deps::default() });
+    let ctrl = dep(Deps { ctrl: true, ..Deps::default() });
+    let ctrl_isync = dep(Deps { ctrl: true, ctrl_isync: true, ..Deps::default() });
+    assert!(p.po_pair_safe(R, R, &addr) && p.po_pair_safe(R, W, &addr));
+    assert!(p.po_pair_safe(R, W, &data));
+    assert!(!p.po_pair_safe(R, R, &data));
+    assert!(p.po_pair_safe(R, W, &ctrl));
+    assert!(!p.po_pair_safe(R, R, &ctrl));
+    assert!(p.po_pair_safe(R, R, &ctrl_isync));
+    // dependencies only ever start at a read
+    assert!(!p.po_pair_safe(W, W, &addr));
+    // RMO: addr and data, not ctrl
+    let rmo = arch("rmo");
+    assert!(rmo.po_pair_safe(R, R, &addr) && rmo.po_pair_safe(R, W, &data));
+    assert!(!rmo.po_pair_safe(R, W, &ctrl));
+    // ARM: ctrl+isb restores read-read
+    assert!(arch("arm").po_pair_safe(R, R, &ctrl_isync));
+    assert!(!arch("arm").po_pair_safe(R, R, &ctrl));
+}
+
+#[test]
+fn lwsync_does_not_order_write_read() {
+    for n in ["power", "arm", "tso", "pso", "rmo"] {
+        let a = arch(n);
+        assert!(!a.fence_orders(Fence::Lwsync, W, R), "{n}");
+        assert!(!a.po_pair_safe(W, R, &fenced(Fence::Lwsync)), "{n}");
+        for (x, y) in [(W, W), (R, R), (R, W)] {
+            assert!(a.fence_orders(Fence::Lwsync, x, y), "{n} {x:?}{y:?}");
+        }
+    }
+    assert!(arch("power").fence_cumulative(Fence::Lwsync));
+    // AcqRel is lwsync on Power
+    assert!(!arch("power").fence_orders(Fence::AcqRel, W, R));
+    assert!(arch("power").fence_orders(Fence::AcqRel, R, R));
+}
+
+#[test]
+fn full_fences_order_everything() {
+    for a in Arch::all() {
+        for f in [Fence::Mfence, Fence::Sync, Fence::Full, Fence::Dmb, Fence::Dsb] {
+            for (x, y) in PAIRS {
+                assert!(a.fence_orders(f, x, y), "{} {f:?}", a.name);
+                assert!(a.po_pair_safe(x, y, &fenced(f)), "{} {f:?}", a.name);
+            }
+            if !a.rfe_safe() {
+                assert!(a.fence_cumulative(f));
+                assert!(a.rfe_then_pair_safe(R, &fenced(f)));
+                assert!(a.pair_then_rfe_safe(W, &fenced(f)));
+            }
+        }
+    }
+    // mfence on TSO makes sb safe
+    assert!(arch("tso").po_pair_safe(W, R, &fenced(Fence::Mfence)));
+}
+
+#[test]
+fn weak_fences() {
+    for a in Arch::all() {
+        // compiler barrier, isync and isb alone order nothing anywhere
+        for f in [Fence::Compiler, Fence::Isync, Fence::Isb] {
+            for (x, y) in PAIRS {
+                assert!(!a.fence_orders(f, x, y), "{} {f:?}", a.name);
+            }
+        }
+        // store barriers order only write-write
+        for f in [Fence::Eieio, Fence::DmbSt] {
+            for (x, y) in PAIRS {
+                assert_eq!(a.fence_orders(f, x, y), (x, y) == (W, W), "{} {f:?}", a.name);
+            }
+        }
+        // dmb ld: from a read only
+        for (x, y) in PAIRS {
+            assert_eq!(a.fence_orders(Fence::DmbLd, x, y), x == R, "{}", a.name);
+        }
+        assert!(!a.fence_cumulative(Fence::DmbLd));
+    }
+    // AcqRel: nothing on TSO (compiler barrier), lwsync-like on PSO/RMO, dmb on ARM
+    for (x, y) in PAIRS {
+        assert!(!arch("tso").fence_orders(Fence::AcqRel, x, y));
+        assert!(arch("arm").fence_orders(Fence::AcqRel, x, y));
+    }
+    for n in ["pso", "rmo"] {
+        assert!(arch(n).fence_orders(Fence::AcqRel, W, W));
+        assert!(!arch(n).fence_orders(Fence::AcqRel, W, R));
+    }
+}
+
+#[test]
+fn cumulativity_of_lwsync_is_restricted() {
+    let p = arch("power");
+    let lw = fenced(Fence::Lwsync);
+    // rfe; lwsync; W is safe (wrc+lwsync+addr), rfe; lwsync; R is not (iriw+lwsyncs)
+    assert!(p.rfe_then_pair_safe(W, &lw));
+    assert!(!p.rfe_then_pair_safe(R, &lw));
+    // lwsync; rfe (mp+lwsync+addr)
+    assert!(p.pair_then_rfe_safe(W, &lw));
+    assert!(p.pair_then_rfe_safe(R, &lw));
+    // sync is fully cumulative
+    assert!(p.rfe_then_pair_safe(R, &fenced(Fence::Sync)));
+    // dmb ld is not cumulative; eieio only orders W→W
+    assert!(!arch("arm").rfe_then_pair_safe(R, &fenced(Fence::DmbLd)));
+    assert!(!p.rfe_then_pair_safe(W, &fenced(Fence::Eieio)));
+    assert!(p.pair_then_rfe_safe(W, &fenced(Fence::Eieio)));
+    assert!(!p.pair_then_rfe_safe(R, &fenced(Fence::Eieio)));
+}
+
+#[test]
+fn fence_costs_are_monotone() {
+    for a in Arch::all() {
+        let c = |f| a.fence_rule(f).cost;
+        assert_eq!(c(Fence::Compiler), 0);
+        assert!(c(Fence::Lwsync) < c(Fence::Sync) && c(Fence::Eieio) <= c(Fence::Lwsync));
+    }
+}

@@ -1,0 +1,322 @@
+//! Critical cycles of an abstract event graph (ESOP 2013 §4.3 and footnote 4).
+//!
+//! A *candidate cycle* alternates thread segments and communication edges. A segment is
+//! one event, or two events `a → b` related by a `po+` pair of [`Aeg::pairs`]; each segment
+//! runs on its own concrete thread, so an abstract thread contributes at most as many
+//! segments as it has instances ([`crate::aeg::Instances`]). A com edge is used in either
+//! direction; the direction gives the relation (W→R rfe, R→W fr, W→W ws; R–R never).
+//!
+//! A candidate is *critical* for an architecture when (footnote 4):
+//! 1. the two events of a segment are not to the same exact object;
+//! 2. per exact object there are at most three accesses, from distinct segments, shaped
+//!    `w-w'`, `w-r`, `r-w` or `r-w-r'` (the last one `r fr w rf r'` through a one-event
+//!    segment);
+//! 3. it contains an unsafe relation: a program-order pair the architecture does not
+//!    preserve ([`Arch::po_pair_safe`]) or an rfe when rfe is relaxed and no cumulative fence
+//!    next to it protects it;
+//! 4. it is not a uniproc cycle (only one-event segments, or a segment whose two events the
+//!    com edges force to one address) and not a thin-air cycle (every pair an addr/data dependency, every com edge an rfe).
+//!
+//! No cycle contains an rfi: com edges are external, and internal communication is a
+//! same-address program-order pair, excluded by (1); store-forwarding effects show up as
+//! `PodWR` cycles. [`Arch::rfi_safe`] is therefore not consulted here.
+//!
+//! Search: SCCs of the event graph (po+ pairs and com edges both ways) with petgraph's
+//! `tarjan_scc`, then per SCC and per start node, in parallel with rayon, a Johnson-style
+//! elementary-circuit search on a *port graph*: every event `e` has an entry port `In(e)`
+//! (first event of a segment) and an exit port `Out(e)` (last event of a segment); segment
+//! edges go `In(a) → Out(b)` and com edges `Out(a) → In(b)`. A circuit of the port graph
+//! visits each port at most once, so an event may occur twice in a cycle (once ending a
+//! segment, once starting one: two instances of the same code; or a loop back-edge pair
+//! `(x, x)`). The thread-instance bound and the per-object bound (≤ 3 accesses, and three
+//! only as two reads and a write) are checked while the path grows; everything else is
+//! checked when a circuit closes. Johnson's blocking is kept sound under these path
+//! constraints by treating a pruned branch like a found circuit (the node is unblocked).
+//!
+//! Approximation: a cycle that would need the same port twice (an event starting two
+//! segments) is not enumerated. On exact objects no critical cycle needs it (it would
+//! access the object at least four times); on inexact objects (arrays, heap) such cycles
+//! decompose into shorter circuits through the same segments, which are enumerated.
+
+mod name;
+mod search;
+#[cfg(test)]
+pub(crate) mod tests;
+
+use crate::aeg::{Aeg, Dir, EventId, PairInfo};
+use crate::arch::Arch;
+use serde::Serialize;
+use std::time::Duration;
+
+/// Bounds on the search. When one is reached the search stops and
+/// [`CycleSet::limit_hit`] says so: the cycle set (and any instrumentation derived from it)
+/// may then be incomplete.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Maximal number of critical cycles reported (default 10 000).
+    pub max_cycles: usize,
+    /// Wall-clock budget for the whole search (default 60 s).
+    pub time_budget: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { max_cycles: 10_000, time_budget: Duration::from_secs(60) }
+    }
+}
+
+/// The relation an edge of a cycle stands for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum EdgeKind {
+    /// A program-order pair of one thread, with what lies between the events.
+    Po { info: PairInfo },
+    /// External read-from (write → read on another thread).
+    Rfe,
+    /// External from-read (read → write on another thread).
+    Fre,
+    /// External write serialisation (write → write on another thread).
+    Wse,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CycleEdge {
+    pub from: EventId,
+    pub to: EventId,
+    pub kind: EdgeKind,
+    /// The architecture keeps this relation in global happens-before.
+    pub safe: bool,
+}
+
+/// One critical cycle, in canonical rotation: `edges[i]` goes from `events[i]` to
+/// `events[(i + 1) % len]`. An event can occur twice (two instances of a thread, or a loop
+/// back-edge pair `(x, x)`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Cycle {
+    pub events: Vec<EventId>,
+    pub edges: Vec<CycleEdge>,
+    /// The litmus idiom (`sb`, `mp`, `lb`, `s`, `r`, `2+2w`, `wrc`, `rwc`, `iriw`, `isa2`)
+    /// when the abstract shape matches one, otherwise the diy edge list
+    /// (`PodWR Fre SyncdWW Rfe DpAddrdR Fre`).
+    pub name: String,
+    /// The diy edge list, always (for idioms too).
+    pub diy: String,
+}
+
+impl Cycle {
+    /// The unsafe relations of the cycle: the candidates for delaying.
+    pub fn unsafe_edges(&self) -> impl Iterator<Item = &CycleEdge> {
+        self.edges.iter().filter(|e| !e.safe)
+    }
+
+    /// `sb: P0:Wx@3 -PodWR-> P0:Ry@4 -Fre-> P1:Wy@9 ...`, unsafe relations marked `!`.
+    pub fn describe(&self, aeg: &Aeg) -> String {
+        let labels: Vec<&str> = self.diy.split(' ').collect();
+        let mut s = format!("{}:", self.name);
+        for (i, e) in self.edges.iter().enumerate() {
+            s.push(' ');
+            s.push_str(&aeg.describe(e.from));
+            s.push_str(&format!(" -{}{}->", labels.get(i).copied().unwrap_or("?"), if e.safe { "" } else { "!" }));
+        }
+        if let Some(first) = self.events.first() {
+            s.push(' ');
+            s.push_str(&aeg.describe(*first));
+        }
+        s
+    }
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct CycleSet {
+    /// Critical cycles, sorted by their canonical event sequence.
+    pub cycles: Vec<Cycle>,
+    /// Set when [`Limits`] stopped the search: the set may be incomplete and the
+    /// instrumentation unsound. The message names the limit and how to raise it.
+    pub limit_hit: Option<String>,
+    /// Architecture the cycles are critical for.
+    pub arch: String,
+    /// Strongly connected components with at least two events.
+    pub sccs: usize,
+    /// Closed candidate cycles examined (critical or not).
+    pub candidates: u64,
+}
+
+/// All critical cycles of `aeg` for `arch`, within `limits`.
+pub fn critical_cycles(aeg: &Aeg, arch: &Arch, limits: &Limits) -> CycleSet {
+    search::run(aeg, arch, limits)
+}
+
+/// A segment of a candidate cycle: one event, or a program-order pair.
+#[derive(Copy, Clone, Debug)]
+struct Seg<'a> {
+    first: EventId,
+    last: EventId,
+    /// `Some` for a two-event segment (possibly `(x, x)` through a back-edge).
+    pair: Option<&'a PairInfo>,
+}
+
+/// The com relation from `a` to `b`, by direction.
+fn com_kind(a: Dir, b: Dir) -> Option<EdgeKind> {
+    match (a, b) {
+        (Dir::W, Dir::R) => Some(EdgeKind::Rfe),
+        (Dir::R, Dir::W) => Some(EdgeKind::Fre),
+        (Dir::W, Dir::W) => Some(EdgeKind::Wse),
+        (Dir::R, Dir::R) => None,
+    }
+}
+
+/// The a-posteriori checks on a closed candidate (segments in path order; the com edge
+/// from segment `i` goes to segment `i + 1`). Returns the cycle if it is critical.
+fn classify(aeg: &Aeg, arch: &Arch, segs: &[Seg]) -> Option<Cycle> {
+    let n = segs.len();
+    if n < 2 {
+        return None;
+    }
+    // uniproc: no program-order pair at all, so every access is to one address
+    if segs.iter().all(|s| s.pair.is_none()) {
+        return None;
+    }
+    if !footnote4_shapes(aeg, segs) || same_address_segment(aeg, segs) {
+        return None;
+    }
+    let dir = |e: EventId| aeg.event(e).dir;
+    // thin air: a cycle in rf ∪ dp
+    let thin_air = segs.iter().enumerate().all(|(i, s)| {
+        let dep = s.pair.is_some_and(|p| p.deps.addr || p.deps.data);
+        let next = &segs[(i + 1) % n];
+        dep && dir(s.last) == Dir::W && dir(next.first) == Dir::R
+    });
+    if thin_air {
+        return None;
+    }
+    // canonical rotation: the smallest segment first
+    let key = |s: &Seg| (s.first, s.last, s.pair.is_some());
+    let start = (0..n).min_by_key(|&i| key(&segs[i])).unwrap();
+    let segs: Vec<Seg> = (0..n).map(|i| segs[(start + i) % n]).collect();
+
+    let mut events = Vec::new();
+    let mut edges = Vec::new();
+    for (i, s) in segs.iter().enumerate() {
+        let next = &segs[(i + 1) % n];
+        events.push(s.first);
+        if let Some(info) = s.pair {
+            events.push(s.last);
+            edges.push(CycleEdge {
+                from: s.first,
+                to: s.last,
+                kind: EdgeKind::Po { info: info.clone() },
+                safe: arch.po_pair_safe(dir(s.first), dir(s.last), info),
+            });
+        }
+        let kind = com_kind(dir(s.last), dir(next.first))?;
+        let safe = match kind {
+            EdgeKind::Rfe => {
+                arch.rfe_safe()
+                    // A-cumulativity: rfe; fence
+                    || next.pair.is_some_and(|p| arch.rfe_then_pair_safe(dir(next.last), p))
+                    // B-cumulativity: fence; rfe
+                    || s.pair.is_some_and(|p| arch.pair_then_rfe_safe(dir(s.first), p))
+            }
+            _ => true,
+        };
+        edges.push(CycleEdge { from: s.last, to: next.first, kind, safe });
+    }
+    if edges.iter().all(|e| e.safe) {
+        return None;
+    }
+    let diy = name::diy_name(aeg, arch, &edges);
+    let name = name::idiom(aeg, &segs).map(str::to_string).unwrap_or_else(|| diy.clone());
+    Some(Cycle { events, edges, name, diy })
+}
+
+/// Footnote 4 (ii): per exact object at most three accesses, from distinct segments,
+/// shaped `w-w'`, `w-r`, `r-w` or `r fr w rf r'` (the write a one-event segment between the
+/// two reads).
+fn footnote4_shapes(aeg: &Aeg, segs: &[Seg]) -> bool {
+    let n = segs.len();
+    // (object, segment, dir) of every access on an exact object
+    let mut acc: Vec<(u32, usize, Dir)> = Vec::new();
+    for (i, s) in segs.iter().enumerate() {
+        let mut push = |e: EventId| {
+            let ev = aeg.event(e);
+            if aeg.object(ev.obj).exact {
+                acc.push((ev.obj.0, i, ev.dir));
+            }
+        };
+        push(s.first);
+        if s.pair.is_some() {
+            push(s.last);
+        }
+    }
+    acc.sort_by_key(|a| a.0);
+    for group in acc.chunk_by(|a, b| a.0 == b.0) {
+        match group.len() {
+            0 | 1 => {}
+            2 => {
+                if group[0].1 == group[1].1 || (group[0].2 == Dir::R && group[1].2 == Dir::R) {
+                    return false;
+                }
+            }
+            3 => {
+                let writes: Vec<_> = group.iter().filter(|a| a.2 == Dir::W).collect();
+                if writes.len() != 1 {
+                    return false;
+                }
+                let w = writes[0].1;
+                let obj = group[0].0;
+                let on_obj = |e: EventId| {
+                    let ev = aeg.event(e);
+                    ev.obj.0 == obj && ev.dir == Dir::R
+                };
+                let prev = &segs[(w + n - 1) % n];
+                let next = &segs[(w + 1) % n];
+                if segs[w].pair.is_some() || !on_obj(prev.last) || !on_obj(next.first) {
+                    return false;
+                }
+                let mut seg_ids: Vec<usize> = group.iter().map(|a| a.1).collect();
+                seg_ids.sort_unstable();
+                seg_ids.dedup();
+                if seg_ids.len() != 3 {
+                    return false;
+                }
+            }
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// Footnote 4 (i) on inexact objects: a com edge relates two accesses to one address, so
+/// along one-event segments the com edges chain addresses together. A two-event segment
+/// whose events are thereby forced to one address is a po-loc pair (uniproc), e.g.
+/// `W a[i] → W a[j] rfe R fre W a[i]` forces `i = j`.
+fn same_address_segment(aeg: &Aeg, segs: &[Seg]) -> bool {
+    let n = segs.len();
+    // positions: segment i has first 2i and last 2i+1 (the same access when one-event)
+    let mut parent: Vec<usize> = (0..2 * n).collect();
+    fn find(p: &mut [usize], mut x: usize) -> usize {
+        while p[x] != x {
+            p[x] = p[p[x]];
+            x = p[x];
+        }
+        x
+    }
+    let union = |p: &mut Vec<usize>, a: usize, b: usize| {
+        let (ra, rb) = (find(p, a), find(p, b));
+        p[ra] = rb;
+    };
+    let mut by_obj: std::collections::HashMap<u32, usize> = Default::default();
+    for (i, s) in segs.iter().enumerate() {
+        if s.pair.is_none() {
+            union(&mut parent, 2 * i, 2 * i + 1);
+        }
+        union(&mut parent, 2 * i + 1, (2 * i + 2) % (2 * n));
+        for (pos, e) in [(2 * i, s.first), (2 * i + 1, s.last)] {
+            let obj = aeg.event(e).obj;
+            if aeg.object(obj).exact {
+                let first = *by_obj.entry(obj.0).or_insert(pos);
+                union(&mut parent, first, pos);
+            }
+        }
+    }
+    segs.iter().enumerate().any(|(i, s)| s.pair.is_some() && find(&mut parent, 2 * i) == find(&mut parent, 2 * i + 1))
+}

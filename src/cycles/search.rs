@@ -1,0 +1,464 @@
+//! The SCC decomposition and the Johnson-style circuit search on the port graph.
+
+use super::{classify, Cycle, CycleSet, EdgeKind, Limits, Seg};
+use crate::aeg::{Aeg, Dir, EventId, Instances, PairInfo};
+use crate::arch::Arch;
+use petgraph::algo::tarjan_scc;
+use petgraph::graph::{DiGraph, NodeIndex};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// An edge of the port graph.
+#[derive(Copy, Clone)]
+enum Label<'a> {
+    /// `In(a) → Out(b)`: a segment; `None` for the one-event segment `a`.
+    Seg(Option<&'a PairInfo>),
+    /// `Out(a) → In(b)`: a com edge.
+    Com,
+}
+
+/// The port graph of one SCC: node `i < n` is `In(events[i])`, node `n + i` is
+/// `Out(events[i])`. All `In` ports precede all `Out` ports, so every circuit's smallest
+/// node is an `In` port: only those are used as start nodes.
+struct PortGraph<'a> {
+    events: Vec<EventId>,
+    adj: Vec<Vec<(u32, Label<'a>)>>,
+}
+
+impl PortGraph<'_> {
+    fn n(&self) -> usize {
+        self.events.len()
+    }
+    fn event(&self, node: u32) -> EventId {
+        self.events[node as usize % self.events.len()]
+    }
+}
+
+/// State shared by all parallel searches.
+struct Shared<'a> {
+    aeg: &'a Aeg,
+    arch: &'a Arch,
+    limits: &'a Limits,
+    start: Instant,
+    stop: AtomicBool,
+    found: AtomicUsize,
+    candidates: AtomicU64,
+    reason: Mutex<Option<String>>,
+    /// Per abstract thread: how many segments (concrete threads) it may contribute.
+    max_inst: Vec<u32>,
+    /// Per object: exact (one address).
+    exact: Vec<bool>,
+}
+
+impl Shared<'_> {
+    fn halt(&self, why: String) {
+        self.stop.store(true, Relaxed);
+        let mut r = self.reason.lock().unwrap();
+        if r.is_none() {
+            *r = Some(why);
+        }
+    }
+    fn out_of_time(&self) -> bool {
+        if self.start.elapsed() > self.limits.time_budget {
+            self.halt(format!(
+                "critical-cycle search stopped: time budget of {:.1} s exhausted after {} critical \
+                 cycles; further critical cycles may exist, so the instrumentation may be unsound \
+                 (raise the time budget)",
+                self.limits.time_budget.as_secs_f64(),
+                self.found.load(Relaxed).min(self.limits.max_cycles)
+            ));
+            true
+        } else {
+            false
+        }
+    }
+}
+
+pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits) -> CycleSet {
+    let nev = aeg.events.len();
+    // Event graph: po+ pairs and com edges in both directions (never R–R).
+    let mut g = DiGraph::<(), ()>::with_capacity(nev, aeg.pairs.len() + 2 * aeg.com.len());
+    for _ in 0..nev {
+        g.add_node(());
+    }
+    let idx = |e: EventId| NodeIndex::new(e.0 as usize);
+    let dir = |e: EventId| aeg.event(e).dir;
+    for &(a, b) in aeg.pairs.keys() {
+        g.add_edge(idx(a), idx(b), ());
+    }
+    for &(a, b) in &aeg.com {
+        if dir(a) == Dir::R && dir(b) == Dir::R {
+            continue;
+        }
+        g.add_edge(idx(a), idx(b), ());
+        g.add_edge(idx(b), idx(a), ());
+    }
+    let mut sccs: Vec<Vec<EventId>> = tarjan_scc(&g)
+        .into_iter()
+        .filter(|c| c.len() >= 2)
+        .map(|c| {
+            let mut v: Vec<EventId> = c.into_iter().map(|n| EventId(n.index() as u32)).collect();
+            v.sort_unstable();
+            v
+        })
+        .collect();
+    sccs.sort();
+
+    let mut set = CycleSet { arch: arch.name.to_string(), sccs: sccs.len(), ..CycleSet::default() };
+    if arch.relaxes_nothing() {
+        // No relation can be unsafe: no candidate is critical.
+        return set;
+    }
+
+    // po+ pairs by first event, com neighbours by event
+    let mut pairs_from: Vec<Vec<(EventId, &PairInfo)>> = vec![Vec::new(); nev];
+    for (&(a, b), info) in &aeg.pairs {
+        pairs_from[a.0 as usize].push((b, info));
+    }
+    for v in &mut pairs_from {
+        v.sort_by_key(|p| p.0);
+    }
+    let mut com_of: Vec<Vec<EventId>> = vec![Vec::new(); nev];
+    for &(a, b) in &aeg.com {
+        com_of[a.0 as usize].push(b);
+        if a != b {
+            com_of[b.0 as usize].push(a);
+        }
+    }
+    for v in &mut com_of {
+        v.sort_unstable();
+        v.dedup();
+    }
+
+    let shared = Shared {
+        aeg,
+        arch,
+        limits,
+        start: Instant::now(),
+        stop: AtomicBool::new(false),
+        found: AtomicUsize::new(0),
+        candidates: AtomicU64::new(0),
+        reason: Mutex::new(None),
+        max_inst: aeg
+            .threads
+            .iter()
+            .map(|t| match t.instances {
+                Instances::Count(n) => n,
+                Instances::Unbounded => u32::MAX,
+            })
+            .collect(),
+        exact: aeg.objects.iter().map(|o| o.exact).collect(),
+    };
+
+    let graphs: Vec<PortGraph> = sccs
+        .iter()
+        .map(|scc| port_graph(aeg, scc, &pairs_from, &com_of))
+        .filter(|pg| may_be_critical(aeg, arch, pg))
+        .collect();
+
+    let found: Vec<Found> = graphs
+        .par_iter()
+        .flat_map(|pg| {
+            (0..pg.n() as u32)
+                .into_par_iter()
+                .map_init(|| Search::new(&shared, pg), |st, s| st.run_from(s))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let mut all: Found = found.into_iter().flatten().collect();
+    all.sort_by(|a, b| a.0.cmp(&b.0));
+    all.dedup_by(|a, b| a.0 == b.0);
+    all.truncate(limits.max_cycles);
+    set.cycles = all.into_iter().map(|(_, c)| c).collect();
+    set.candidates = shared.candidates.load(Relaxed);
+    set.limit_hit = shared.reason.into_inner().unwrap();
+    set
+}
+
+fn port_graph<'a>(
+    aeg: &Aeg,
+    scc: &[EventId],
+    pairs_from: &[Vec<(EventId, &'a PairInfo)>],
+    com_of: &[Vec<EventId>],
+) -> PortGraph<'a> {
+    let n = scc.len();
+    let local = |e: EventId| scc.binary_search(&e).ok().map(|i| i as u32);
+    let dir = |e: EventId| aeg.event(e).dir;
+    let mut adj: Vec<Vec<(u32, Label<'a>)>> = vec![Vec::new(); 2 * n];
+    for (i, &e) in scc.iter().enumerate() {
+        let ins = &mut adj[i];
+        ins.push(((n + i) as u32, Label::Seg(None)));
+        for &(b, info) in &pairs_from[e.0 as usize] {
+            let Some(j) = local(b) else { continue };
+            // footnote 4 (i): the two events of a segment are to different addresses
+            let (oa, ob) = (aeg.event(e).obj, aeg.event(b).obj);
+            if oa == ob && aeg.object(oa).exact {
+                continue;
+            }
+            ins.push(((n as u32 + j), Label::Seg(Some(info))));
+        }
+        let outs = &mut adj[n + i];
+        for &c in &com_of[e.0 as usize] {
+            let Some(j) = local(c) else { continue };
+            if dir(e) == Dir::R && dir(c) == Dir::R {
+                continue;
+            }
+            outs.push((j, Label::Com));
+        }
+    }
+    PortGraph { events: scc.to_vec(), adj }
+}
+
+/// Cheap filter: an SCC without any relation that could be unsafe has no critical cycle.
+fn may_be_critical(aeg: &Aeg, arch: &Arch, pg: &PortGraph) -> bool {
+    let dir = |e: EventId| aeg.event(e).dir;
+    let n = pg.n();
+    (0..n).any(|i| {
+        let e = pg.events[i];
+        let unsafe_pair = pg.adj[i].iter().any(|&(t, l)| match l {
+            Label::Seg(Some(info)) => !arch.po_pair_safe(dir(e), dir(pg.event(t)), info),
+            _ => false,
+        });
+        let rfe = !arch.rfe_safe()
+            && dir(e) == Dir::W
+            && pg.adj[n + i].iter().any(|&(t, _)| dir(pg.event(t)) == Dir::R);
+        unsafe_pair || rfe
+    })
+}
+
+struct Frame {
+    v: u32,
+    next: usize,
+    /// A circuit was found (or a branch was pruned by a path constraint) below this node.
+    f: bool,
+}
+
+/// One worker's search state for one port graph, reused across start nodes.
+struct Search<'s, 'a> {
+    sh: &'s Shared<'a>,
+    g: &'s PortGraph<'a>,
+    blocked: Vec<bool>,
+    b: Vec<Vec<u32>>,
+    dirty: Vec<bool>,
+    touched: Vec<u32>,
+    thread_cnt: Vec<u32>,
+    obj_cnt: Vec<u8>,
+    obj_reads: Vec<u8>,
+    path: Vec<(u32, u32, Label<'a>)>,
+    steps: u64,
+}
+
+/// Cycles with their sort key (edges as `(from, to, is_po)`).
+type Found = Vec<(Vec<(u32, u32, bool)>, Cycle)>;
+
+impl<'s, 'a> Search<'s, 'a> {
+    fn new(sh: &'s Shared<'a>, g: &'s PortGraph<'a>) -> Self {
+        let nodes = 2 * g.n();
+        Search {
+            sh,
+            g,
+            blocked: vec![false; nodes],
+            b: vec![Vec::new(); nodes],
+            dirty: vec![false; nodes],
+            touched: Vec::new(),
+            thread_cnt: vec![0; sh.aeg.threads.len()],
+            obj_cnt: vec![0; sh.aeg.objects.len()],
+            obj_reads: vec![0; sh.aeg.objects.len()],
+            path: Vec::new(),
+            steps: 0,
+        }
+    }
+
+    fn touch(&mut self, x: u32) {
+        if !self.dirty[x as usize] {
+            self.dirty[x as usize] = true;
+            self.touched.push(x);
+        }
+    }
+
+    fn reset(&mut self) {
+        for x in self.touched.drain(..) {
+            let x = x as usize;
+            self.blocked[x] = false;
+            self.b[x].clear();
+            self.dirty[x] = false;
+        }
+        self.path.clear();
+        debug_assert!(self.thread_cnt.iter().all(|&c| c == 0));
+    }
+
+    fn block(&mut self, x: u32) {
+        self.blocked[x as usize] = true;
+        self.touch(x);
+    }
+
+    fn unblock(&mut self, u: u32) {
+        let mut work = vec![u];
+        while let Some(x) = work.pop() {
+            if !self.blocked[x as usize] {
+                continue;
+            }
+            self.blocked[x as usize] = false;
+            work.append(&mut self.b[x as usize]);
+        }
+    }
+
+    /// Accesses of a segment edge.
+    fn seg_events(&self, from: u32, to: u32, pair: bool) -> (EventId, Option<EventId>) {
+        let a = self.g.event(from);
+        (a, pair.then(|| self.g.event(to)))
+    }
+
+    /// Take edge `from → to`: update the path constraints; false (and nothing changed) if a
+    /// constraint is violated. Every constraint is monotone along a path.
+    fn apply(&mut self, from: u32, to: u32, lab: Label) -> bool {
+        let Label::Seg(pair) = lab else { return true };
+        let aeg = self.sh.aeg;
+        let (a, b) = self.seg_events(from, to, pair.is_some());
+        let t = aeg.event(a).thread.0 as usize;
+        if self.thread_cnt[t] >= self.sh.max_inst[t] {
+            return false;
+        }
+        // per exact object: at most 3 accesses, and 3 only as two reads and a write
+        let ok = |cnt: u8, reads: u8, d: Dir| {
+            let (c, r) = (cnt + 1, reads + (d == Dir::R) as u8);
+            c <= 3 && (c < 3 || r == 2) && r <= 2
+        };
+        for e in std::iter::once(a).chain(b) {
+            let ev = aeg.event(e);
+            let o = ev.obj.0 as usize;
+            if self.sh.exact[o] && !ok(self.obj_cnt[o], self.obj_reads[o], ev.dir) {
+                return false;
+            }
+        }
+        // (the two events of a segment are never on the same exact object: filtered)
+        self.thread_cnt[t] += 1;
+        for e in std::iter::once(a).chain(b) {
+            let ev = aeg.event(e);
+            let o = ev.obj.0 as usize;
+            if self.sh.exact[o] {
+                self.obj_cnt[o] += 1;
+                self.obj_reads[o] += (ev.dir == Dir::R) as u8;
+            }
+        }
+        true
+    }
+
+    fn undo(&mut self, from: u32, to: u32, lab: Label) {
+        let Label::Seg(pair) = lab else { return };
+        let aeg = self.sh.aeg;
+        let (a, b) = self.seg_events(from, to, pair.is_some());
+        self.thread_cnt[aeg.event(a).thread.0 as usize] -= 1;
+        for e in std::iter::once(a).chain(b) {
+            let ev = aeg.event(e);
+            let o = ev.obj.0 as usize;
+            if self.sh.exact[o] {
+                self.obj_cnt[o] -= 1;
+                self.obj_reads[o] -= (ev.dir == Dir::R) as u8;
+            }
+        }
+    }
+
+    /// A circuit closed: the path holds segment and com edges alternately, starting with a
+    /// segment at the start node.
+    fn close(&mut self, out: &mut Found, candidates: &mut u64) {
+        *candidates += 1;
+        let segs: Vec<Seg> = self
+            .path
+            .iter()
+            .filter_map(|&(from, to, lab)| match lab {
+                Label::Seg(pair) => Some(Seg { first: self.g.event(from), last: self.g.event(to), pair }),
+                Label::Com => None,
+            })
+            .collect();
+        let Some(cycle) = classify(self.sh.aeg, self.sh.arch, &segs) else { return };
+        let k = self.sh.found.fetch_add(1, Relaxed);
+        if k >= self.sh.limits.max_cycles {
+            self.sh.halt(format!(
+                "critical-cycle search stopped: more than {} critical cycles; further critical \
+                 cycles are not reported, so the instrumentation may be unsound (raise the cycle \
+                 limit)",
+                self.sh.limits.max_cycles
+            ));
+            return;
+        }
+        let key = cycle
+            .edges
+            .iter()
+            .map(|e| (e.from.0, e.to.0, matches!(e.kind, EdgeKind::Po { .. })))
+            .collect();
+        out.push((key, cycle));
+    }
+
+    /// All circuits whose smallest port is `In(s)` (Johnson 1975, iteratively).
+    fn run_from(&mut self, s: u32) -> Found {
+        let mut out = Vec::new();
+        if self.sh.stop.load(Relaxed) || self.sh.out_of_time() {
+            return out;
+        }
+        self.reset();
+        let mut candidates = 0u64;
+        let g = self.g;
+        self.block(s);
+        let mut stack = vec![Frame { v: s, next: 0, f: false }];
+        loop {
+            self.steps += 1;
+            if self.steps.is_multiple_of(1024) && self.sh.out_of_time() || self.sh.stop.load(Relaxed) {
+                break;
+            }
+            let top = stack.last_mut().unwrap();
+            let v = top.v;
+            if let Some(&(w, lab)) = g.adj[v as usize].get(top.next) {
+                top.next += 1;
+                if w < s {
+                    continue;
+                }
+                if !self.apply(v, w, lab) {
+                    // pruned by a path constraint: v must not be blocked on this account
+                    top.f = true;
+                    continue;
+                }
+                if w == s {
+                    top.f = true;
+                    self.path.push((v, w, lab));
+                    self.close(&mut out, &mut candidates);
+                    self.path.pop();
+                    self.undo(v, w, lab);
+                    continue;
+                }
+                if self.blocked[w as usize] {
+                    self.undo(v, w, lab);
+                    continue;
+                }
+                self.path.push((v, w, lab));
+                self.block(w);
+                stack.push(Frame { v: w, next: 0, f: false });
+            } else {
+                let f = top.f;
+                if f {
+                    self.unblock(v);
+                } else {
+                    for &(w, _) in &g.adj[v as usize] {
+                        if w >= s && !self.b[w as usize].contains(&v) {
+                            self.b[w as usize].push(v);
+                            self.touch(w);
+                        }
+                    }
+                }
+                stack.pop();
+                let Some(parent) = stack.last_mut() else { break };
+                parent.f |= f;
+                let (pv, pw, lab) = self.path.pop().unwrap();
+                self.undo(pv, pw, lab);
+            }
+        }
+        // unwind whatever an early stop left on the path
+        while let Some((pv, pw, lab)) = self.path.pop() {
+            self.undo(pv, pw, lab);
+        }
+        self.sh.candidates.fetch_add(candidates, Relaxed);
+        out
+    }
+}

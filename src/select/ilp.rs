@@ -1,0 +1,189 @@
+//! Fig. 9 as an integer program, per independent component, with a greedy fallback.
+
+use super::{index, DelayPair};
+use good_lp::{constraint, microlp, variable, Expression, ProblemVariables, Solution, SolutionStatus, SolverModel, WithTimeLimit};
+use std::time::{Duration, Instant};
+
+/// Minimal-cost cover of `cycles` (each a non-empty list of candidate pairs). Returns the
+/// chosen pairs, whether every component was proven optimal, and a note for the user.
+pub(super) fn solve(cycles: &[Vec<DelayPair>], budget: Duration) -> (Vec<DelayPair>, bool, Option<String>) {
+    let (pairs, sets) = index(cycles);
+    let comps = components(pairs.len(), &sets);
+    let start = Instant::now();
+    let mut chosen = Vec::new();
+    let mut optimal = true;
+    let (mut not_proven, mut failed, mut skipped) = (0usize, Vec::new(), 0usize);
+    for comp in &comps {
+        // local numbering of the component's candidates
+        let mut cand: Vec<usize> = comp.iter().flat_map(|&c| sets[c].iter().copied()).collect();
+        cand.sort_unstable();
+        cand.dedup();
+        let local = |g: usize| cand.binary_search(&g).unwrap();
+        let costs: Vec<u32> = cand.iter().map(|&g| pairs[g].cost).collect();
+        let lsets: Vec<Vec<usize>> = comp.iter().map(|&c| sets[c].iter().map(|&g| local(g)).collect()).collect();
+        let greedy = greedy_cover(&costs, &lsets);
+        let pick = if lsets.len() == 1 {
+            // one cycle: its cheapest relation is optimal
+            let best = (0..costs.len()).min_by_key(|&i| (costs[i], i)).unwrap();
+            (0..costs.len()).map(|i| i == best).collect()
+        } else {
+            let left = budget.saturating_sub(start.elapsed());
+            if left.is_zero() {
+                skipped += 1;
+                optimal = false;
+                greedy
+            } else {
+                match ilp(&costs, &lsets, &greedy, left) {
+                    Ok((sel, proven)) if covers(&sel, &lsets) && cost(&sel, &costs) <= cost(&greedy, &costs) => {
+                        if !proven {
+                            not_proven += 1;
+                            optimal = false;
+                        }
+                        sel
+                    }
+                    Ok((sel, proven)) => {
+                        // an incumbent worse than the greedy cover, or not a cover at all
+                        optimal = false;
+                        if !covers(&sel, &lsets) {
+                            failed.push("solver returned a non-covering solution".to_string());
+                        } else if !proven {
+                            not_proven += 1;
+                        }
+                        greedy
+                    }
+                    Err(e) => {
+                        optimal = false;
+                        failed.push(e);
+                        greedy
+                    }
+                }
+            }
+        };
+        chosen.extend(cand.iter().zip(&pick).filter(|(_, &p)| p).map(|(&g, _)| pairs[g]));
+    }
+    let mut notes = Vec::new();
+    if not_proven > 0 {
+        notes.push(format!(
+            "ILP: {not_proven} of {} components not proven optimal within the time limit; the \
+             selection covers every cycle but may cost more than necessary",
+            comps.len()
+        ));
+    }
+    if skipped > 0 {
+        notes.push(format!("ILP: time limit exhausted, {skipped} components use the greedy cover"));
+    }
+    if !failed.is_empty() {
+        failed.sort();
+        failed.dedup();
+        notes.push(format!("ILP solver failed ({}); fell back to the greedy cover", failed.join("; ")));
+    }
+    (chosen, optimal, (!notes.is_empty()).then(|| notes.join("; ")))
+}
+
+fn cost(sel: &[bool], costs: &[u32]) -> u64 {
+    sel.iter().zip(costs).filter(|(&s, _)| s).map(|(_, &c)| c as u64).sum()
+}
+
+fn covers(sel: &[bool], sets: &[Vec<usize>]) -> bool {
+    sel.len() >= sets.iter().flatten().max().map_or(0, |m| m + 1) && sets.iter().all(|s| s.iter().any(|&i| sel[i]))
+}
+
+/// Groups of cycles sharing candidates (transitively), each sorted, in order of first cycle.
+fn components(ncand: usize, sets: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    let mut parent: Vec<usize> = (0..ncand).collect();
+    fn find(p: &mut [usize], mut x: usize) -> usize {
+        while p[x] != x {
+            p[x] = p[p[x]];
+            x = p[x];
+        }
+        x
+    }
+    for s in sets {
+        for &c in &s[1..] {
+            let (a, b) = (find(&mut parent, s[0]), find(&mut parent, c));
+            parent[a] = b;
+        }
+    }
+    let mut by_root: std::collections::BTreeMap<usize, Vec<usize>> = Default::default();
+    let mut order = Vec::new();
+    for (i, s) in sets.iter().enumerate() {
+        let r = find(&mut parent, s[0]);
+        let e = by_root.entry(r).or_default();
+        if e.is_empty() {
+            order.push(r);
+        }
+        e.push(i);
+    }
+    order.into_iter().map(|r| by_root.remove(&r).unwrap()).collect()
+}
+
+/// Weighted greedy set cover (cheapest cost per newly covered cycle first), then removal of
+/// redundant picks, most expensive first. Every set must be non-empty.
+pub(crate) fn greedy_cover(costs: &[u32], sets: &[Vec<usize>]) -> Vec<bool> {
+    let m = costs.len();
+    let mut cycles_of: Vec<Vec<usize>> = vec![Vec::new(); m];
+    for (j, s) in sets.iter().enumerate() {
+        for &i in s {
+            cycles_of[i].push(j);
+        }
+    }
+    let mut fresh: Vec<usize> = cycles_of.iter().map(|c| c.len()).collect();
+    let mut covered = vec![false; sets.len()];
+    let mut left = sets.len();
+    let mut sel = vec![false; m];
+    while left > 0 {
+        // minimise cost / fresh, i.e. cost_a * fresh_b < cost_b * fresh_a
+        let best = (0..m)
+            .filter(|&i| !sel[i] && fresh[i] > 0)
+            .min_by(|&a, &b| {
+                ((costs[a] as u64) * fresh[b] as u64)
+                    .cmp(&((costs[b] as u64) * fresh[a] as u64))
+                    .then(a.cmp(&b))
+            })
+            .expect("every cycle has a candidate");
+        sel[best] = true;
+        for &j in &cycles_of[best] {
+            if !covered[j] {
+                covered[j] = true;
+                left -= 1;
+                for &i in &sets[j] {
+                    fresh[i] -= 1;
+                }
+            }
+        }
+    }
+    // reverse delete
+    let mut count: Vec<usize> = sets.iter().map(|s| s.iter().filter(|&&i| sel[i]).count()).collect();
+    let mut picked: Vec<usize> = (0..m).filter(|&i| sel[i]).collect();
+    picked.sort_by_key(|&i| (std::cmp::Reverse(costs[i]), i));
+    for i in picked {
+        if cycles_of[i].iter().all(|&j| count[j] > 1) {
+            sel[i] = false;
+            for &j in &cycles_of[i] {
+                count[j] -= 1;
+            }
+        }
+    }
+    sel
+}
+
+/// Solve one component: `Ok((selection, proven optimal))`.
+fn ilp(costs: &[u32], sets: &[Vec<usize>], start: &[bool], limit: Duration) -> Result<(Vec<bool>, bool), String> {
+    let run = || -> Result<(Vec<bool>, bool), String> {
+        let mut vars = ProblemVariables::new();
+        let xs: Vec<_> = start
+            .iter()
+            .map(|&s| vars.add(variable().binary().initial(if s { 1.0 } else { 0.0 })))
+            .collect();
+        let objective: Expression = xs.iter().zip(costs).map(|(&x, &c)| c as f64 * x).sum();
+        let mut model = vars.minimise(objective).using(microlp).with_time_limit(limit.as_secs_f64());
+        for s in sets {
+            let row: Expression = s.iter().map(|&i| xs[i]).sum();
+            model.add_constraint(constraint!(row >= 1));
+        }
+        let sol = model.solve().map_err(|e| e.to_string())?;
+        let proven = matches!(sol.status(), SolutionStatus::Optimal);
+        Ok((xs.iter().map(|&x| sol.value(x) > 0.5).collect(), proven))
+    };
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|_| Err("solver panicked".to_string()))
+}

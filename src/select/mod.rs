@@ -1,0 +1,249 @@
+//! Selection of the pairs to delay (ESOP 2013 §4.4–4.5, Fig. 9).
+//!
+//! Every critical cycle must have at least one of its unsafe relations instrumented (delayed)
+//! for the transformed program to exhibit it under SC. The strategies:
+//!
+//! * [`Strategy::Ilp`] (default): the weighted integer program of Fig. 9 — minimise
+//!   `Σ d(e)·x_e` subject to `Σ_{e ∈ C} x_e ≥ 1` for every cycle `C` — with the paper's costs
+//!   `d(poW*) = 1`, `d(poRW) = 2`, `d(rfe) = 2`, `d(poRR) = 3` ([`PairKind::cost`]). The
+//!   cycles are split into independent components (cycles sharing no candidate pair), each
+//!   solved separately with good_lp/microlp, warm-started from a greedy cover, under a time
+//!   limit. A component the solver does not finish (time limit, error) keeps the better of
+//!   the solver's incumbent and the greedy cover; [`Selection::optimal`] is then false and
+//!   [`Selection::note`] says why.
+//! * [`Strategy::OnePerCycle`]: the first unsafe relation of every cycle (canonical order).
+//! * [`Strategy::AllCycles`]: every unsafe relation of every cycle.
+//! * [`Strategy::All`]: the naive baseline, independent of the cycles: every program-order
+//!   pair of [`Aeg::pairs`] the architecture does not preserve (pairs on one exact object
+//!   excluded: uniproc), and every com write→read pair when rfe is relaxed.
+
+mod ilp;
+#[cfg(test)]
+mod tests;
+
+use crate::aeg::{Aeg, Dir, EventId};
+use crate::arch::Arch;
+use crate::cycles::{CycleSet, EdgeKind};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::str::FromStr;
+use std::time::Duration;
+
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub enum Strategy {
+    /// Weighted minimal cover by integer programming (Fig. 9).
+    #[default]
+    Ilp,
+    /// The first unsafe relation of each cycle.
+    OnePerCycle,
+    /// Every unsafe relation of every cycle.
+    AllCycles,
+    /// Every pair the architecture may relax (naive baseline, ignores the cycles).
+    All,
+}
+
+impl Strategy {
+    /// Command-line names, in the order of [`Strategy::ALL`].
+    pub const NAMES: [&'static str; 4] = ["ilp", "one-per-cycle", "all-cycles", "all"];
+    pub const ALL: [Strategy; 4] = [Strategy::Ilp, Strategy::OnePerCycle, Strategy::AllCycles, Strategy::All];
+
+    pub fn name(self) -> &'static str {
+        Strategy::NAMES[Strategy::ALL.iter().position(|&s| s == self).unwrap()]
+    }
+}
+
+impl FromStr for Strategy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        Strategy::NAMES
+            .iter()
+            .position(|&n| n == s)
+            .map(|i| Strategy::ALL[i])
+            .ok_or_else(|| format!("unknown strategy `{s}` (expected one of: {})", Strategy::NAMES.join(", ")))
+    }
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum PairKind {
+    PoWW,
+    PoWR,
+    PoRW,
+    PoRR,
+    /// External read-from (write on one thread, read on another).
+    Rfe,
+}
+
+impl PairKind {
+    pub fn po(first: Dir, second: Dir) -> PairKind {
+        match (first, second) {
+            (Dir::W, Dir::W) => PairKind::PoWW,
+            (Dir::W, Dir::R) => PairKind::PoWR,
+            (Dir::R, Dir::W) => PairKind::PoRW,
+            (Dir::R, Dir::R) => PairKind::PoRR,
+        }
+    }
+    /// Instrumentation cost of §4.5: poW* 1, poRW 2, rfe 2, poRR 3.
+    pub fn cost(self) -> u32 {
+        match self {
+            PairKind::PoWW | PairKind::PoWR => 1,
+            PairKind::PoRW | PairKind::Rfe => 2,
+            PairKind::PoRR => 3,
+        }
+    }
+}
+
+/// A pair of abstract events whose order the instrumentation may relax.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct DelayPair {
+    pub from: EventId,
+    pub to: EventId,
+    pub kind: PairKind,
+    pub cost: u32,
+}
+
+impl DelayPair {
+    pub fn new(from: EventId, to: EventId, kind: PairKind) -> DelayPair {
+        DelayPair { from, to, kind, cost: kind.cost() }
+    }
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Selection {
+    /// Sorted by `(from, to, kind)`, no duplicates.
+    pub pairs: Vec<DelayPair>,
+    pub total_cost: u32,
+    /// [`Strategy::Ilp`] only: the solver proved every component optimal. False for the
+    /// other strategies.
+    pub optimal: bool,
+    /// What went wrong or was approximated (solver fallback, time limit, cycles without
+    /// unsafe relation); for the user.
+    pub note: Option<String>,
+}
+
+impl Selection {
+    fn from_pairs(mut pairs: Vec<DelayPair>, optimal: bool, note: Option<String>) -> Selection {
+        pairs.sort();
+        pairs.dedup();
+        let total_cost = pairs.iter().map(|p| p.cost).sum();
+        Selection { pairs, total_cost, optimal, note }
+    }
+}
+
+/// Tuning of [`Strategy::Ilp`].
+#[derive(Clone, Debug)]
+pub struct SelectOptions {
+    /// Total solver time over all components (default 30 s). When it runs out, the
+    /// remaining components keep their greedy cover.
+    pub ilp_time_limit: Duration,
+}
+
+impl Default for SelectOptions {
+    fn default() -> Self {
+        SelectOptions { ilp_time_limit: Duration::from_secs(30) }
+    }
+}
+
+/// Choose the pairs to delay with the default [`SelectOptions`].
+pub fn select(aeg: &Aeg, cycles: &CycleSet, arch: &Arch, strategy: Strategy) -> Selection {
+    select_with(aeg, cycles, arch, strategy, &SelectOptions::default())
+}
+
+/// The candidates of each cycle: its unsafe relations as delay pairs.
+fn candidates(aeg: &Aeg, cycles: &CycleSet) -> Vec<Vec<DelayPair>> {
+    cycles
+        .cycles
+        .iter()
+        .map(|c| {
+            let mut v: Vec<DelayPair> = c
+                .unsafe_edges()
+                .filter_map(|e| {
+                    let kind = match e.kind {
+                        EdgeKind::Po { .. } => PairKind::po(aeg.event(e.from).dir, aeg.event(e.to).dir),
+                        EdgeKind::Rfe => PairKind::Rfe,
+                        // fr and ws are always safe
+                        EdgeKind::Fre | EdgeKind::Wse => return None,
+                    };
+                    Some(DelayPair::new(e.from, e.to, kind))
+                })
+                .collect();
+            // keep the cycle's order for one-per-cycle, drop repeats
+            let mut seen = std::collections::HashSet::new();
+            v.retain(|p| seen.insert(*p));
+            v
+        })
+        .collect()
+}
+
+/// Choose the pairs to delay.
+pub fn select_with(aeg: &Aeg, cycles: &CycleSet, arch: &Arch, strategy: Strategy, opts: &SelectOptions) -> Selection {
+    let cands = candidates(aeg, cycles);
+    let uncoverable = cands.iter().filter(|c| c.is_empty()).count();
+    let mut note = (uncoverable > 0)
+        .then(|| format!("{uncoverable} cycle(s) without an unsafe relation were ignored"));
+    match strategy {
+        Strategy::OnePerCycle => {
+            Selection::from_pairs(cands.iter().filter_map(|c| c.first().copied()).collect(), false, note)
+        }
+        Strategy::AllCycles => Selection::from_pairs(cands.into_iter().flatten().collect(), false, note),
+        Strategy::All => Selection::from_pairs(all_pairs(aeg, arch), false, note),
+        Strategy::Ilp => {
+            let cands: Vec<Vec<DelayPair>> = cands.into_iter().filter(|c| !c.is_empty()).collect();
+            let (pairs, optimal, why) = ilp::solve(&cands, opts.ilp_time_limit);
+            if let Some(w) = why {
+                note = Some(match note {
+                    Some(n) => format!("{n}; {w}"),
+                    None => w,
+                });
+            }
+            Selection::from_pairs(pairs, optimal, note)
+        }
+    }
+}
+
+/// The naive baseline: every relation the architecture may relax.
+fn all_pairs(aeg: &Aeg, arch: &Arch) -> Vec<DelayPair> {
+    let mut out = Vec::new();
+    for (&(a, b), info) in &aeg.pairs {
+        let (ea, eb) = (aeg.event(a), aeg.event(b));
+        if ea.obj == eb.obj && aeg.object(ea.obj).exact {
+            continue;
+        }
+        if !arch.po_pair_safe(ea.dir, eb.dir, info) {
+            out.push(DelayPair::new(a, b, PairKind::po(ea.dir, eb.dir)));
+        }
+    }
+    if !arch.rfe_safe() {
+        for &(a, b) in &aeg.com {
+            for (w, r) in [(a, b), (b, a)] {
+                if aeg.event(w).dir == Dir::W && aeg.event(r).dir == Dir::R {
+                    out.push(DelayPair::new(w, r, PairKind::Rfe));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Index the distinct candidates: returns them and, per cycle, the indices of its own.
+fn index(cycles: &[Vec<DelayPair>]) -> (Vec<DelayPair>, Vec<Vec<usize>>) {
+    let mut ids: HashMap<DelayPair, usize> = HashMap::new();
+    let mut pairs = Vec::new();
+    let sets = cycles
+        .iter()
+        .map(|c| {
+            let mut v: Vec<usize> = c
+                .iter()
+                .map(|p| {
+                    *ids.entry(*p).or_insert_with(|| {
+                        pairs.push(*p);
+                        pairs.len() - 1
+                    })
+                })
+                .collect();
+            v.sort_unstable();
+            v.dedup();
+            v
+        })
+        .collect();
+    (pairs, sets)
+}
