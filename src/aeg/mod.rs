@@ -134,7 +134,8 @@ pub struct Aeg {
     pub po: Vec<(EventId, EventId)>,
     /// Transitive program order between events that have a `com` edge, with what lies between.
     pub pairs: HashMap<(EventId, EventId), PairInfo>,
-    /// Undirected communication edges, stored once with `a < b`.
+    /// Undirected communication edges, stored once with `a <= b`; `(w, w)` relates two
+    /// instances of one write when its thread runs more than once.
     pub com: Vec<(EventId, EventId)>,
     /// Diagnostics the construction wants the user to see (e.g. imprecise aliasing).
     pub notes: Vec<(Loc, String)>,
