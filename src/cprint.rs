@@ -207,6 +207,25 @@ fn sanitize(name: &str) -> String {
     s
 }
 
+/// Functions the compiler provides (`__builtin_expect`, `__sync_fetch_and_add`,
+/// `__atomic_load_n`, ...): redeclaring them would turn them into ordinary external
+/// functions (GCC) or be an error (Clang), so calls to them are printed without a prototype.
+fn is_compiler_builtin(name: &str) -> bool {
+    ["__builtin_", "__sync_", "__atomic_"].iter().any(|p| name.starts_with(p))
+}
+
+/// Whether `v` is a thread-local file-scope variable (`_Thread_local`, `__thread`).
+fn is_thread_local(v: &Var) -> bool {
+    // Spelled through Debug so that this compiles before and after `Storage::ThreadLocal`
+    // (added by the front end) is on main; replace with `matches!` then.
+    format!("{:?}", v.storage) == "ThreadLocal"
+}
+
+/// Whether `v` lives at file scope (globals, static locals, thread-locals).
+fn is_file_scope(v: &Var) -> bool {
+    !matches!(v.storage, Storage::Local { .. } | Storage::Temp { .. })
+}
+
 fn is_keyword(s: &str) -> bool {
     KEYWORDS.contains(&s)
 }
@@ -540,7 +559,7 @@ impl<'a> Printer<'a> {
                 continue;
             }
             let n = sanitize(&f.name);
-            if RUNTIME_NAMES.contains(&n.as_str()) || defined.contains(&n) {
+            if RUNTIME_NAMES.contains(&n.as_str()) || defined.contains(&n) || is_compiler_builtin(&n) {
                 skip_proto[i] = true;
             } else if !extern_seen.insert(n.clone()) {
                 // A second declaration of the same external function: one prototype is enough.
@@ -552,13 +571,13 @@ impl<'a> Printer<'a> {
         let mut global_order: Vec<VarId> = Vec::new();
         let mut listed = HashSet::new();
         for &g in &prog.globals {
-            if (g.0 as usize) < prog.vars.len() && listed.insert(g) {
+            if (g.0 as usize) < prog.vars.len() && is_file_scope(prog.var(g)) && listed.insert(g) {
                 global_order.push(g);
             }
         }
         for (i, v) in prog.vars.iter().enumerate() {
             let id = VarId(i as u32);
-            if v.is_global() && listed.insert(id) {
+            if is_file_scope(v) && listed.insert(id) {
                 global_order.push(id);
             }
         }
@@ -1140,14 +1159,19 @@ impl<'a> Printer<'a> {
                 });
                 for r in refs {
                     if printed.insert(r) {
-                        let d = self.decl(&self.prog.var(r).ty, &self.global_names[&r]);
-                        self.out.line(&format!("extern {d};"));
+                        let rv = self.prog.var(r);
+                        let d = self.decl(&rv.ty, &self.global_names[&r]);
+                        let tl = if is_thread_local(rv) { "_Thread_local " } else { "" };
+                        self.out.line(&format!("extern {tl}{d};"));
                     }
                 }
             }
             printed.insert(g);
             self.at(var.loc);
-            let d = self.decl(&var.ty, &self.global_names[&g]);
+            let mut d = self.decl(&var.ty, &self.global_names[&g]);
+            if is_thread_local(var) {
+                d = format!("_Thread_local {d}");
+            }
             match &var.init {
                 Some(init) => {
                     let i = self.init(init, Some(&var.ty));
@@ -1212,6 +1236,10 @@ impl<'a> Printer<'a> {
             let n = unique(sanitize(&prog.var(p).name), &mut taken);
             self.locals.insert(p, n.clone());
             param_names.push(n);
+        }
+        // A definition needs a name for every parameter, even one the IR has no variable for.
+        for i in param_names.len()..f.ty.params.len() {
+            param_names.push(unique(format!("__weakc_param{i}"), &mut taken));
         }
         for &v in &owned {
             let n = unique(sanitize(&prog.var(v).name), &mut taken);

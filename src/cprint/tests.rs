@@ -1422,3 +1422,32 @@ fn svcomp_shaped_program_compiles() {
     assert!(out.contains("pthread_create(&t1, 0, (void *(*)(void *))P1, ((void *)0));"), "{out}");
     compile_all(&[("svcomp.c".to_string(), out)], &["-Wall", "-Wno-unused-variable", "-Wno-unused-label", "-Wno-pointer-sign"]);
 }
+
+
+#[test]
+fn builtins_and_unnamed_parameters() {
+    let mut b = B::new();
+    let x = b.global("x", Type::LONG);
+    let expect = b.external("__builtin_expect", Type::LONG, vec![Type::LONG, Type::LONG], false);
+    let fadd = b.external("__sync_fetch_and_add", Type::INT, vec![Type::ptr_to(Type::INT), Type::INT], false);
+    let dup = b.external("puts", Type::INT, vec![Type::ptr_to(Type::CHAR)], false);
+    let dup2 = b.external("puts", Type::INT, vec![Type::ptr_to(Type::CHAR)], false);
+    // A definition whose parameter has no variable (unnamed in the IR).
+    let (f, _) = b.func("f", Type::Void, &[]);
+    b.p.funcs[f.0 as usize].ty.params = vec![Type::INT, Type::LONG];
+    let _ = (fadd, dup, dup2);
+    b.body(
+        f,
+        vec![st(StmtKind::Call {
+            dest: Some(x.clone()),
+            callee: Callee::Direct(expect),
+            args: vec![x.clone(), c(1, Type::LONG)],
+        })],
+    );
+    let out = b.print();
+    assert!(!out.contains("__builtin_expect(long"), "{out}");
+    assert!(!out.contains("__sync_fetch_and_add(int"), "{out}");
+    assert_eq!(out.matches("int puts(signed char *);").count(), 1, "{out}");
+    assert!(out.contains("void f(int __weakc_param0, long __weakc_param1)\n{\n    x = __builtin_expect(x, 1L);\n}\n"), "{out}");
+    compile_all(&[("builtins.c".into(), out)], &[]);
+}
