@@ -114,19 +114,96 @@ pub const ALL_FENCES: &[Fence] = &[
 
 /// C keywords (C89–C23) and GNU spellings that cannot be used as identifiers.
 const KEYWORDS: &[&str] = &[
-    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
-    "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
-    "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
-    "union", "unsigned", "void", "volatile", "while", "_Alignas", "_Alignof", "_Atomic",
-    "_Bool", "_Complex", "_Generic", "_Imaginary", "_Noreturn", "_Static_assert",
-    "_Thread_local", "alignas", "alignof", "bool", "constexpr", "false", "nullptr",
-    "static_assert", "thread_local", "true", "typeof", "typeof_unqual", "_BitInt",
-    "_Decimal32", "_Decimal64", "_Decimal128", "asm", "__asm", "__asm__", "__typeof",
-    "__typeof__", "__attribute", "__attribute__", "__extension__", "__inline", "__inline__",
-    "__restrict", "__restrict__", "__volatile", "__volatile__", "__const", "__const__",
-    "__signed", "__signed__", "__label__", "__builtin_va_list", "__builtin_va_arg",
-    "__builtin_offsetof", "__int128", "__auto_type", "__real__", "__imag__", "__alignof__",
-    "__thread", "__func__", "__FUNCTION__", "__PRETTY_FUNCTION__",
+    "auto",
+    "break",
+    "case",
+    "char",
+    "const",
+    "continue",
+    "default",
+    "do",
+    "double",
+    "else",
+    "enum",
+    "extern",
+    "float",
+    "for",
+    "goto",
+    "if",
+    "inline",
+    "int",
+    "long",
+    "register",
+    "restrict",
+    "return",
+    "short",
+    "signed",
+    "sizeof",
+    "static",
+    "struct",
+    "switch",
+    "typedef",
+    "union",
+    "unsigned",
+    "void",
+    "volatile",
+    "while",
+    "_Alignas",
+    "_Alignof",
+    "_Atomic",
+    "_Bool",
+    "_Complex",
+    "_Generic",
+    "_Imaginary",
+    "_Noreturn",
+    "_Static_assert",
+    "_Thread_local",
+    "alignas",
+    "alignof",
+    "bool",
+    "constexpr",
+    "false",
+    "nullptr",
+    "static_assert",
+    "thread_local",
+    "true",
+    "typeof",
+    "typeof_unqual",
+    "_BitInt",
+    "_Decimal32",
+    "_Decimal64",
+    "_Decimal128",
+    "asm",
+    "__asm",
+    "__asm__",
+    "__typeof",
+    "__typeof__",
+    "__attribute",
+    "__attribute__",
+    "__extension__",
+    "__inline",
+    "__inline__",
+    "__restrict",
+    "__restrict__",
+    "__volatile",
+    "__volatile__",
+    "__const",
+    "__const__",
+    "__signed",
+    "__signed__",
+    "__label__",
+    "__builtin_va_list",
+    "__builtin_va_arg",
+    "__builtin_offsetof",
+    "__int128",
+    "__auto_type",
+    "__real__",
+    "__imag__",
+    "__alignof__",
+    "__thread",
+    "__func__",
+    "__FUNCTION__",
+    "__PRETTY_FUNCTION__",
 ];
 
 /// How to print.
@@ -211,7 +288,9 @@ fn sanitize(name: &str) -> String {
 /// `__atomic_load_n`, ...): redeclaring them would turn them into ordinary external
 /// functions (GCC) or be an error (Clang), so calls to them are printed without a prototype.
 fn is_compiler_builtin(name: &str) -> bool {
-    ["__builtin_", "__sync_", "__atomic_"].iter().any(|p| name.starts_with(p))
+    ["__builtin_", "__sync_", "__atomic_"]
+        .iter()
+        .any(|p| name.starts_with(p))
 }
 
 /// Whether `v` is a thread-local file-scope variable (`_Thread_local`, `__thread`).
@@ -284,7 +363,9 @@ fn c_string(s: &str) -> String {
 
 /// Text safe to put inside a one-line `/* */` comment.
 fn comment_text(s: &str) -> String {
-    s.replace(['\n', '\r'], " ").replace("*/", "* /")
+    s.replace(['\n', '\r'], " ")
+        .replace("*/", "* /")
+        .replace("/*", "/ *")
 }
 
 /// Width of the standard integer type an IR width is printed as.
@@ -410,7 +491,10 @@ fn stmt_exprs<'e>(s: &'e Stmt, f: &mut impl FnMut(&'e Expr)) {
             args.iter().for_each(f);
         }
         StmtKind::If { cond, .. } => f(cond),
-        StmtKind::Return(Some(e)) | StmtKind::Assume(e) | StmtKind::Lock(e) | StmtKind::Unlock(e) => f(e),
+        StmtKind::Return(Some(e))
+        | StmtKind::Assume(e)
+        | StmtKind::Lock(e)
+        | StmtKind::Unlock(e) => f(e),
         StmtKind::Assert { cond, .. } => f(cond),
         StmtKind::Spawn { tid, func, arg } => {
             if let Some(t) = tid {
@@ -498,6 +582,8 @@ struct Printer<'a> {
     /// Generated thread-id globals for `Spawn`s without a tid, by statement address.
     spawn_tids: HashMap<*const Stmt, String>,
     spawn_tid_order: Vec<String>,
+    /// Locals and temporaries (with parameters) of each function, in variable order.
+    owned: HashMap<FuncId, Vec<VarId>>,
     // Per function being printed:
     locals: HashMap<VarId, String>,
     labels: HashMap<LabelId, String>,
@@ -517,9 +603,17 @@ impl<'a> Printer<'a> {
         let mut struct_names = Vec::new();
         let mut field_names = Vec::new();
         for (i, sd) in prog.structs.iter().enumerate() {
-            let base = if sd.tag.trim().is_empty() { format!("__anon{i}") } else { sanitize(&sd.tag) };
+            let base = if sd.tag.trim().is_empty() {
+                format!("__anon{i}")
+            } else {
+                sanitize(&sd.tag)
+            };
             let tag = unique(base, &mut tags);
-            struct_names.push(format!("{} {}", if sd.is_union { "union" } else { "struct" }, tag));
+            struct_names.push(format!(
+                "{} {}",
+                if sd.is_union { "union" } else { "struct" },
+                tag
+            ));
             let mut taken = HashSet::new();
             let fields = sd
                 .fields
@@ -559,7 +653,10 @@ impl<'a> Printer<'a> {
                 continue;
             }
             let n = sanitize(&f.name);
-            if RUNTIME_NAMES.contains(&n.as_str()) || defined.contains(&n) || is_compiler_builtin(&n) {
+            if RUNTIME_NAMES.contains(&n.as_str())
+                || defined.contains(&n)
+                || is_compiler_builtin(&n)
+            {
                 skip_proto[i] = true;
             } else if !extern_seen.insert(n.clone()) {
                 // A second declaration of the same external function: one prototype is enough.
@@ -601,11 +698,22 @@ impl<'a> Printer<'a> {
             }
         }
 
+        let mut owned: HashMap<FuncId, Vec<VarId>> = HashMap::new();
+        for (i, v) in prog.vars.iter().enumerate() {
+            if let Storage::Local { func } | Storage::Temp { func } = v.storage {
+                owned.entry(func).or_default().push(VarId(i as u32));
+            }
+        }
+
         Printer {
             prog,
             map,
             opts,
-            out: Out { text: String::new(), indent: 0, cur: None },
+            out: Out {
+                text: String::new(),
+                indent: 0,
+                cur: None,
+            },
             struct_names,
             field_names,
             func_names,
@@ -614,6 +722,7 @@ impl<'a> Printer<'a> {
             global_order,
             spawn_tids,
             spawn_tid_order,
+            owned,
             locals: HashMap::new(),
             labels: HashMap::new(),
             label_stmts: HashMap::new(),
@@ -709,7 +818,10 @@ impl<'a> Printer<'a> {
             .iter()
             .enumerate()
             .map(|(i, t)| {
-                let n = names.and_then(|n| n.get(i)).map(String::as_str).unwrap_or("");
+                let n = names
+                    .and_then(|n| n.get(i))
+                    .map(String::as_str)
+                    .unwrap_or("");
                 self.decl(t, n)
             })
             .collect();
@@ -775,7 +887,11 @@ impl<'a> Printer<'a> {
                 }
             }
             Type::Ptr(_) => {
-                let n = if v == 0 { "0".to_string() } else { format!("{}UL", v as u64) };
+                let n = if v == 0 {
+                    "0".to_string()
+                } else {
+                    format!("{}UL", v as u64)
+                };
                 format!("(({}){n})", self.type_name(ty))
             }
             Type::Float { .. } => format!("(({}){v})", self.type_name(ty)),
@@ -790,7 +906,11 @@ impl<'a> Printer<'a> {
     }
 
     fn const128(&self, v: i128, signed: bool) -> String {
-        let t = if signed { "__int128" } else { "unsigned __int128" };
+        let t = if signed {
+            "__int128"
+        } else {
+            "unsigned __int128"
+        };
         if signed && v >= i64::MIN as i128 && v <= i64::MAX as i128 {
             return if v == i64::MIN as i128 {
                 format!("(({t})(-9223372036854775807L - 1L))")
@@ -830,14 +950,28 @@ impl<'a> Printer<'a> {
             },
             Type::Float { bits } if *bits <= 32 => "float",
             Type::Float { bits } if *bits <= 64 => "double",
-            Type::Float { .. } => return (format!("((long double)__VERIFIER_nondet_double())"), P_PRIMARY),
+            Type::Float { .. } => {
+                return (
+                    "((long double)__VERIFIER_nondet_double())".to_string(),
+                    P_PRIMARY,
+                )
+            }
             Type::Ptr(t) if **t == Type::Void => "pointer",
             Type::Ptr(_) => {
-                return (format!("(({})__VERIFIER_nondet_pointer())", self.type_name(ty)), P_PRIMARY)
+                return (
+                    format!("(({})__VERIFIER_nondet_pointer())", self.type_name(ty)),
+                    P_PRIMARY,
+                )
             }
             _ => {
                 // No SV-COMP function for aggregates: an uninitialised (indeterminate) value.
-                return (format!("({{ {}; __weakc_nondet; }})", self.decl(ty, "__weakc_nondet")), P_PRIMARY);
+                return (
+                    format!(
+                        "({{ {}; __weakc_nondet; }})",
+                        self.decl(ty, "__weakc_nondet")
+                    ),
+                    P_PRIMARY,
+                );
             }
         };
         (format!("__VERIFIER_nondet_{f}()"), P_POSTFIX)
@@ -883,18 +1017,35 @@ impl<'a> Printer<'a> {
                     UnOp::BitNot => "~",
                     UnOp::Not => "!",
                 };
-                (format!("{o}{}", paren_unless(self.expr_p(a), P_POSTFIX)), P_UNARY)
+                (
+                    format!("{o}{}", paren_unless(self.expr_p(a), P_POSTFIX)),
+                    P_UNARY,
+                )
             }
-            ExprKind::Deref(a) => (format!("*{}", paren_unless(self.expr_p(a), P_POSTFIX)), P_UNARY),
-            ExprKind::AddrOf(a) => (format!("&{}", paren_unless(self.expr_p(a), P_POSTFIX)), P_UNARY),
+            ExprKind::Deref(a) => (
+                format!("*{}", paren_unless(self.expr_p(a), P_POSTFIX)),
+                P_UNARY,
+            ),
+            ExprKind::AddrOf(a) => (
+                format!("&{}", paren_unless(self.expr_p(a), P_POSTFIX)),
+                P_UNARY,
+            ),
             ExprKind::Cast(a) => (
-                format!("({}){}", self.type_name(&e.ty), paren_unless(self.expr_p(a), P_POSTFIX)),
+                format!(
+                    "({}){}",
+                    self.type_name(&e.ty),
+                    paren_unless(self.expr_p(a), P_POSTFIX)
+                ),
                 P_UNARY,
             ),
             ExprKind::Binary(op, a, b) => {
-                let same_chain =
-                    matches!(&a.kind, ExprKind::Binary(op2, ..) if op2 == op) && !op.is_comparison();
-                let l = if same_chain { self.expr_p(a).0 } else { paren_unless(self.expr_p(a), P_UNARY) };
+                let same_chain = matches!(&a.kind, ExprKind::Binary(op2, ..) if op2 == op)
+                    && !op.is_comparison();
+                let l = if same_chain {
+                    self.expr_p(a).0
+                } else {
+                    paren_unless(self.expr_p(a), P_UNARY)
+                };
                 let r = paren_unless(self.expr_p(b), P_UNARY);
                 (format!("{l} {} {r}", op.c_str()), bin_prec(*op))
             }
@@ -910,13 +1061,24 @@ impl<'a> Printer<'a> {
             ExprKind::Member(base, idx) => {
                 let f = self.field_name(base, *idx);
                 match &base.kind {
-                    ExprKind::Deref(p) => (format!("{}->{f}", paren_unless(self.expr_p(p), P_POSTFIX)), P_POSTFIX),
-                    _ => (format!("{}.{f}", paren_unless(self.expr_p(base), P_POSTFIX)), P_POSTFIX),
+                    ExprKind::Deref(p) => (
+                        format!("{}->{f}", paren_unless(self.expr_p(p), P_POSTFIX)),
+                        P_POSTFIX,
+                    ),
+                    _ => (
+                        format!("{}.{f}", paren_unless(self.expr_p(base), P_POSTFIX)),
+                        P_POSTFIX,
+                    ),
                 }
             }
-            ExprKind::Index(a, i) => {
-                (format!("{}[{}]", paren_unless(self.expr_p(a), P_POSTFIX), self.expr(i)), P_POSTFIX)
-            }
+            ExprKind::Index(a, i) => (
+                format!(
+                    "{}[{}]",
+                    paren_unless(self.expr_p(a), P_POSTFIX),
+                    self.expr(i)
+                ),
+                P_POSTFIX,
+            ),
         }
     }
 
@@ -951,9 +1113,12 @@ impl<'a> Printer<'a> {
                     .map(|(i, it)| {
                         let et = match ty {
                             Some(Type::Array(t, _)) => Some(&**t),
-                            Some(Type::Struct(s)) => {
-                                self.prog.structs.get(s.0 as usize).and_then(|d| d.fields.get(i)).map(|f| &f.ty)
-                            }
+                            Some(Type::Struct(s)) => self
+                                .prog
+                                .structs
+                                .get(s.0 as usize)
+                                .and_then(|d| d.fields.get(i))
+                                .map(|f| &f.ty),
                             _ => None,
                         };
                         self.init(it, et)
@@ -972,7 +1137,9 @@ impl<'a> Printer<'a> {
         if !self.opts.line_directives || loc.line == 0 {
             return;
         }
-        let Some(file) = self.map.files.get(loc.file as usize) else { return };
+        let Some(file) = self.map.files.get(loc.file as usize) else {
+            return;
+        };
         if self.out.cur == Some((loc.file, loc.line)) {
             return;
         }
@@ -1039,7 +1206,9 @@ impl<'a> Printer<'a> {
             note(prog, &f.ty.ret, &mut used);
             f.ty.params.iter().for_each(|p| note(prog, p, &mut used));
             if let Some(body) = &f.body {
-                walk_stmts(body, &mut |s| stmt_exprs(s, &mut |e| e.visit(&mut |e| note(prog, &e.ty, &mut used))));
+                walk_stmts(body, &mut |s| {
+                    stmt_exprs(s, &mut |e| e.visit(&mut |e| note(prog, &e.ty, &mut used)))
+                });
             }
         }
         used
@@ -1052,11 +1221,13 @@ impl<'a> Printer<'a> {
         }
         self.out.blank();
         let n = self.prog.structs.len();
-        let mut st = StructState { declared: vec![false; n], done: vec![false; n], visiting: vec![false; n] };
-        for i in 0..n {
-            if used[i] {
-                self.emit_struct(i, &mut st);
-            }
+        let mut st = StructState {
+            declared: vec![false; n],
+            done: vec![false; n],
+            visiting: vec![false; n],
+        };
+        for (i, _) in used.iter().enumerate().filter(|(_, u)| **u) {
+            self.emit_struct(i, &mut st);
         }
     }
 
@@ -1077,7 +1248,11 @@ impl<'a> Printer<'a> {
         fn deps(ty: &Type, by_value: bool, val: &mut Vec<usize>, ptr: &mut Vec<usize>) {
             match ty {
                 Type::Struct(s) => {
-                    if by_value { val.push(s.0 as usize) } else { ptr.push(s.0 as usize) }
+                    if by_value {
+                        val.push(s.0 as usize)
+                    } else {
+                        ptr.push(s.0 as usize)
+                    }
                 }
                 Type::Array(t, _) => deps(t, by_value, val, ptr),
                 Type::Ptr(t) => deps(t, false, val, ptr),
@@ -1161,7 +1336,11 @@ impl<'a> Printer<'a> {
                     if printed.insert(r) {
                         let rv = self.prog.var(r);
                         let d = self.decl(&rv.ty, &self.global_names[&r]);
-                        let tl = if is_thread_local(rv) { "_Thread_local " } else { "" };
+                        let tl = if is_thread_local(rv) {
+                            "_Thread_local "
+                        } else {
+                            ""
+                        };
                         self.out.line(&format!("extern {tl}{d};"));
                     }
                 }
@@ -1210,21 +1389,27 @@ impl<'a> Printer<'a> {
         };
         walk_stmts(body, &mut |s| {
             stmt_exprs(s, &mut |e| note_expr(e, &mut taken));
-            if let StmtKind::Call { callee: Callee::Direct(g), .. } = &s.kind {
+            if let StmtKind::Call {
+                callee: Callee::Direct(g),
+                ..
+            } = &s.kind
+            {
                 taken.insert(self.func_name(*g));
             }
             if let Some(t) = self.spawn_tids.get(&(s as *const Stmt)) {
                 taken.insert(t.clone());
             }
         });
-        let owned: Vec<VarId> = prog
-            .vars
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| matches!(v.storage, Storage::Local { func } | Storage::Temp { func } if func == fid))
-            .map(|(i, _)| VarId(i as u32))
-            .filter(|v| !f.params.contains(v))
-            .collect();
+        let owned: Vec<VarId> = self
+            .owned
+            .get(&fid)
+            .map(|vs| {
+                vs.iter()
+                    .copied()
+                    .filter(|v| !f.params.contains(v))
+                    .collect()
+            })
+            .unwrap_or_default();
         for &v in &owned {
             if let Some(init) = &prog.var(v).init {
                 init_exprs(init, &mut |e| note_expr(e, &mut taken));
@@ -1254,7 +1439,11 @@ impl<'a> Printer<'a> {
         self.next_continue = 0;
         walk_stmts(body, &mut |s| {
             if let StmtKind::Label(id, name) = &s.kind {
-                let base = if name.trim().is_empty() { format!("__weakc_label{}", id.0) } else { sanitize(name) };
+                let base = if name.trim().is_empty() {
+                    format!("__weakc_label{}", id.0)
+                } else {
+                    sanitize(name)
+                };
                 let n = unique(base, &mut self.label_taken);
                 self.labels.entry(*id).or_insert_with(|| n.clone());
                 self.label_stmts.insert(s as *const Stmt, n);
@@ -1271,7 +1460,10 @@ impl<'a> Printer<'a> {
         self.out.blank();
         self.at(f.loc);
         let params = self.param_list(&ft, Some(&param_names));
-        let head = self.decl(&ft.ret, &format!("{}({params})", self.func_names[fid.0 as usize]));
+        let head = self.decl(
+            &ft.ret,
+            &format!("{}({params})", self.func_names[fid.0 as usize]),
+        );
         self.out.line(&head);
         self.out.line("{");
         self.out.indent += 1;
@@ -1340,8 +1532,13 @@ impl<'a> Printer<'a> {
                 self.out.line("}");
             }
             StmtKind::Loop { body, latch } => {
-                let label = if !is_empty_block(latch) && (has_own_continue(body) || has_own_continue(latch)) {
-                    let n = unique(format!("__weakc_continue_{}", self.next_continue), &mut self.label_taken);
+                let label = if !is_empty_block(latch)
+                    && (has_own_continue(body) || has_own_continue(latch))
+                {
+                    let n = unique(
+                        format!("__weakc_continue_{}", self.next_continue),
+                        &mut self.label_taken,
+                    );
                     self.next_continue += 1;
                     Some(n)
                 } else {
@@ -1373,7 +1570,11 @@ impl<'a> Printer<'a> {
                 self.out.line(&l);
             }
             StmtKind::Goto(id) => {
-                let n = self.labels.get(id).cloned().unwrap_or_else(|| format!("__weakc_label{}", id.0));
+                let n = self
+                    .labels
+                    .get(id)
+                    .cloned()
+                    .unwrap_or_else(|| format!("__weakc_label{}", id.0));
                 self.out.line(&format!("goto {n};"));
             }
             StmtKind::Label(id, _) => {
@@ -1406,11 +1607,18 @@ impl<'a> Printer<'a> {
                     Some(t) => self.expr(t),
                     None => format!("&{}", self.spawn_tids[&(s as *const Stmt)]),
                 };
-                let l = format!("pthread_create({t}, 0, {}, {});", self.thread_func(func), self.thread_arg(arg));
+                let l = format!(
+                    "pthread_create({t}, 0, {}, {});",
+                    self.thread_func(func),
+                    self.thread_arg(arg)
+                );
                 self.out.line(&l);
             }
             StmtKind::Join { tid, ret } => {
-                let r = ret.as_ref().map(|r| self.expr(r)).unwrap_or_else(|| "0".into());
+                let r = ret
+                    .as_ref()
+                    .map(|r| self.expr(r))
+                    .unwrap_or_else(|| "0".into());
                 let l = format!("pthread_join({}, {r});", self.expr(tid));
                 self.out.line(&l);
             }
@@ -1448,11 +1656,16 @@ impl<'a> Printer<'a> {
             },
         };
         let void_ptr = Type::ptr_to(Type::Void);
-        let exact = ft.is_some_and(|ft| ft.ret == void_ptr && ft.params == [void_ptr.clone()] && !ft.variadic);
+        let exact = ft.is_some_and(|ft| {
+            ft.ret == void_ptr && ft.params == [void_ptr.clone()] && !ft.variadic
+        });
         if exact {
             self.expr(func)
         } else {
-            format!("(void *(*)(void *)){}", paren_unless(self.expr_p(func), P_POSTFIX))
+            format!(
+                "(void *(*)(void *)){}",
+                paren_unless(self.expr_p(func), P_POSTFIX)
+            )
         }
     }
 
@@ -1461,7 +1674,12 @@ impl<'a> Printer<'a> {
         match (&arg.kind, &arg.ty) {
             (_, Type::Ptr(_)) | (_, Type::Array(..)) | (_, Type::Func(_)) => self.expr(arg),
             (ExprKind::Const(0), _) => "0".into(),
-            (_, t) if t.is_integral() => format!("(void *)(long){}", paren_unless(self.expr_p(arg), P_POSTFIX)),
+            (_, t) if t.is_integral() => {
+                format!(
+                    "(void *)(long){}",
+                    paren_unless(self.expr_p(arg), P_POSTFIX)
+                )
+            }
             _ => self.expr(arg),
         }
     }
@@ -1470,7 +1688,12 @@ impl<'a> Printer<'a> {
         let ptr = self.expr(&r.ptr);
         let val = self.expr(&r.val);
         let ord = memorder(r.order);
-        let expected = || r.expected.as_ref().map(|e| self.expr(e)).unwrap_or_else(|| "0".into());
+        let expected = || {
+            r.expected
+                .as_ref()
+                .map(|e| self.expr(e))
+                .unwrap_or_else(|| "0".into())
+        };
         let fetch = |name: &str| format!("{name}({ptr}, {val}, {ord})");
         let call = match r.op {
             RmwOp::FetchAdd => fetch("__atomic_fetch_add"),

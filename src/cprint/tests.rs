@@ -11,7 +11,15 @@ fn st(kind: StmtKind) -> Stmt {
 }
 
 fn at_line(kind: StmtKind, line: u32) -> Stmt {
-    Stmt::new(kind, Loc { file: 0, line, col: 0, len: 1 })
+    Stmt::new(
+        kind,
+        Loc {
+            file: 0,
+            line,
+            col: 0,
+            len: 1,
+        },
+    )
 }
 
 fn void_ptr() -> Type {
@@ -19,7 +27,11 @@ fn void_ptr() -> Type {
 }
 
 fn fty(ret: Type, params: Vec<Type>) -> Type {
-    Type::Func(Box::new(FuncType { ret, params, variadic: false }))
+    Type::Func(Box::new(FuncType {
+        ret,
+        params,
+        variadic: false,
+    }))
 }
 
 fn int(v: i128) -> Expr {
@@ -31,7 +43,11 @@ fn c(v: i128, ty: Type) -> Expr {
 }
 
 fn bin(op: BinOp, a: Expr, b: Expr) -> Expr {
-    let ty = if op.is_comparison() { Type::INT } else { a.ty.clone() };
+    let ty = if op.is_comparison() {
+        Type::INT
+    } else {
+        a.ty.clone()
+    };
     Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), ty)
 }
 
@@ -55,7 +71,9 @@ fn cast(ty: Type, e: Expr) -> Expr {
 }
 
 fn member(b: &B, base: Expr, idx: usize) -> Expr {
-    let Type::Struct(s) = base.ty else { panic!("member of non-struct") };
+    let Type::Struct(s) = base.ty else {
+        panic!("member of non-struct")
+    };
     let ty = b.p.strukt(s).fields[idx].ty.clone();
     Expr::new(ExprKind::Member(Box::new(base), idx), ty)
 }
@@ -101,7 +119,9 @@ impl B {
 
     fn global_init(&mut self, name: &str, ty: Type, init: Init) -> Expr {
         let e = self.global(name, ty);
-        let ExprKind::Var(v) = e.kind else { unreachable!() };
+        let ExprKind::Var(v) = e.kind else {
+            unreachable!()
+        };
         self.p.vars[v.0 as usize].init = Some(init);
         e
     }
@@ -119,7 +139,11 @@ impl B {
         let id = FuncId(self.p.funcs.len() as u32);
         self.p.funcs.push(Function {
             name: name.into(),
-            ty: FuncType { ret, params: params.iter().map(|p| p.1.clone()).collect(), variadic: false },
+            ty: FuncType {
+                ret,
+                params: params.iter().map(|p| p.1.clone()).collect(),
+                variadic: false,
+            },
             params: vec![],
             body: None,
             loc: Loc::default(),
@@ -127,7 +151,9 @@ impl B {
         let mut ps = vec![];
         for (n, t) in params {
             let e = self.local(id, n, t.clone());
-            let ExprKind::Var(v) = e.kind else { unreachable!() };
+            let ExprKind::Var(v) = e.kind else {
+                unreachable!()
+            };
             self.p.funcs[id.0 as usize].params.push(v);
             ps.push(e);
         }
@@ -141,7 +167,11 @@ impl B {
         let id = FuncId(self.p.funcs.len() as u32);
         self.p.funcs.push(Function {
             name: name.into(),
-            ty: FuncType { ret, params, variadic },
+            ty: FuncType {
+                ret,
+                params,
+                variadic,
+            },
             params: vec![],
             body: None,
             loc: Loc::default(),
@@ -157,7 +187,10 @@ impl B {
         self.p.structs.push(StructDef {
             tag: tag.into(),
             is_union,
-            fields: fields.into_iter().map(|(n, ty)| Field { name: n.into(), ty }).collect(),
+            fields: fields
+                .into_iter()
+                .map(|(n, ty)| Field { name: n.into(), ty })
+                .collect(),
             complete: true,
         });
         StructId(self.p.structs.len() as u32 - 1)
@@ -165,7 +198,10 @@ impl B {
 
     fn fexpr(&self, f: FuncId) -> Expr {
         let ft = self.p.func(f).ty.clone();
-        Expr::new(ExprKind::FuncAddr(f), Type::ptr_to(Type::Func(Box::new(ft))))
+        Expr::new(
+            ExprKind::FuncAddr(f),
+            Type::ptr_to(Type::Func(Box::new(ft))),
+        )
     }
 
     fn print(&self) -> String {
@@ -191,7 +227,9 @@ fn expr(b: &B, e: &Expr) -> String {
 
 /// The body of function `name` in `out`, from its header line to its closing brace.
 fn function_text<'o>(out: &'o str, header: &str) -> &'o str {
-    let start = out.find(&format!("\n{header}\n{{\n")).unwrap_or_else(|| panic!("no `{header}` in:\n{out}"));
+    let start = out
+        .find(&format!("\n{header}\n{{\n"))
+        .unwrap_or_else(|| panic!("no `{header}` in:\n{out}"));
     let rest = &out[start + 1..];
     let end = rest.find("\n}\n").unwrap();
     &rest[..end + 3]
@@ -208,15 +246,45 @@ fn scalar_types() {
         (Type::Void, "void"),
         (Type::Bool, "_Bool"),
         (Type::CHAR, "signed char"),
-        (Type::Int { bits: 8, signed: false }, "unsigned char"),
-        (Type::Int { bits: 16, signed: true }, "short"),
-        (Type::Int { bits: 16, signed: false }, "unsigned short"),
+        (
+            Type::Int {
+                bits: 8,
+                signed: false,
+            },
+            "unsigned char",
+        ),
+        (
+            Type::Int {
+                bits: 16,
+                signed: true,
+            },
+            "short",
+        ),
+        (
+            Type::Int {
+                bits: 16,
+                signed: false,
+            },
+            "unsigned short",
+        ),
         (Type::INT, "int"),
         (Type::UINT, "unsigned int"),
         (Type::LONG, "long"),
         (Type::ULONG, "unsigned long"),
-        (Type::Int { bits: 128, signed: true }, "__int128"),
-        (Type::Int { bits: 128, signed: false }, "unsigned __int128"),
+        (
+            Type::Int {
+                bits: 128,
+                signed: true,
+            },
+            "__int128",
+        ),
+        (
+            Type::Int {
+                bits: 128,
+                signed: false,
+            },
+            "unsigned __int128",
+        ),
         (Type::Float { bits: 32 }, "float"),
         (Type::Float { bits: 64 }, "double"),
         (Type::Float { bits: 128 }, "long double"),
@@ -246,29 +314,53 @@ fn declarators() {
         (arr(ptr(int.clone()), 3), "int *x[3]"),
         (ptr(arr(arr(int.clone(), 4), 3)), "int (*x)[3][4]"),
         (ptr(fty(void_ptr(), vec![void_ptr()])), "void *(*x)(void *)"),
-        (ptr(fty(ptr(int.clone()), vec![int.clone()])), "int *(*x)(int)"),
+        (
+            ptr(fty(ptr(int.clone()), vec![int.clone()])),
+            "int *(*x)(int)",
+        ),
         (ptr(fty(Type::Void, vec![])), "void (*x)()"),
-        (arr(ptr(fty(Type::Void, vec![int.clone()])), 4), "void (*x[4])(int)"),
-        (ptr(ptr(fty(Type::Void, vec![int.clone()]))), "void (**x)(int)"),
+        (
+            arr(ptr(fty(Type::Void, vec![int.clone()])), 4),
+            "void (*x[4])(int)",
+        ),
+        (
+            ptr(ptr(fty(Type::Void, vec![int.clone()]))),
+            "void (**x)(int)",
+        ),
         // Function returning a pointer to a function (signal).
         (
-            fty(ptr(fty(Type::Void, vec![int.clone()])), vec![int.clone(), ptr(fty(Type::Void, vec![int.clone()]))]),
+            fty(
+                ptr(fty(Type::Void, vec![int.clone()])),
+                vec![int.clone(), ptr(fty(Type::Void, vec![int.clone()]))],
+            ),
             "void (*x(int, void (*)(int)))(int)",
         ),
         // Pointer to a function returning a pointer to an array.
-        (ptr(fty(ptr(arr(Type::CHAR, 8)), vec![])), "signed char (*(*x)())[8]"),
+        (
+            ptr(fty(ptr(arr(Type::CHAR, 8)), vec![])),
+            "signed char (*(*x)())[8]",
+        ),
         (Type::Struct(s), "struct node x"),
         (ptr(Type::Struct(s)), "struct node *x"),
         (arr(Type::Struct(u), 2), "union u x[2]"),
-        (ptr(Type::Func(Box::new(FuncType { ret: Type::INT, params: vec![ptr(Type::CHAR)], variadic: true }))),
-         "int (*x)(signed char *, ...)"),
+        (
+            ptr(Type::Func(Box::new(FuncType {
+                ret: Type::INT,
+                params: vec![ptr(Type::CHAR)],
+                variadic: true,
+            }))),
+            "int (*x)(signed char *, ...)",
+        ),
     ];
     for (ty, want) in &cases {
         assert_eq!(&decl(&b, ty, "x"), want);
     }
     // Abstract declarators (casts, prototypes).
     assert_eq!(decl(&b, &ptr(arr(int.clone(), 3)), ""), "int (*)[3]");
-    assert_eq!(decl(&b, &ptr(fty(void_ptr(), vec![void_ptr()])), ""), "void *(*)(void *)");
+    assert_eq!(
+        decl(&b, &ptr(fty(void_ptr(), vec![void_ptr()])), ""),
+        "void *(*)(void *)"
+    );
     assert_eq!(decl(&b, &arr(ptr(int.clone()), 3), ""), "int *[3]");
     assert_eq!(decl(&b, &ptr(ptr(Type::Void)), ""), "void **");
 }
@@ -280,9 +372,16 @@ fn declarators() {
 #[test]
 fn integer_constants() {
     let b = B::new();
-    let i128t = Type::Int { bits: 128, signed: true };
-    let u128t = Type::Int { bits: 128, signed: false };
-    let cases: Vec<(i128, Type, &str)> = vec![
+    let i128t = Type::Int {
+        bits: 128,
+        signed: true,
+    };
+    let u128t = Type::Int {
+        bits: 128,
+        signed: false,
+    };
+    let cases: Vec<(i128, Type, &str)> =
+        vec![
         (5, Type::INT, "5"),
         (-5, Type::INT, "(-5)"),
         (i32::MIN as i128, Type::INT, "(-2147483647 - 1)"),
@@ -329,13 +428,23 @@ fn integer_constants() {
 #[test]
 fn strings_and_floats() {
     let b = B::new();
-    let s = |t: &str| expr(&b, &Expr::new(ExprKind::Str(t.into()), Type::ptr_to(Type::CHAR)));
+    let s = |t: &str| {
+        expr(
+            &b,
+            &Expr::new(ExprKind::Str(t.into()), Type::ptr_to(Type::CHAR)),
+        )
+    };
     assert_eq!(s("hi"), "\"hi\"");
     assert_eq!(s("a\"b\\c\n\t"), "\"a\\\"b\\\\c\\n\\t\"");
     assert_eq!(s("\0x\u{1}9"), "\"\\000x\\0019\"");
     assert_eq!(s("é"), "\"\\303\\251\"");
     assert_eq!(s("??="), "\"?\\?=\"");
-    let f = |t: &str| expr(&b, &Expr::new(ExprKind::FloatConst(t.into()), Type::Float { bits: 64 }));
+    let f = |t: &str| {
+        expr(
+            &b,
+            &Expr::new(ExprKind::FloatConst(t.into()), Type::Float { bits: 64 }),
+        )
+    };
     assert_eq!(f("1.5e3"), "1.5e3");
     assert_eq!(f("-0.5f"), "(-0.5f)");
 }
@@ -349,31 +458,74 @@ fn expression_precedence() {
     let p = b.global("p", Type::ptr_to(Type::INT));
     use BinOp::*;
     let e = |b: &B, e: Expr| expr(b, &e);
-    assert_eq!(e(&b, bin(Mul, bin(Add, a.clone(), x.clone()), y.clone())), "(a + x) * y");
-    assert_eq!(e(&b, bin(Add, a.clone(), bin(Mul, x.clone(), y.clone()))), "a + (x * y)");
-    assert_eq!(e(&b, bin(Add, bin(Add, a.clone(), x.clone()), y.clone())), "a + x + y");
-    assert_eq!(e(&b, bin(Sub, a.clone(), bin(Sub, x.clone(), y.clone()))), "a - (x - y)");
+    assert_eq!(
+        e(&b, bin(Mul, bin(Add, a.clone(), x.clone()), y.clone())),
+        "(a + x) * y"
+    );
+    assert_eq!(
+        e(&b, bin(Add, a.clone(), bin(Mul, x.clone(), y.clone()))),
+        "a + (x * y)"
+    );
+    assert_eq!(
+        e(&b, bin(Add, bin(Add, a.clone(), x.clone()), y.clone())),
+        "a + x + y"
+    );
+    assert_eq!(
+        e(&b, bin(Sub, a.clone(), bin(Sub, x.clone(), y.clone()))),
+        "a - (x - y)"
+    );
     assert_eq!(e(&b, bin(Sub, a.clone(), int(-1))), "a - (-1)");
-    assert_eq!(e(&b, bin(Eq, bin(Lt, a.clone(), x.clone()), y.clone())), "(a < x) == y");
-    assert_eq!(e(&b, bin(Lt, bin(Lt, a.clone(), x.clone()), y.clone())), "(a < x) < y");
+    assert_eq!(
+        e(&b, bin(Eq, bin(Lt, a.clone(), x.clone()), y.clone())),
+        "(a < x) == y"
+    );
+    assert_eq!(
+        e(&b, bin(Lt, bin(Lt, a.clone(), x.clone()), y.clone())),
+        "(a < x) < y"
+    );
     assert_eq!(
         e(&b, bin(LogOr, bin(LogAnd, a.clone(), x.clone()), y.clone())),
         "(a && x) || y"
     );
-    assert_eq!(e(&b, bin(BitAnd, a.clone(), bin(Eq, x.clone(), y.clone()))), "a & (x == y)");
-    assert_eq!(e(&b, bin(Shl, int(1), bin(Add, x.clone(), int(1)))), "1 << (x + 1)");
+    assert_eq!(
+        e(&b, bin(BitAnd, a.clone(), bin(Eq, x.clone(), y.clone()))),
+        "a & (x == y)"
+    );
+    assert_eq!(
+        e(&b, bin(Shl, int(1), bin(Add, x.clone(), int(1)))),
+        "1 << (x + 1)"
+    );
     assert_eq!(e(&b, un(UnOp::Neg, un(UnOp::Neg, x.clone()))), "-(-x)");
-    assert_eq!(e(&b, un(UnOp::Not, bin(Eq, x.clone(), y.clone()))), "!(x == y)");
+    assert_eq!(
+        e(&b, un(UnOp::Not, bin(Eq, x.clone(), y.clone()))),
+        "!(x == y)"
+    );
     assert_eq!(e(&b, un(UnOp::BitNot, x.clone())), "~x");
-    assert_eq!(e(&b, bin(Add, a.clone(), un(UnOp::Neg, x.clone()))), "a + -x");
+    assert_eq!(
+        e(&b, bin(Add, a.clone(), un(UnOp::Neg, x.clone()))),
+        "a + -x"
+    );
     assert_eq!(e(&b, deref(bin(Add, p.clone(), int(1)))), "*(p + 1)");
     assert_eq!(e(&b, deref(addr(x.clone()))), "*(&x)");
-    assert_eq!(e(&b, cast(Type::LONG, bin(Add, x.clone(), int(1)))), "(long)(x + 1)");
-    assert_eq!(e(&b, bin(Add, cast(Type::LONG, x.clone()), c(1, Type::LONG))), "(long)x + 1L");
-    assert_eq!(e(&b, cast(Type::LONG, cast(Type::INT, x.clone()))), "(long)((int)x)");
+    assert_eq!(
+        e(&b, cast(Type::LONG, bin(Add, x.clone(), int(1)))),
+        "(long)(x + 1)"
+    );
+    assert_eq!(
+        e(&b, bin(Add, cast(Type::LONG, x.clone()), c(1, Type::LONG))),
+        "(long)x + 1L"
+    );
+    assert_eq!(
+        e(&b, cast(Type::LONG, cast(Type::INT, x.clone()))),
+        "(long)((int)x)"
+    );
     assert_eq!(e(&b, cast(void_ptr(), p.clone())), "(void *)p");
     let cond = Expr::new(
-        ExprKind::Cond(Box::new(bin(Lt, a.clone(), x.clone())), Box::new(x.clone()), Box::new(bin(Add, y.clone(), int(1)))),
+        ExprKind::Cond(
+            Box::new(bin(Lt, a.clone(), x.clone())),
+            Box::new(x.clone()),
+            Box::new(bin(Add, y.clone(), int(1))),
+        ),
         Type::INT,
     );
     assert_eq!(e(&b, cond.clone()), "(a < x) ? x : (y + 1)");
@@ -383,8 +535,16 @@ fn expression_precedence() {
 #[test]
 fn lvalue_expressions() {
     let mut b = B::new();
-    let inner = b.strukt("inner", false, vec![("arr", Type::Array(Box::new(Type::INT), Some(4)))]);
-    let s = b.strukt("s", false, vec![("f", Type::INT), ("in", Type::Struct(inner))]);
+    let inner = b.strukt(
+        "inner",
+        false,
+        vec![("arr", Type::Array(Box::new(Type::INT), Some(4)))],
+    );
+    let s = b.strukt(
+        "s",
+        false,
+        vec![("f", Type::INT), ("in", Type::Struct(inner))],
+    );
     let sv = b.global("sv", Type::Struct(s));
     let sp = b.global("sp", Type::ptr_to(Type::Struct(s)));
     let spp = b.global("spp", Type::ptr_to(Type::ptr_to(Type::Struct(s))));
@@ -392,13 +552,31 @@ fn lvalue_expressions() {
     let i = b.global("i", Type::INT);
     assert_eq!(expr(&b, &member(&b, sv.clone(), 0)), "sv.f");
     assert_eq!(expr(&b, &member(&b, deref(sp.clone()), 0)), "sp->f");
-    assert_eq!(expr(&b, &member(&b, deref(deref(spp.clone())), 0)), "(*spp)->f");
-    assert_eq!(expr(&b, &member(&b, deref(bin(BinOp::Add, sp.clone(), int(1))), 0)), "(p_plus)->f".replace("p_plus", "sp + 1"));
+    assert_eq!(
+        expr(&b, &member(&b, deref(deref(spp.clone())), 0)),
+        "(*spp)->f"
+    );
+    assert_eq!(
+        expr(
+            &b,
+            &member(&b, deref(bin(BinOp::Add, sp.clone(), int(1))), 0)
+        ),
+        "(p_plus)->f".replace("p_plus", "sp + 1")
+    );
     let arr = member(&b, member(&b, deref(sp.clone()), 1), 0);
     assert_eq!(expr(&b, &index(arr.clone(), i.clone())), "sp->in.arr[i]");
-    assert_eq!(expr(&b, &addr(index(a.clone(), bin(BinOp::Add, i.clone(), int(1))))), "&a[i + 1]");
+    assert_eq!(
+        expr(
+            &b,
+            &addr(index(a.clone(), bin(BinOp::Add, i.clone(), int(1))))
+        ),
+        "&a[i + 1]"
+    );
     assert_eq!(expr(&b, &addr(member(&b, deref(sp.clone()), 0))), "&sp->f");
-    assert_eq!(expr(&b, &deref(cast(Type::ptr_to(Type::INT), sp.clone()))), "*((int *)sp)");
+    assert_eq!(
+        expr(&b, &deref(cast(Type::ptr_to(Type::INT), sp.clone()))),
+        "*((int *)sp)"
+    );
     let f = b.external("g", Type::INT, vec![], false);
     assert_eq!(expr(&b, &b.fexpr(f)), "g");
 }
@@ -413,15 +591,45 @@ fn nondet_by_type() {
     assert_eq!(nd(Type::LONG), "__VERIFIER_nondet_long()");
     assert_eq!(nd(Type::ULONG), "__VERIFIER_nondet_ulong()");
     assert_eq!(nd(Type::CHAR), "__VERIFIER_nondet_char()");
-    assert_eq!(nd(Type::Int { bits: 8, signed: false }), "__VERIFIER_nondet_uchar()");
-    assert_eq!(nd(Type::Int { bits: 16, signed: true }), "__VERIFIER_nondet_short()");
-    assert_eq!(nd(Type::Int { bits: 16, signed: false }), "__VERIFIER_nondet_ushort()");
+    assert_eq!(
+        nd(Type::Int {
+            bits: 8,
+            signed: false
+        }),
+        "__VERIFIER_nondet_uchar()"
+    );
+    assert_eq!(
+        nd(Type::Int {
+            bits: 16,
+            signed: true
+        }),
+        "__VERIFIER_nondet_short()"
+    );
+    assert_eq!(
+        nd(Type::Int {
+            bits: 16,
+            signed: false
+        }),
+        "__VERIFIER_nondet_ushort()"
+    );
     assert_eq!(nd(Type::Bool), "__VERIFIER_nondet_bool()");
     assert_eq!(nd(void_ptr()), "__VERIFIER_nondet_pointer()");
-    assert_eq!(nd(Type::ptr_to(Type::INT)), "((int *)__VERIFIER_nondet_pointer())");
+    assert_eq!(
+        nd(Type::ptr_to(Type::INT)),
+        "((int *)__VERIFIER_nondet_pointer())"
+    );
     assert_eq!(nd(Type::Float { bits: 64 }), "__VERIFIER_nondet_double()");
-    assert_eq!(nd(Type::Int { bits: 128, signed: false }), "__VERIFIER_nondet_uint128()");
-    assert_eq!(nd(Type::Struct(s)), "({ struct s __weakc_nondet; __weakc_nondet; })");
+    assert_eq!(
+        nd(Type::Int {
+            bits: 128,
+            signed: false
+        }),
+        "__VERIFIER_nondet_uint128()"
+    );
+    assert_eq!(
+        nd(Type::Struct(s)),
+        "({ struct s __weakc_nondet; __weakc_nondet; })"
+    );
 }
 
 // ------------------------------------------------------------------------------------------
@@ -442,19 +650,48 @@ fn simple_statements() {
         vec![
             assign(x.clone(), int(1)),
             assign(deref(p.clone()), bin(BinOp::Add, x.clone(), int(2))),
-            st(StmtKind::Call { dest: Some(x.clone()), callee: Callee::Direct(g), args: vec![int(1), x.clone()] }),
-            st(StmtKind::Call { dest: None, callee: Callee::Direct(g), args: vec![int(1), int(2)] }),
-            st(StmtKind::Call { dest: Some(x.clone()), callee: Callee::Indirect(deref(fp.clone())), args: vec![int(3)] }),
-            st(StmtKind::Call { dest: None, callee: Callee::Indirect(fp.clone()), args: vec![int(4)] }),
-            st(StmtKind::If { cond: cond.clone(), then_: vec![assign(x.clone(), int(3))], else_: vec![] }),
+            st(StmtKind::Call {
+                dest: Some(x.clone()),
+                callee: Callee::Direct(g),
+                args: vec![int(1), x.clone()],
+            }),
+            st(StmtKind::Call {
+                dest: None,
+                callee: Callee::Direct(g),
+                args: vec![int(1), int(2)],
+            }),
+            st(StmtKind::Call {
+                dest: Some(x.clone()),
+                callee: Callee::Indirect(deref(fp.clone())),
+                args: vec![int(3)],
+            }),
+            st(StmtKind::Call {
+                dest: None,
+                callee: Callee::Indirect(fp.clone()),
+                args: vec![int(4)],
+            }),
+            st(StmtKind::If {
+                cond: cond.clone(),
+                then_: vec![assign(x.clone(), int(3))],
+                else_: vec![],
+            }),
             st(StmtKind::If {
                 cond: cond.clone(),
                 then_: vec![],
                 else_: vec![st(StmtKind::Skip), assign(x.clone(), int(4))],
             }),
-            st(StmtKind::Assert { cond: bin(BinOp::Eq, x.clone(), int(1)), msg: "x == 1 */ oops".into() }),
-            st(StmtKind::Assert { cond: int(0), msg: String::new() }),
-            st(StmtKind::Assert { cond: p.clone(), msg: "p".into() }),
+            st(StmtKind::Assert {
+                cond: bin(BinOp::Eq, x.clone(), int(1)),
+                msg: "x == 1 */ oops".into(),
+            }),
+            st(StmtKind::Assert {
+                cond: int(0),
+                msg: String::new(),
+            }),
+            st(StmtKind::Assert {
+                cond: p.clone(),
+                msg: "p".into(),
+            }),
             st(StmtKind::Assume(cond.clone())),
             st(StmtKind::Fence(Fence::Lwsync)),
             st(StmtKind::Fence(Fence::DmbSt)),
@@ -509,26 +746,59 @@ fn threads_and_locks() {
     let (main, _) = b.func("main", Type::INT, &[]);
     let tid = b.local(main, "tid", Type::ULONG);
     let i = b.local(main, "i", Type::INT);
-    let m = b.global("m", Type::Int { bits: 32, signed: true });
+    let m = b.global(
+        "m",
+        Type::Int {
+            bits: 32,
+            signed: true,
+        },
+    );
     let ret = b.local(main, "ret", void_ptr());
     let tf = b.fexpr(t);
     let tf2 = b.fexpr(t2);
     b.body(
         main,
         vec![
-            st(StmtKind::Spawn { tid: Some(addr(tid.clone())), func: tf.clone(), arg: c(0, void_ptr()) }),
-            st(StmtKind::Spawn { tid: None, func: tf.clone(), arg: addr(i.clone()) }),
-            st(StmtKind::Spawn { tid: None, func: tf2, arg: i.clone() }),
-            st(StmtKind::Spawn { tid: None, func: tf, arg: int(0) }),
-            st(StmtKind::Join { tid: tid.clone(), ret: None }),
-            st(StmtKind::Join { tid: tid.clone(), ret: Some(addr(ret.clone())) }),
+            st(StmtKind::Spawn {
+                tid: Some(addr(tid.clone())),
+                func: tf.clone(),
+                arg: c(0, void_ptr()),
+            }),
+            st(StmtKind::Spawn {
+                tid: None,
+                func: tf.clone(),
+                arg: addr(i.clone()),
+            }),
+            st(StmtKind::Spawn {
+                tid: None,
+                func: tf2,
+                arg: i.clone(),
+            }),
+            st(StmtKind::Spawn {
+                tid: None,
+                func: tf,
+                arg: int(0),
+            }),
+            st(StmtKind::Join {
+                tid: tid.clone(),
+                ret: None,
+            }),
+            st(StmtKind::Join {
+                tid: tid.clone(),
+                ret: Some(addr(ret.clone())),
+            }),
             st(StmtKind::Lock(addr(m.clone()))),
             st(StmtKind::Unlock(addr(m.clone()))),
             st(StmtKind::Return(Some(int(0)))),
         ],
     );
     let out = b.print();
-    assert!(out.contains("\npthread_t __weakc_tid0;\npthread_t __weakc_tid1;\npthread_t __weakc_tid2;\n"), "{out}");
+    assert!(
+        out.contains(
+            "\npthread_t __weakc_tid0;\npthread_t __weakc_tid1;\npthread_t __weakc_tid2;\n"
+        ),
+        "{out}"
+    );
     let want = "\
 int main()
 {
@@ -557,7 +827,14 @@ fn read_modify_writes() {
     let r = b.global("r", Type::INT);
     let (f, _) = b.func("f", Type::Void, &[]);
     let rmw = |op, dest: Option<Expr>, expected: Option<Expr>, order| {
-        st(StmtKind::Rmw(Rmw { op, dest, ptr: addr(x.clone()), val: int(1), expected, order }))
+        st(StmtKind::Rmw(Rmw {
+            op,
+            dest,
+            ptr: addr(x.clone()),
+            val: int(1),
+            expected,
+            order,
+        }))
     };
     use MemOrder::*;
     use RmwOp::*;
@@ -579,7 +856,12 @@ fn read_modify_writes() {
             rmw(Exchange, Some(r.clone()), None, SeqCst),
             rmw(CasVal, Some(r.clone()), Some(int(0)), SeqCst),
             rmw(CasBool, Some(r.clone()), Some(int(0)), SeqCst),
-            rmw(CompareExchange, Some(r.clone()), Some(addr(e.clone())), SeqCst),
+            rmw(
+                CompareExchange,
+                Some(r.clone()),
+                Some(addr(e.clone())),
+                SeqCst,
+            ),
             rmw(CompareExchange, None, Some(addr(e.clone())), Release),
             rmw(Load, Some(r.clone()), None, Acquire),
             rmw(Store, None, None, Release),
@@ -618,8 +900,20 @@ fn loops_break_continue() {
     let mut b = B::new();
     let x = b.global("x", Type::INT);
     let (f, _) = b.func("f", Type::Void, &[]);
-    let brk_if = |c: Expr| st(StmtKind::If { cond: c, then_: vec![st(StmtKind::Break)], else_: vec![] });
-    let cont_if = |c: Expr| st(StmtKind::If { cond: c, then_: vec![st(StmtKind::Continue)], else_: vec![] });
+    let brk_if = |c: Expr| {
+        st(StmtKind::If {
+            cond: c,
+            then_: vec![st(StmtKind::Break)],
+            else_: vec![],
+        })
+    };
+    let cont_if = |c: Expr| {
+        st(StmtKind::If {
+            cond: c,
+            then_: vec![st(StmtKind::Continue)],
+            else_: vec![],
+        })
+    };
     let lt = |n| bin(BinOp::Lt, x.clone(), int(n));
     let incr = assign(x.clone(), bin(BinOp::Add, x.clone(), int(1)));
     b.body(
@@ -640,9 +934,15 @@ fn loops_break_continue() {
                 latch: vec![incr.clone()],
             }),
             // do { continue; } while (x < 3): the condition is in the latch, with a break.
-            st(StmtKind::Loop { body: vec![cont_if(lt(2))], latch: vec![brk_if(un(UnOp::Not, lt(3)))] }),
+            st(StmtKind::Loop {
+                body: vec![cont_if(lt(2))],
+                latch: vec![brk_if(un(UnOp::Not, lt(3)))],
+            }),
             // A loop with a latch but no continue: no label.
-            st(StmtKind::Loop { body: vec![brk_if(lt(0))], latch: vec![incr] }),
+            st(StmtKind::Loop {
+                body: vec![brk_if(lt(0))],
+                latch: vec![incr],
+            }),
         ],
     );
     let out = b.print();
@@ -706,7 +1006,11 @@ fn gotos_and_labels() {
             st(StmtKind::Label(LabelId(1), "out".into())),
             st(StmtKind::Label(LabelId(2), "__weakc_continue_0".into())),
             st(StmtKind::Loop {
-                body: vec![st(StmtKind::If { cond: x.clone(), then_: vec![st(StmtKind::Continue)], else_: vec![] })],
+                body: vec![st(StmtKind::If {
+                    cond: x.clone(),
+                    then_: vec![st(StmtKind::Continue)],
+                    else_: vec![],
+                })],
                 latch: vec![st(StmtKind::Break)],
             }),
         ],
@@ -761,7 +1065,11 @@ fn local_names_are_unique_and_do_not_hide_globals() {
             assign(i1.clone(), params[0].clone()),
             assign(i2.clone(), c(1, Type::LONG)),
             assign(y, lg.clone()),
-            st(StmtKind::Call { dest: None, callee: Callee::Direct(g), args: vec![] }),
+            st(StmtKind::Call {
+                dest: None,
+                callee: Callee::Direct(g),
+                args: vec![],
+            }),
             assign(t.clone(), gx.clone()),
             assign(kw, odd),
             assign(malloc_local, x_1),
@@ -800,16 +1108,17 @@ fn file_scope_names() {
     let count = b.global("count", Type::INT);
     let fcount = b.global("f$count", Type::INT);
     let odd = b.global("f$count", Type::INT); // would collide after sanitising
-    // User-defined __VERIFIER_assert (common in SV-COMP) and an external one.
+                                              // User-defined __VERIFIER_assert (common in SV-COMP) and an external one.
     let (va, params) = b.func("__VERIFIER_assert", Type::Void, &[("cond", Type::INT)]);
-    b.body(va, vec![st(StmtKind::Assert { cond: params[0].clone(), msg: String::new() })]);
-    let ext_assume = b.external("__VERIFIER_assume", Type::Void, vec![Type::INT], false);
-    let ext_printf = b.external(
-        "printf",
-        Type::INT,
-        vec![Type::ptr_to(Type::CHAR)],
-        true,
+    b.body(
+        va,
+        vec![st(StmtKind::Assert {
+            cond: params[0].clone(),
+            msg: String::new(),
+        })],
     );
+    let ext_assume = b.external("__VERIFIER_assume", Type::Void, vec![Type::INT], false);
+    let ext_printf = b.external("printf", Type::INT, vec![Type::ptr_to(Type::CHAR)], true);
     // A global named like a function, and like a weakc.h name.
     let gname = b.global("main", Type::INT);
     let pt = b.global("pthread_t", Type::INT);
@@ -821,12 +1130,23 @@ fn file_scope_names() {
             assign(count.clone(), fcount.clone()),
             assign(odd.clone(), gname.clone()),
             assign(pt, kw),
-            st(StmtKind::Call { dest: None, callee: Callee::Direct(va), args: vec![int(1)] }),
-            st(StmtKind::Call { dest: None, callee: Callee::Direct(ext_assume), args: vec![int(1)] }),
+            st(StmtKind::Call {
+                dest: None,
+                callee: Callee::Direct(va),
+                args: vec![int(1)],
+            }),
+            st(StmtKind::Call {
+                dest: None,
+                callee: Callee::Direct(ext_assume),
+                args: vec![int(1)],
+            }),
             st(StmtKind::Call {
                 dest: None,
                 callee: Callee::Direct(ext_printf),
-                args: vec![Expr::new(ExprKind::Str("%d\n".into()), Type::ptr_to(Type::CHAR)), int(1)],
+                args: vec![
+                    Expr::new(ExprKind::Str("%d\n".into()), Type::ptr_to(Type::CHAR)),
+                    int(1),
+                ],
             }),
             st(StmtKind::Return(Some(int(0)))),
         ],
@@ -848,10 +1168,17 @@ int pthread_t__1;
 int true__1;
 ";
     assert!(out.contains(globals), "{out}");
-    assert!(out.contains("void __VERIFIER_assert__1(int cond)\n{\n    __VERIFIER_assert(cond);\n}\n"), "{out}");
+    assert!(
+        out.contains("void __VERIFIER_assert__1(int cond)\n{\n    __VERIFIER_assert(cond);\n}\n"),
+        "{out}"
+    );
     let body = function_text(&out, "int main()");
-    assert!(body.contains("    count = f__count;\n    f__count__1 = main__1;\n    pthread_t__1 = true__1;\n"));
-    assert!(body.contains("    __VERIFIER_assert__1(1);\n    __VERIFIER_assume(1);\n    printf(\"%d\\n\", 1);\n"));
+    assert!(body.contains(
+        "    count = f__count;\n    f__count__1 = main__1;\n    pthread_t__1 = true__1;\n"
+    ));
+    assert!(body.contains(
+        "    __VERIFIER_assert__1(1);\n    __VERIFIER_assume(1);\n    printf(\"%d\\n\", 1);\n"
+    ));
 }
 
 // ------------------------------------------------------------------------------------------
@@ -868,16 +1195,43 @@ fn struct_order_and_forward_declarations() {
     let unused = b.strukt("unused", false, vec![("a", Type::INT)]);
     let opaque = b.strukt("opaque", false, vec![]);
     b.p.structs[opaque.0 as usize].complete = false;
-    let anon = b.strukt("", true, vec![("", Type::INT), ("", Type::LONG), ("x", Type::INT), ("x", Type::CHAR)]);
+    let anon = b.strukt(
+        "",
+        true,
+        vec![
+            ("", Type::INT),
+            ("", Type::LONG),
+            ("x", Type::INT),
+            ("x", Type::CHAR),
+        ],
+    );
     b.p.structs[list.0 as usize].fields = vec![
-        Field { name: "next".into(), ty: Type::ptr_to(Type::Struct(list)) },
-        Field { name: "t".into(), ty: Type::ptr_to(Type::Struct(tree)) },
-        Field { name: "in".into(), ty: Type::Array(Box::new(Type::Struct(inner)), Some(2)) },
-        Field { name: "u".into(), ty: Type::Struct(anon) },
+        Field {
+            name: "next".into(),
+            ty: Type::ptr_to(Type::Struct(list)),
+        },
+        Field {
+            name: "t".into(),
+            ty: Type::ptr_to(Type::Struct(tree)),
+        },
+        Field {
+            name: "in".into(),
+            ty: Type::Array(Box::new(Type::Struct(inner)), Some(2)),
+        },
+        Field {
+            name: "u".into(),
+            ty: Type::Struct(anon),
+        },
     ];
     b.p.structs[tree.0 as usize].fields = vec![
-        Field { name: "l".into(), ty: Type::ptr_to(Type::Struct(list)) },
-        Field { name: "cb".into(), ty: Type::ptr_to(fty(Type::Void, vec![Type::ptr_to(Type::Struct(opaque))])) },
+        Field {
+            name: "l".into(),
+            ty: Type::ptr_to(Type::Struct(list)),
+        },
+        Field {
+            name: "cb".into(),
+            ty: Type::ptr_to(fty(Type::Void, vec![Type::ptr_to(Type::Struct(opaque))])),
+        },
     ];
     let _ = unused;
     b.global("head", Type::Struct(list));
@@ -915,31 +1269,56 @@ struct list head;
 #[test]
 fn global_initialisers() {
     let mut b = B::new();
-    let pt = b.strukt("pt", false, vec![("x", Type::INT), ("p", Type::ptr_to(Type::INT))]);
+    let pt = b.strukt(
+        "pt",
+        false,
+        vec![("x", Type::INT), ("p", Type::ptr_to(Type::INT))],
+    );
     let arr = |t: Type, n| Type::Array(Box::new(t), Some(n));
     let later = Expr::var(VarId(3), Type::INT); // defined below as the 4th variable
-    b.global_init("a", arr(Type::INT, 3), Init::List(vec![Init::Expr(int(1)), Init::List(vec![]), Init::Expr(int(3))]));
+    b.global_init(
+        "a",
+        arr(Type::INT, 3),
+        Init::List(vec![
+            Init::Expr(int(1)),
+            Init::List(vec![]),
+            Init::Expr(int(3)),
+        ]),
+    );
     b.global_init(
         "m",
         arr(arr(Type::INT, 2), 2),
-        Init::List(vec![Init::List(vec![Init::Expr(int(1)), Init::Expr(int(2))]), Init::List(vec![])]),
+        Init::List(vec![
+            Init::List(vec![Init::Expr(int(1)), Init::Expr(int(2))]),
+            Init::List(vec![]),
+        ]),
     );
     b.global_init(
         "pts",
         arr(Type::Struct(pt), 2),
-        Init::List(vec![Init::List(vec![Init::Expr(int(1)), Init::Expr(addr(later))])]),
+        Init::List(vec![Init::List(vec![
+            Init::Expr(int(1)),
+            Init::Expr(addr(later)),
+        ])]),
     );
     b.global_init("later", Type::INT, Init::Expr(int(7)));
     b.global_init("z", Type::Struct(pt), Init::List(vec![]));
     b.global_init(
         "s",
         arr(Type::CHAR, 4),
-        Init::Expr(Expr::new(ExprKind::Str("abc".into()), Type::ptr_to(Type::CHAR))),
+        Init::Expr(Expr::new(
+            ExprKind::Str("abc".into()),
+            Type::ptr_to(Type::CHAR),
+        )),
     );
     b.global_init("u", Type::ULONG, Init::Expr(c(-1, Type::ULONG)));
     let (f, _) = b.func("f", Type::Void, &[]);
     b.body(f, vec![]);
-    b.global_init("fp", Type::ptr_to(fty(Type::Void, vec![])), Init::Expr(b.fexpr(f)));
+    b.global_init(
+        "fp",
+        Type::ptr_to(fty(Type::Void, vec![])),
+        Init::Expr(b.fexpr(f)),
+    );
     let out = b.print();
     let want = "\
 int a[3] = {1, 0, 3};
@@ -963,19 +1342,53 @@ void (*fp)() = f;
 fn line_directives_and_header() {
     let mut b = B::new();
     let x = b.global("x", Type::INT);
-    let ExprKind::Var(xv) = x.kind else { unreachable!() };
-    b.p.vars[xv.0 as usize].loc = Loc { file: 0, line: 2, col: 0, len: 1 };
+    let ExprKind::Var(xv) = x.kind else {
+        unreachable!()
+    };
+    b.p.vars[xv.0 as usize].loc = Loc {
+        file: 0,
+        line: 2,
+        col: 0,
+        len: 1,
+    };
     let (f, _) = b.func("f", Type::Void, &[]);
-    b.p.funcs[f.0 as usize].loc = Loc { file: 1, line: 1, col: 0, len: 1 };
+    b.p.funcs[f.0 as usize].loc = Loc {
+        file: 1,
+        line: 1,
+        col: 0,
+        len: 1,
+    };
     let t = b.temp(f, "t", Type::INT);
     b.body(
         f,
         vec![
-            at_line(StmtKind::Assign { lhs: x.clone(), rhs: int(1) }, 5),
-            at_line(StmtKind::Assign { lhs: t.clone(), rhs: x.clone() }, 6), // next line anyway
-            at_line(StmtKind::Assign { lhs: x.clone(), rhs: t.clone() }, 6), // same line again
             at_line(
-                StmtKind::If { cond: x.clone(), then_: vec![at_line(StmtKind::Break, 9)], else_: vec![] },
+                StmtKind::Assign {
+                    lhs: x.clone(),
+                    rhs: int(1),
+                },
+                5,
+            ),
+            at_line(
+                StmtKind::Assign {
+                    lhs: t.clone(),
+                    rhs: x.clone(),
+                },
+                6,
+            ), // next line anyway
+            at_line(
+                StmtKind::Assign {
+                    lhs: x.clone(),
+                    rhs: t.clone(),
+                },
+                6,
+            ), // same line again
+            at_line(
+                StmtKind::If {
+                    cond: x.clone(),
+                    then_: vec![at_line(StmtKind::Break, 9)],
+                    else_: vec![],
+                },
                 9,
             ),
             at_line(StmtKind::Skip, 20),
@@ -985,7 +1398,10 @@ fn line_directives_and_header() {
     let mut map = SourceMap::default();
     map.add_file("dir\\my \"file\".c", String::new());
     map.add_file("other.c", String::new());
-    let opts = PrintOptions { line_directives: true, header: "Generated by weakc.\n\nDo not */ edit.".into() };
+    let opts = PrintOptions {
+        line_directives: true,
+        header: "Generated by weakc.\n\nDo not */ edit.".into(),
+    };
     let out = print_program(&b.p, &map, &opts);
     let want = "\
 /*
@@ -1031,14 +1447,23 @@ void f()
 #[test]
 fn runtime_header_declares_what_the_printer_relies_on() {
     for name in RUNTIME_NAMES {
-        let declared = WEAKC_H.contains(&format!(" {name}(")) || WEAKC_H.contains(&format!("*{name}("))
+        let declared = WEAKC_H.contains(&format!(" {name}("))
+            || WEAKC_H.contains(&format!("*{name}("))
             || WEAKC_H.contains(&format!(" {name};"));
         assert!(declared, "weakc.h does not declare {name}");
     }
     for f in ALL_FENCES {
-        assert!(WEAKC_H.contains(&format!("#define {}()", fence_macro(*f))), "no macro for {f:?}");
+        assert!(
+            WEAKC_H.contains(&format!("#define {}()", fence_macro(*f))),
+            "no macro for {f:?}"
+        );
     }
-    assert!(!WEAKC_H.lines().any(|l| l.trim_start().starts_with("#include")), "weakc.h must be self-contained");
+    assert!(
+        !WEAKC_H
+            .lines()
+            .any(|l| l.trim_start().starts_with("#include")),
+        "weakc.h must be self-contained"
+    );
 }
 
 // ------------------------------------------------------------------------------------------
@@ -1076,7 +1501,10 @@ fn compile_all(files: &[(String, String)], extra: &[&str]) -> bool {
             .output()
             .expect("running cc");
         let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "cc {extra:?} rejected {name}:\n{stderr}\n--- source ---\n{src}");
+        assert!(
+            out.status.success(),
+            "cc {extra:?} rejected {name}:\n{stderr}\n--- source ---\n{src}"
+        );
     }
     true
 }
@@ -1087,31 +1515,73 @@ fn kitchen_sink() -> B {
     use BinOp::*;
     let node = b.strukt("node", false, vec![]);
     b.p.structs[node.0 as usize].fields = vec![
-        Field { name: "val".into(), ty: Type::INT },
-        Field { name: "next".into(), ty: Type::ptr_to(Type::Struct(node)) },
-        Field { name: "grid".into(), ty: Type::Array(Box::new(Type::Array(Box::new(Type::CHAR), Some(3))), Some(2)) },
-        Field { name: "cb".into(), ty: Type::ptr_to(fty(void_ptr(), vec![void_ptr()])) },
+        Field {
+            name: "val".into(),
+            ty: Type::INT,
+        },
+        Field {
+            name: "next".into(),
+            ty: Type::ptr_to(Type::Struct(node)),
+        },
+        Field {
+            name: "grid".into(),
+            ty: Type::Array(
+                Box::new(Type::Array(Box::new(Type::CHAR), Some(3))),
+                Some(2),
+            ),
+        },
+        Field {
+            name: "cb".into(),
+            ty: Type::ptr_to(fty(void_ptr(), vec![void_ptr()])),
+        },
     ];
     let opaque = b.strukt("FILE", false, vec![]);
     b.p.structs[opaque.0 as usize].complete = false;
     let x = b.global("x", Type::INT);
     let y = b.global_init("y", Type::LONG, Init::Expr(c(-5, Type::LONG)));
-    let big = b.global_init("big", Type::Int { bits: 128, signed: true }, Init::Expr(c(i128::MIN, Type::Int { bits: 128, signed: true })));
+    let big = b.global_init(
+        "big",
+        Type::Int {
+            bits: 128,
+            signed: true,
+        },
+        Init::Expr(c(
+            i128::MIN,
+            Type::Int {
+                bits: 128,
+                signed: true,
+            },
+        )),
+    );
     let flag = b.global("flag", Type::Bool);
     let head = b.global("head", Type::Struct(node));
     let nodes = b.global("nodes", Type::Array(Box::new(Type::Struct(node)), Some(4)));
-    let pa = b.global("pa", Type::ptr_to(Type::Array(Box::new(Type::INT), Some(3))));
+    let pa = b.global(
+        "pa",
+        Type::ptr_to(Type::Array(Box::new(Type::INT), Some(3))),
+    );
     let arr3 = b.global_init(
         "arr3",
         Type::Array(Box::new(Type::INT), Some(3)),
         Init::List(vec![Init::Expr(int(1)), Init::List(vec![])]),
     );
     let stream = b.global("stream", Type::ptr_to(Type::Struct(opaque)));
-    let fptrs = b.global("handlers", Type::Array(Box::new(Type::ptr_to(fty(Type::Void, vec![Type::INT]))), Some(2)));
+    let fptrs = b.global(
+        "handlers",
+        Type::Array(
+            Box::new(Type::ptr_to(fty(Type::Void, vec![Type::INT]))),
+            Some(2),
+        ),
+    );
     let dbl = b.global("d", Type::Float { bits: 64 });
     let ld = b.global("ld", Type::Float { bits: 128 });
     let static_local = b.global("worker$count", Type::UINT);
-    let fputs = b.external("fputs", Type::INT, vec![Type::ptr_to(Type::CHAR), Type::ptr_to(Type::Struct(opaque))], false);
+    let fputs = b.external(
+        "fputs",
+        Type::INT,
+        vec![Type::ptr_to(Type::CHAR), Type::ptr_to(Type::Struct(opaque))],
+        false,
+    );
     let malloc = b.external("malloc", void_ptr(), vec![Type::ULONG], false);
     let signal = b.external(
         "signal",
@@ -1129,14 +1599,24 @@ fn kitchen_sink() -> B {
     let old = b.local(worker, "old", Type::INT);
     let exp = b.local(worker, "exp", Type::INT);
     let ok = b.local(worker, "ok", Type::Bool);
-    let sh = b.local(worker, "x", Type::Int { bits: 16, signed: false }); // hides global x, which worker uses
+    let sh = b.local(
+        worker,
+        "x",
+        Type::Int {
+            bits: 16,
+            signed: false,
+        },
+    ); // hides global x, which worker uses
     let node_member = |b: &B, base: Expr, idx| member(b, base, idx);
     let p_next = node_member(&b, deref(p.clone()), 1);
     let grid = node_member(&b, head.clone(), 2);
     let grid_cell = index(index(grid, int(1)), int(2));
     let cb = node_member(&b, deref(p.clone()), 3);
     let worker_body = vec![
-        assign(p.clone(), cast(Type::ptr_to(Type::Struct(node)), wp[0].clone())),
+        assign(
+            p.clone(),
+            cast(Type::ptr_to(Type::Struct(node)), wp[0].clone()),
+        ),
         assign(i.clone(), int(0)),
         st(StmtKind::Loop {
             body: vec![
@@ -1157,7 +1637,16 @@ fn kitchen_sink() -> B {
             latch: vec![assign(i.clone(), bin(Add, i.clone(), int(1)))],
         }),
         assign(i2.clone(), c(-1, Type::ULONG)),
-        assign(sh.clone(), c(65535, Type::Int { bits: 16, signed: false })),
+        assign(
+            sh.clone(),
+            c(
+                65535,
+                Type::Int {
+                    bits: 16,
+                    signed: false,
+                },
+            ),
+        ),
         assign(grid_cell, c(97, Type::CHAR)),
         assign(node_member(&b, deref(p_next.clone()), 0), int(3)),
         assign(index(nodes.clone(), int(2)), head.clone()),
@@ -1165,14 +1654,32 @@ fn kitchen_sink() -> B {
         assign(index(deref(pa.clone()), int(2)), int(4)),
         assign(flag.clone(), Expr::new(ExprKind::Nondet, Type::Bool)),
         assign(y.clone(), Expr::new(ExprKind::Nondet, Type::LONG)),
-        assign(big.clone(), Expr::new(ExprKind::Nondet, Type::Int { bits: 128, signed: true })),
-        assign(dbl.clone(), Expr::new(ExprKind::FloatConst("2.5".into()), Type::Float { bits: 64 })),
-        assign(ld.clone(), Expr::new(ExprKind::Nondet, Type::Float { bits: 128 })),
+        assign(
+            big.clone(),
+            Expr::new(
+                ExprKind::Nondet,
+                Type::Int {
+                    bits: 128,
+                    signed: true,
+                },
+            ),
+        ),
+        assign(
+            dbl.clone(),
+            Expr::new(ExprKind::FloatConst("2.5".into()), Type::Float { bits: 64 }),
+        ),
+        assign(
+            ld.clone(),
+            Expr::new(ExprKind::Nondet, Type::Float { bits: 128 }),
+        ),
         assign(static_local.clone(), c(7, Type::UINT)),
-        assign(index(arr3.clone(), int(0)), Expr::new(
-            ExprKind::Cond(Box::new(flag.clone()), Box::new(int(1)), Box::new(int(2))),
-            Type::INT,
-        )),
+        assign(
+            index(arr3.clone(), int(0)),
+            Expr::new(
+                ExprKind::Cond(Box::new(flag.clone()), Box::new(int(1)), Box::new(int(2))),
+                Type::INT,
+            ),
+        ),
         st(StmtKind::Rmw(Rmw {
             op: RmwOp::FetchAdd,
             dest: Some(old.clone()),
@@ -1208,17 +1715,35 @@ fn kitchen_sink() -> B {
         st(StmtKind::Call {
             dest: None,
             callee: Callee::Direct(fputs),
-            args: vec![Expr::new(ExprKind::Str("a\"b\n".into()), Type::ptr_to(Type::CHAR)), stream.clone()],
+            args: vec![
+                Expr::new(ExprKind::Str("a\"b\n".into()), Type::ptr_to(Type::CHAR)),
+                stream.clone(),
+            ],
         }),
         st(StmtKind::Call {
             dest: Some(index(fptrs.clone(), int(0))),
             callee: Callee::Direct(signal),
             args: vec![int(2), b.fexpr(handler)],
         }),
-        st(StmtKind::Call { dest: None, callee: Callee::Indirect(index(fptrs.clone(), int(0))), args: vec![int(2)] }),
-        st(StmtKind::Call { dest: Some(wp[0].clone()), callee: Callee::Indirect(deref(cb)), args: vec![wp[0].clone()] }),
-        st(StmtKind::Call { dest: Some(wp[0].clone()), callee: Callee::Direct(malloc), args: vec![c(16, Type::ULONG)] }),
-        st(StmtKind::Assert { cond: bin(Ne, p.clone(), c(0, Type::ptr_to(Type::Struct(node)))), msg: "p != NULL".into() }),
+        st(StmtKind::Call {
+            dest: None,
+            callee: Callee::Indirect(index(fptrs.clone(), int(0))),
+            args: vec![int(2)],
+        }),
+        st(StmtKind::Call {
+            dest: Some(wp[0].clone()),
+            callee: Callee::Indirect(deref(cb)),
+            args: vec![wp[0].clone()],
+        }),
+        st(StmtKind::Call {
+            dest: Some(wp[0].clone()),
+            callee: Callee::Direct(malloc),
+            args: vec![c(16, Type::ULONG)],
+        }),
+        st(StmtKind::Assert {
+            cond: bin(Ne, p.clone(), c(0, Type::ptr_to(Type::Struct(node)))),
+            msg: "p != NULL".into(),
+        }),
         st(StmtKind::Assume(bin(Ge, old.clone(), int(0)))),
         st(StmtKind::Assume(wp[0].clone())),
         st(StmtKind::AtomicBegin),
@@ -1231,19 +1756,41 @@ fn kitchen_sink() -> B {
     b.body(worker, worker_body);
     let (main, _) = b.func("main", Type::INT, &[]);
     let t = b.local(main, "t", Type::ULONG);
-    let mutex = b.strukt("mutex", true, vec![("__size", Type::Array(Box::new(Type::CHAR), Some(40))), ("__align", Type::LONG)]);
+    let mutex = b.strukt(
+        "mutex",
+        true,
+        vec![
+            ("__size", Type::Array(Box::new(Type::CHAR), Some(40))),
+            ("__align", Type::LONG),
+        ],
+    );
     let m = b.global("m", Type::Struct(mutex));
     let wf = b.fexpr(worker);
     let hf = b.fexpr(handler);
     b.body(
         main,
         vec![
-            st(StmtKind::Spawn { tid: Some(addr(t.clone())), func: wf.clone(), arg: addr(head.clone()) }),
-            st(StmtKind::Spawn { tid: None, func: wf, arg: addr(head.clone()) }),
-            st(StmtKind::Spawn { tid: None, func: hf, arg: x.clone() }),
+            st(StmtKind::Spawn {
+                tid: Some(addr(t.clone())),
+                func: wf.clone(),
+                arg: addr(head.clone()),
+            }),
+            st(StmtKind::Spawn {
+                tid: None,
+                func: wf,
+                arg: addr(head.clone()),
+            }),
+            st(StmtKind::Spawn {
+                tid: None,
+                func: hf,
+                arg: x.clone(),
+            }),
             st(StmtKind::Lock(addr(m.clone()))),
             st(StmtKind::Unlock(addr(m.clone()))),
-            st(StmtKind::Join { tid: t.clone(), ret: None }),
+            st(StmtKind::Join {
+                tid: t.clone(),
+                ret: None,
+            }),
             st(StmtKind::Fence(Fence::Lwsync)),
             st(StmtKind::Fence(Fence::Mfence)),
             st(StmtKind::Fence(Fence::Compiler)),
@@ -1256,7 +1803,12 @@ fn kitchen_sink() -> B {
 #[test]
 fn kitchen_sink_compiles() {
     let b = kitchen_sink();
-    let map = SourceMap { files: vec![crate::source::SourceFile { name: "in\\put \"x\".c".into(), text: None }] };
+    let map = SourceMap {
+        files: vec![crate::source::SourceFile {
+            name: "in\\put \"x\".c".into(),
+            text: None,
+        }],
+    };
     let plain = print_program(&b.p, &map, &PrintOptions::default());
     // Put every statement at its own line of the input file.
     let mut p2 = b.p.clone();
@@ -1264,16 +1816,47 @@ fn kitchen_sink_compiles() {
     for f in &mut p2.funcs {
         if let Some(body) = &mut f.body {
             walk_stmts_mut(body, &mut |s| {
-                s.loc = Loc { file: 0, line, col: 0, len: 1 };
+                s.loc = Loc {
+                    file: 0,
+                    line,
+                    col: 0,
+                    len: 1,
+                };
                 line += 1;
             });
         }
     }
-    let with_lines = print_program(&p2, &map, &PrintOptions { line_directives: true, header: "test".into() });
-    assert!(with_lines.contains("#line 1 \"in\\\\put \\\"x\\\".c\""), "{with_lines}");
-    let files = vec![("plain.c".to_string(), plain), ("lines.c".to_string(), with_lines)];
-    if compile_all(&files, &["-Wall", "-Wno-unused-variable", "-Wno-unused-label", "-Wno-pointer-sign", "-Wno-main"]) {
-        for arch in [&["-U__x86_64__", "-D__powerpc64__"][..], &["-U__x86_64__", "-D__aarch64__"], &["-D__WEAKC_NO_ASM"]] {
+    let with_lines = print_program(
+        &p2,
+        &map,
+        &PrintOptions {
+            line_directives: true,
+            header: "test".into(),
+        },
+    );
+    assert!(
+        with_lines.contains("#line 1 \"in\\\\put \\\"x\\\".c\""),
+        "{with_lines}"
+    );
+    let files = vec![
+        ("plain.c".to_string(), plain),
+        ("lines.c".to_string(), with_lines),
+    ];
+    if compile_all(
+        &files,
+        &[
+            "-Wall",
+            "-Wno-unused-variable",
+            "-Wno-unused-label",
+            "-Wno-pointer-sign",
+            "-Wno-main",
+        ],
+    ) {
+        for arch in [
+            &["-U__x86_64__", "-D__powerpc64__"][..],
+            &["-U__x86_64__", "-D__aarch64__"],
+            &["-D__WEAKC_NO_ASM"],
+        ] {
             compile_all(&files, arch);
         }
         compile_all(&files, &["-std=c11"]);
@@ -1288,8 +1871,14 @@ fn svcomp_shaped_program_compiles() {
     // glibc: struct __pthread_internal_list { struct __pthread_internal_list *__prev, *__next; };
     let list = b.strukt("__pthread_internal_list", false, vec![]);
     b.p.structs[list.0 as usize].fields = vec![
-        Field { name: "__prev".into(), ty: Type::ptr_to(Type::Struct(list)) },
-        Field { name: "__next".into(), ty: Type::ptr_to(Type::Struct(list)) },
+        Field {
+            name: "__prev".into(),
+            ty: Type::ptr_to(Type::Struct(list)),
+        },
+        Field {
+            name: "__next".into(),
+            ty: Type::ptr_to(Type::Struct(list)),
+        },
     ];
     let ms = b.strukt(
         "__pthread_mutex_s",
@@ -1300,37 +1889,85 @@ fn svcomp_shaped_program_compiles() {
             ("__owner", Type::INT),
             ("__nusers", Type::UINT),
             ("__kind", Type::INT),
-            ("__spins", Type::Int { bits: 16, signed: true }),
-            ("__elision", Type::Int { bits: 16, signed: true }),
+            (
+                "__spins",
+                Type::Int {
+                    bits: 16,
+                    signed: true,
+                },
+            ),
+            (
+                "__elision",
+                Type::Int {
+                    bits: 16,
+                    signed: true,
+                },
+            ),
             ("__list", Type::Struct(list)),
         ],
     );
     let mutex_t = b.strukt(
         "",
         true,
-        vec![("__data", Type::Struct(ms)), ("__size", Type::Array(Box::new(Type::CHAR), Some(40))), ("__align", Type::LONG)],
+        vec![
+            ("__data", Type::Struct(ms)),
+            ("__size", Type::Array(Box::new(Type::CHAR), Some(40))),
+            ("__align", Type::LONG),
+        ],
     );
-    let attr_t = b.strukt("", true, vec![("__size", Type::Array(Box::new(Type::CHAR), Some(56))), ("__align", Type::LONG)]);
-    let mattr_t = b.strukt("", true, vec![("__size", Type::Array(Box::new(Type::CHAR), Some(4))), ("__align", Type::INT)]);
+    let attr_t = b.strukt(
+        "",
+        true,
+        vec![
+            ("__size", Type::Array(Box::new(Type::CHAR), Some(56))),
+            ("__align", Type::LONG),
+        ],
+    );
+    let mattr_t = b.strukt(
+        "",
+        true,
+        vec![
+            ("__size", Type::Array(Box::new(Type::CHAR), Some(4))),
+            ("__align", Type::INT),
+        ],
+    );
     let pthread_t = Type::ULONG;
     let start = Type::ptr_to(fty(void_ptr(), vec![void_ptr()]));
     let pc = b.external(
         "pthread_create",
         Type::INT,
-        vec![Type::ptr_to(pthread_t.clone()), Type::ptr_to(Type::Struct(attr_t)), start.clone(), void_ptr()],
+        vec![
+            Type::ptr_to(pthread_t.clone()),
+            Type::ptr_to(Type::Struct(attr_t)),
+            start.clone(),
+            void_ptr(),
+        ],
         false,
     );
-    let _pj = b.external("pthread_join", Type::INT, vec![pthread_t.clone(), Type::ptr_to(void_ptr())], false);
+    let _pj = b.external(
+        "pthread_join",
+        Type::INT,
+        vec![pthread_t.clone(), Type::ptr_to(void_ptr())],
+        false,
+    );
     let pmi = b.external(
         "pthread_mutex_init",
         Type::INT,
-        vec![Type::ptr_to(Type::Struct(mutex_t)), Type::ptr_to(Type::Struct(mattr_t))],
+        vec![
+            Type::ptr_to(Type::Struct(mutex_t)),
+            Type::ptr_to(Type::Struct(mattr_t)),
+        ],
         false,
     );
     let assert_fail = b.external(
         "__assert_fail",
         Type::Void,
-        vec![Type::ptr_to(Type::CHAR), Type::ptr_to(Type::CHAR), Type::UINT, Type::ptr_to(Type::CHAR)],
+        vec![
+            Type::ptr_to(Type::CHAR),
+            Type::ptr_to(Type::CHAR),
+            Type::UINT,
+            Type::ptr_to(Type::CHAR),
+        ],
         false,
     );
     let abort = b.external("abort", Type::Void, vec![], false);
@@ -1345,15 +1982,26 @@ fn svcomp_shaped_program_compiles() {
             args: vec![s("0"), s("t.c"), c(3, Type::UINT), s("reach_error")],
         })],
     );
-    let (vassert, vp) = b.func("__VERIFIER_assert", Type::Void, &[("expression", Type::INT)]);
+    let (vassert, vp) = b.func(
+        "__VERIFIER_assert",
+        Type::Void,
+        &[("expression", Type::INT)],
+    );
     b.body(
         vassert,
         vec![st(StmtKind::If {
             cond: un(UnOp::Not, vp[0].clone()),
             then_: vec![
                 st(StmtKind::Label(LabelId(0), "ERROR".into())),
-                st(StmtKind::Assert { cond: int(0), msg: "reach_error()".into() }),
-                st(StmtKind::Call { dest: None, callee: Callee::Direct(abort), args: vec![] }),
+                st(StmtKind::Assert {
+                    cond: int(0),
+                    msg: "reach_error()".into(),
+                }),
+                st(StmtKind::Call {
+                    dest: None,
+                    callee: Callee::Direct(abort),
+                    args: vec![],
+                }),
             ],
             else_: vec![],
         })],
@@ -1398,38 +2046,81 @@ fn svcomp_shaped_program_compiles() {
                 callee: Callee::Direct(pmi),
                 args: vec![addr(m.clone()), c(0, void_ptr())],
             }),
-            st(StmtKind::Spawn { tid: Some(addr(t0.clone())), func: b.fexpr(p0), arg: c(0, void_ptr()) }),
-            st(StmtKind::Spawn { tid: Some(addr(t1.clone())), func: b.fexpr(p1), arg: c(0, void_ptr()) }),
+            st(StmtKind::Spawn {
+                tid: Some(addr(t0.clone())),
+                func: b.fexpr(p0),
+                arg: c(0, void_ptr()),
+            }),
+            st(StmtKind::Spawn {
+                tid: Some(addr(t1.clone())),
+                func: b.fexpr(p1),
+                arg: c(0, void_ptr()),
+            }),
             // A pthread_create the front end left as a call.
             st(StmtKind::Call {
                 dest: Some(rc.clone()),
                 callee: Callee::Direct(pc),
-                args: vec![addr(t1.clone()), c(0, void_ptr()), b.fexpr(p0), c(0, void_ptr())],
+                args: vec![
+                    addr(t1.clone()),
+                    c(0, void_ptr()),
+                    b.fexpr(p0),
+                    c(0, void_ptr()),
+                ],
             }),
-            st(StmtKind::Join { tid: t0.clone(), ret: None }),
-            st(StmtKind::Join { tid: t1.clone(), ret: None }),
+            st(StmtKind::Join {
+                tid: t0.clone(),
+                ret: None,
+            }),
+            st(StmtKind::Join {
+                tid: t1.clone(),
+                ret: None,
+            }),
             st(StmtKind::Call {
                 dest: None,
                 callee: Callee::Direct(vassert),
-                args: vec![bin(BinOp::LogOr, bin(BinOp::Eq, x.clone(), int(1)), bin(BinOp::Eq, y.clone(), int(1)))],
+                args: vec![bin(
+                    BinOp::LogOr,
+                    bin(BinOp::Eq, x.clone(), int(1)),
+                    bin(BinOp::Eq, y.clone(), int(1)),
+                )],
             }),
             st(StmtKind::Return(Some(int(0)))),
         ],
     );
     let out = b.print();
     assert!(!out.contains("int pthread_create("), "{out}");
-    assert!(out.contains("int pthread_join(") == false);
-    assert!(out.contains("pthread_create(&t1, 0, (void *(*)(void *))P1, ((void *)0));"), "{out}");
-    compile_all(&[("svcomp.c".to_string(), out)], &["-Wall", "-Wno-unused-variable", "-Wno-unused-label", "-Wno-pointer-sign"]);
+    assert!(!out.contains("int pthread_join("));
+    assert!(
+        out.contains("pthread_create(&t1, 0, (void *(*)(void *))P1, ((void *)0));"),
+        "{out}"
+    );
+    compile_all(
+        &[("svcomp.c".to_string(), out)],
+        &[
+            "-Wall",
+            "-Wno-unused-variable",
+            "-Wno-unused-label",
+            "-Wno-pointer-sign",
+        ],
+    );
 }
-
 
 #[test]
 fn builtins_and_unnamed_parameters() {
     let mut b = B::new();
     let x = b.global("x", Type::LONG);
-    let expect = b.external("__builtin_expect", Type::LONG, vec![Type::LONG, Type::LONG], false);
-    let fadd = b.external("__sync_fetch_and_add", Type::INT, vec![Type::ptr_to(Type::INT), Type::INT], false);
+    let expect = b.external(
+        "__builtin_expect",
+        Type::LONG,
+        vec![Type::LONG, Type::LONG],
+        false,
+    );
+    let fadd = b.external(
+        "__sync_fetch_and_add",
+        Type::INT,
+        vec![Type::ptr_to(Type::INT), Type::INT],
+        false,
+    );
     let dup = b.external("puts", Type::INT, vec![Type::ptr_to(Type::CHAR)], false);
     let dup2 = b.external("puts", Type::INT, vec![Type::ptr_to(Type::CHAR)], false);
     // A definition whose parameter has no variable (unnamed in the IR).
@@ -1448,6 +2139,11 @@ fn builtins_and_unnamed_parameters() {
     assert!(!out.contains("__builtin_expect(long"), "{out}");
     assert!(!out.contains("__sync_fetch_and_add(int"), "{out}");
     assert_eq!(out.matches("int puts(signed char *);").count(), 1, "{out}");
-    assert!(out.contains("void f(int __weakc_param0, long __weakc_param1)\n{\n    x = __builtin_expect(x, 1L);\n}\n"), "{out}");
+    assert!(
+        out.contains(
+            "void f(int __weakc_param0, long __weakc_param1)\n{\n    x = __builtin_expect(x, 1L);\n}\n"
+        ),
+        "{out}"
+    );
     compile_all(&[("builtins.c".into(), out)], &[]);
 }
