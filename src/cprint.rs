@@ -1254,7 +1254,8 @@ impl<'a> Printer<'a> {
                         ptr.push(s.0 as usize)
                     }
                 }
-                Type::Array(t, _) => deps(t, by_value, val, ptr),
+                // An array type needs a complete element type even behind a pointer.
+                Type::Array(t, _) => deps(t, true, val, ptr),
                 Type::Ptr(t) => deps(t, false, val, ptr),
                 Type::Func(ft) => {
                     deps(&ft.ret, false, val, ptr);

@@ -2147,3 +2147,383 @@ fn builtins_and_unnamed_parameters() {
     );
     compile_all(&[("builtins.c".into(), out)], &[]);
 }
+
+// ------------------------------------------------------------------------------------------
+// Randomised declarator check: sizes the compiler computes for printed declarations must
+// match the IR's (LP64), at every level of dereferencing and indexing.
+// ------------------------------------------------------------------------------------------
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// (size, alignment) of `ty` on x86-64 Linux.
+fn layout(p: &Program, ty: &Type) -> (u64, u64) {
+    match ty {
+        Type::Void => (1, 1),
+        Type::Bool => (1, 1),
+        Type::Int { bits, .. } | Type::Float { bits } => {
+            let s = (*bits as u64 / 8).max(1);
+            (s, s)
+        }
+        Type::Ptr(_) => (8, 8),
+        Type::Array(t, n) => {
+            let (s, a) = layout(p, t);
+            (s * n.unwrap_or(0), a)
+        }
+        Type::Struct(id) => {
+            let sd = p.strukt(*id);
+            let (mut size, mut align) = (0u64, 1u64);
+            for f in &sd.fields {
+                let (s, a) = layout(p, &f.ty);
+                align = align.max(a);
+                if sd.is_union {
+                    size = size.max(s);
+                } else {
+                    size = size.div_ceil(a) * a + s;
+                }
+            }
+            (size.div_ceil(align) * align, align)
+        }
+        Type::Func(_) => (1, 1),
+    }
+}
+
+fn random_scalar(r: &mut Rng) -> Type {
+    match r.below(9) {
+        0 => Type::Bool,
+        1 => Type::CHAR,
+        2 => Type::Int { bits: 16, signed: false },
+        3 => Type::INT,
+        4 => Type::ULONG,
+        5 => Type::Int { bits: 128, signed: true },
+        6 => Type::Float { bits: 32 },
+        7 => Type::Float { bits: 64 },
+        _ => Type::Float { bits: 128 },
+    }
+}
+
+/// A random object type; by-value structs only from `value_ok`, pointers to any struct.
+fn random_type(r: &mut Rng, depth: u32, nstructs: u32, value_ok: &[u32]) -> Type {
+    if depth == 0 {
+        return random_scalar(r);
+    }
+    match r.below(8) {
+        0 | 1 => Type::ptr_to(random_type(r, depth - 1, nstructs, value_ok)),
+        2 | 3 => Type::Array(
+            Box::new(random_type(r, depth - 1, nstructs, value_ok)),
+            Some(1 + r.below(4)),
+        ),
+        4 => {
+            // Pointer to a function returning a pointer or scalar.
+            let ret = match r.below(3) {
+                0 => Type::Void,
+                1 => random_scalar(r),
+                _ => Type::ptr_to(random_type(r, depth - 1, nstructs, value_ok)),
+            };
+            let params =
+                (0..r.below(3)).map(|_| random_type(r, depth - 1, nstructs, value_ok)).collect();
+            let variadic = r.below(4) == 0;
+            Type::ptr_to(Type::Func(Box::new(FuncType { ret, params, variadic })))
+        }
+        5 if nstructs > 0 => Type::ptr_to(Type::Struct(StructId(r.below(nstructs as u64) as u32))),
+        6 if !value_ok.is_empty() => {
+            Type::Struct(StructId(value_ok[r.below(value_ok.len() as u64) as usize]))
+        }
+        _ => random_scalar(r),
+    }
+}
+
+/// `_Static_assert`s on the sizes of `expr` (of type `ty`) and of what it points to.
+fn size_asserts(p: &Program, expr: &str, ty: &Type, out: &mut String) {
+    let (s, _) = layout(p, ty);
+    if !matches!(ty, Type::Func(_) | Type::Void) {
+        out.push_str(&format!("_Static_assert(sizeof({expr}) == {s}, \"{expr}\");\n"));
+    }
+    match ty {
+        Type::Ptr(t) if !matches!(**t, Type::Func(_) | Type::Void) => {
+            size_asserts(p, &format!("(*{expr})"), t, out)
+        }
+        Type::Array(t, _) => size_asserts(p, &format!("({expr})[0]"), t, out),
+        _ => {}
+    }
+}
+
+#[test]
+fn random_declarations_have_the_right_sizes() {
+    let mut r = Rng(0x5eed);
+    let mut files = Vec::new();
+    for round in 0..40 {
+        let mut b = B::new();
+        let nstructs = 1 + r.below(6) as u32;
+        // By-value nesting follows a random rank order (acyclic), printing order must
+        // recover it; pointers may go anywhere (cycles).
+        let mut rank: Vec<u32> = (0..nstructs).collect();
+        for i in (1..rank.len()).rev() {
+            rank.swap(i, r.below(i as u64 + 1) as usize);
+        }
+        for i in 0..nstructs {
+            b.strukt(&format!("s{i}"), r.below(4) == 0, vec![]);
+        }
+        for i in 0..nstructs {
+            let lower: Vec<u32> = (0..nstructs).filter(|&j| rank[j as usize] < rank[i as usize]).collect();
+            let fields = (0..1 + r.below(4))
+                .map(|k| Field { name: format!("f{k}"), ty: random_type(&mut r, 3, nstructs, &lower) })
+                .collect();
+            b.p.structs[i as usize].fields = fields;
+        }
+        let all: Vec<u32> = (0..nstructs).collect();
+        let mut asserts = String::new();
+        for g in 0..12 {
+            let ty = random_type(&mut r, 4, nstructs, &all);
+            let name = format!("g{g}");
+            b.global(&name, ty.clone());
+            size_asserts(&b.p, &name, &ty, &mut asserts);
+        }
+        let printed = b.print();
+        for i in 0..nstructs {
+            let s = Type::Struct(StructId(i));
+            if !printed.contains(&format!("\n{} {{\n", decl(&b, &s, ""))) {
+                continue; // unused: not printed
+            }
+            asserts.push_str(&format!(
+                "_Static_assert(sizeof({}) == {}, \"s{i}\");\n",
+                decl(&b, &s, ""),
+                layout(&b.p, &s).0
+            ));
+        }
+        // A function taking and returning some of them, to exercise prototypes.
+        let ret = random_type(&mut r, 2, nstructs, &all);
+        let ret = if matches!(ret, Type::Array(..)) { Type::ptr_to(ret) } else { ret };
+        let params: Vec<(String, Type)> =
+            (0..3).map(|k| (format!("p{k}"), random_type(&mut r, 3, nstructs, &all))).collect();
+        let pref: Vec<(&str, Type)> = params.iter().map(|(n, t)| (n.as_str(), t.clone())).collect();
+        let (f, _) = b.func("f", ret, &pref);
+        b.body(f, vec![]);
+        let out = b.print() + &asserts;
+        files.push((format!("random{round}.c"), out));
+    }
+    compile_all(&files, &["-w"]);
+}
+
+// ------------------------------------------------------------------------------------------
+// Randomised expression check: constant expressions printed from the IR must have, for the
+// compiler, the type and value the IR gives them under C's conversion rules. This catches
+// precedence and literal-typing mistakes.
+// ------------------------------------------------------------------------------------------
+
+fn int_info(ty: &Type) -> (u32, bool) {
+    match ty {
+        Type::Bool => (1, false),
+        Type::Int { bits, signed } => (*bits as u32, *signed),
+        _ => unreachable!(),
+    }
+}
+
+/// Converts `v` to integer type `ty` (wrapping, as GCC does for signed targets).
+fn convert(v: i128, ty: &Type) -> i128 {
+    match ty {
+        Type::Bool => (v != 0) as i128,
+        _ => {
+            let (bits, signed) = int_info(ty);
+            wrap_int(v, bits, signed)
+        }
+    }
+}
+
+fn promote(ty: &Type) -> Type {
+    match ty {
+        Type::Bool => Type::INT,
+        Type::Int { bits, .. } if *bits < 32 => Type::INT,
+        t => t.clone(),
+    }
+}
+
+/// The usual arithmetic conversions of two promoted types among int/uint/long/ulong.
+fn usual(a: &Type, b: &Type) -> Type {
+    let (a, b) = (promote(a), promote(b));
+    if a == b {
+        return a;
+    }
+    let (ab, asg) = int_info(&a);
+    let (bb, bsg) = int_info(&b);
+    if asg == bsg {
+        return if ab >= bb { a } else { b };
+    }
+    let (s, sb, u, ub) = if asg { (&a, ab, &b, bb) } else { (&b, bb, &a, ab) };
+    if ub >= sb {
+        u.clone()
+    } else if sb > ub {
+        s.clone()
+    } else {
+        Type::Int { bits: sb as u8, signed: false }
+    }
+}
+
+fn in_range(v: i128, ty: &Type) -> bool {
+    convert(v, ty) == v
+}
+
+/// A random constant integer expression and its value, or None when it would be undefined.
+fn random_const_expr(r: &mut Rng, depth: u32) -> Option<(Expr, i128)> {
+    let wide = [Type::INT, Type::UINT, Type::LONG, Type::ULONG];
+    if depth == 0 || r.below(5) == 0 {
+        let ty = wide[r.below(4) as usize].clone();
+        let v: i128 = match r.below(8) {
+            0 => i32::MIN as i128,
+            1 => i32::MAX as i128,
+            2 => i64::MIN as i128,
+            3 => -1,
+            4 => u32::MAX as i128 + 5,
+            _ => r.below(40) as i128 - 10,
+        };
+        let v = convert(v, &ty);
+        return Some((c(v, ty), v));
+    }
+    use BinOp::*;
+    let ops = [Add, Sub, Mul, Div, Rem, Shl, Shr, BitAnd, BitOr, BitXor, Eq, Ne, Lt, Le, Gt, Ge, LogAnd, LogOr];
+    match r.below(10) {
+        0 => {
+            let (a, va) = random_const_expr(r, depth - 1)?;
+            let op = [UnOp::Neg, UnOp::BitNot, UnOp::Not][r.below(3) as usize];
+            let (ty, v) = match op {
+                UnOp::Not => (Type::INT, (va == 0) as i128),
+                UnOp::Neg => {
+                    let t = promote(&a.ty);
+                    let v = -convert(va, &t);
+                    if int_info(&t).1 && !in_range(v, &t) {
+                        return None;
+                    }
+                    (t.clone(), convert(v, &t))
+                }
+                UnOp::BitNot => {
+                    let t = promote(&a.ty);
+                    (t.clone(), convert(!convert(va, &t), &t))
+                }
+            };
+            Some((Expr::new(ExprKind::Unary(op, Box::new(a)), ty), v))
+        }
+        1 => {
+            let (a, va) = random_const_expr(r, depth - 1)?;
+            let ty = [Type::CHAR, Type::Bool, Type::INT, Type::UINT, Type::LONG, Type::ULONG]
+                [r.below(6) as usize]
+                .clone();
+            let v = convert(va, &ty);
+            Some((cast(ty, a), v))
+        }
+        2 => {
+            let (cnd, vc) = random_const_expr(r, depth - 1)?;
+            let (a, va) = random_const_expr(r, depth - 1)?;
+            let (b, vb) = random_const_expr(r, depth - 1)?;
+            let ty = usual(&a.ty, &b.ty);
+            let v = convert(if vc != 0 { va } else { vb }, &ty);
+            let e = Expr::new(ExprKind::Cond(Box::new(cnd), Box::new(a), Box::new(b)), ty);
+            Some((e, v))
+        }
+        _ => {
+            let op = ops[r.below(ops.len() as u64) as usize];
+            let (a, va) = random_const_expr(r, depth - 1)?;
+            let (b, vb) = random_const_expr(r, depth - 1)?;
+            let (ty, v) = match op {
+                LogAnd => (Type::INT, (va != 0 && vb != 0) as i128),
+                LogOr => (Type::INT, (va != 0 || vb != 0) as i128),
+                Shl | Shr => {
+                    let t = promote(&a.ty);
+                    let (bits, signed) = int_info(&t);
+                    if vb < 0 || vb >= bits as i128 {
+                        return None;
+                    }
+                    let x = convert(va, &t);
+                    let v = if op == Shl {
+                        if signed && x < 0 {
+                            return None;
+                        }
+                        let v = x << vb;
+                        if signed && !in_range(v, &t) {
+                            return None;
+                        }
+                        convert(v, &t)
+                    } else {
+                        x >> vb
+                    };
+                    (t, v)
+                }
+                _ => {
+                    let t = usual(&a.ty, &b.ty);
+                    let (x, y) = (convert(va, &t), convert(vb, &t));
+                    let signed = int_info(&t).1;
+                    let exact = match op {
+                        Add => x + y,
+                        Sub => x - y,
+                        Mul if signed => x * y,
+                        Mul => (x as u128).wrapping_mul(y as u128) as i128,
+                        Div | Rem if y == 0 => return None,
+                        Div => x / y,
+                        Rem => x % y,
+                        BitAnd => x & y,
+                        BitOr => x | y,
+                        BitXor => x ^ y,
+                        Eq => return Some((bin(op, a, b), (x == y) as i128)),
+                        Ne => return Some((bin(op, a, b), (x != y) as i128)),
+                        Lt => return Some((bin(op, a, b), (x < y) as i128)),
+                        Le => return Some((bin(op, a, b), (x <= y) as i128)),
+                        Gt => return Some((bin(op, a, b), (x > y) as i128)),
+                        Ge => return Some((bin(op, a, b), (x >= y) as i128)),
+                        _ => unreachable!(),
+                    };
+                    if signed && !in_range(exact, &t) {
+                        return None;
+                    }
+                    (t.clone(), convert(exact, &t))
+                }
+            };
+            Some((Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), ty), v))
+        }
+    }
+}
+
+#[test]
+fn random_constant_expressions_keep_type_and_value() {
+    let mut r = Rng(0xc0ffee);
+    let mut files = Vec::new();
+    let b = B::new();
+    for round in 0..8 {
+        let mut text = String::from("#include \"weakc.h\"\n");
+        let mut n = 0;
+        while n < 60 {
+            let Some((e, v)) = random_const_expr(&mut r, 4) else { continue };
+            let printed = expr(&b, &e);
+            let tyname = decl(&b, &e.ty, "");
+            let bits64 = convert(v, &Type::ULONG);
+            text.push_str(&format!(
+                "_Static_assert(__builtin_types_compatible_p(__typeof__({printed}), {tyname}), \"type {n}\");\n\
+                 _Static_assert((unsigned long)({printed}) == {bits64}UL, \"value {n}\");\n"
+            ));
+            n += 1;
+        }
+        files.push((format!("consts{round}.c"), text));
+    }
+    compile_all(&files, &["-w"]);
+}
+
+#[test]
+fn pointer_to_array_needs_a_complete_element() {
+    let mut b = B::new();
+    let a = b.strukt("a", false, vec![]);
+    let u = b.strukt("b", true, vec![("x", Type::INT)]);
+    b.p.structs[a.0 as usize].fields = vec![Field {
+        name: "p".into(),
+        ty: Type::ptr_to(Type::Array(Box::new(Type::Struct(u)), Some(2))),
+    }];
+    b.global("g", Type::Struct(a));
+    let out = b.print();
+    assert!(out.contains("union b {\n    int x;\n};\nstruct a {\n    union b (*p)[2];\n};\n"), "{out}");
+}
