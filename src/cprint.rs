@@ -582,6 +582,8 @@ struct Printer<'a> {
     /// Generated thread-id globals for `Spawn`s without a tid, by statement address.
     spawn_tids: HashMap<*const Stmt, String>,
     spawn_tid_order: Vec<String>,
+    /// Print 8-bit signed integers as plain `char` (in prototypes of external functions).
+    plain_char: std::cell::Cell<bool>,
     /// Locals and temporaries (with parameters) of each function, in variable order.
     owned: HashMap<FuncId, Vec<VarId>>,
     // Per function being printed:
@@ -723,6 +725,7 @@ impl<'a> Printer<'a> {
             spawn_tids,
             spawn_tid_order,
             owned,
+            plain_char: std::cell::Cell::new(false),
             locals: HashMap::new(),
             labels: HashMap::new(),
             label_stmts: HashMap::new(),
@@ -755,6 +758,7 @@ impl<'a> Printer<'a> {
                     _ => "__int128",
                 };
                 match (int_width(*bits), signed) {
+                    (8, true) if self.plain_char.get() => "char".into(),
                     (8, true) => "signed char".into(),
                     (_, true) => s.into(),
                     (_, false) => format!("unsigned {s}"),
@@ -1309,7 +1313,12 @@ impl<'a> Printer<'a> {
                 self.out.blank();
                 first = false;
             }
+            // External functions are libc's and the like, declared with plain `char`: say so,
+            // so that the prototype agrees with the compiler's builtin one (GCC warns by
+            // default about `int puts(signed char *)`).
+            self.plain_char.set(f.body.is_none());
             let d = self.decl(&Type::Func(Box::new(f.ty.clone())), &self.func_names[i]);
+            self.plain_char.set(false);
             self.out.line(&format!("{d};"));
         }
     }
