@@ -2160,7 +2160,10 @@ struct Rng(u64);
 
 impl Rng {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         self.0 >> 33
     }
     fn below(&mut self, n: u64) -> u64 {
@@ -2204,10 +2207,16 @@ fn random_scalar(r: &mut Rng) -> Type {
     match r.below(9) {
         0 => Type::Bool,
         1 => Type::CHAR,
-        2 => Type::Int { bits: 16, signed: false },
+        2 => Type::Int {
+            bits: 16,
+            signed: false,
+        },
         3 => Type::INT,
         4 => Type::ULONG,
-        5 => Type::Int { bits: 128, signed: true },
+        5 => Type::Int {
+            bits: 128,
+            signed: true,
+        },
         6 => Type::Float { bits: 32 },
         7 => Type::Float { bits: 64 },
         _ => Type::Float { bits: 128 },
@@ -2232,10 +2241,15 @@ fn random_type(r: &mut Rng, depth: u32, nstructs: u32, value_ok: &[u32]) -> Type
                 1 => random_scalar(r),
                 _ => Type::ptr_to(random_type(r, depth - 1, nstructs, value_ok)),
             };
-            let params =
-                (0..r.below(3)).map(|_| random_type(r, depth - 1, nstructs, value_ok)).collect();
+            let params = (0..r.below(3))
+                .map(|_| random_type(r, depth - 1, nstructs, value_ok))
+                .collect();
             let variadic = r.below(4) == 0;
-            Type::ptr_to(Type::Func(Box::new(FuncType { ret, params, variadic })))
+            Type::ptr_to(Type::Func(Box::new(FuncType {
+                ret,
+                params,
+                variadic,
+            })))
         }
         5 if nstructs > 0 => Type::ptr_to(Type::Struct(StructId(r.below(nstructs as u64) as u32))),
         6 if !value_ok.is_empty() => {
@@ -2249,7 +2263,9 @@ fn random_type(r: &mut Rng, depth: u32, nstructs: u32, value_ok: &[u32]) -> Type
 fn size_asserts(p: &Program, expr: &str, ty: &Type, out: &mut String) {
     let (s, _) = layout(p, ty);
     if !matches!(ty, Type::Func(_) | Type::Void) {
-        out.push_str(&format!("_Static_assert(sizeof({expr}) == {s}, \"{expr}\");\n"));
+        out.push_str(&format!(
+            "_Static_assert(sizeof({expr}) == {s}, \"{expr}\");\n"
+        ));
     }
     match ty {
         Type::Ptr(t) if !matches!(**t, Type::Func(_) | Type::Void) => {
@@ -2277,9 +2293,14 @@ fn random_declarations_have_the_right_sizes() {
             b.strukt(&format!("s{i}"), r.below(4) == 0, vec![]);
         }
         for i in 0..nstructs {
-            let lower: Vec<u32> = (0..nstructs).filter(|&j| rank[j as usize] < rank[i as usize]).collect();
+            let lower: Vec<u32> = (0..nstructs)
+                .filter(|&j| rank[j as usize] < rank[i as usize])
+                .collect();
             let fields = (0..1 + r.below(4))
-                .map(|k| Field { name: format!("f{k}"), ty: random_type(&mut r, 3, nstructs, &lower) })
+                .map(|k| Field {
+                    name: format!("f{k}"),
+                    ty: random_type(&mut r, 3, nstructs, &lower),
+                })
                 .collect();
             b.p.structs[i as usize].fields = fields;
         }
@@ -2305,10 +2326,18 @@ fn random_declarations_have_the_right_sizes() {
         }
         // A function taking and returning some of them, to exercise prototypes.
         let ret = random_type(&mut r, 2, nstructs, &all);
-        let ret = if matches!(ret, Type::Array(..)) { Type::ptr_to(ret) } else { ret };
-        let params: Vec<(String, Type)> =
-            (0..3).map(|k| (format!("p{k}"), random_type(&mut r, 3, nstructs, &all))).collect();
-        let pref: Vec<(&str, Type)> = params.iter().map(|(n, t)| (n.as_str(), t.clone())).collect();
+        let ret = if matches!(ret, Type::Array(..)) {
+            Type::ptr_to(ret)
+        } else {
+            ret
+        };
+        let params: Vec<(String, Type)> = (0..3)
+            .map(|k| (format!("p{k}"), random_type(&mut r, 3, nstructs, &all)))
+            .collect();
+        let pref: Vec<(&str, Type)> = params
+            .iter()
+            .map(|(n, t)| (n.as_str(), t.clone()))
+            .collect();
         let (f, _) = b.func("f", ret, &pref);
         b.body(f, vec![]);
         let out = b.print() + &asserts;
@@ -2361,13 +2390,20 @@ fn usual(a: &Type, b: &Type) -> Type {
     if asg == bsg {
         return if ab >= bb { a } else { b };
     }
-    let (s, sb, u, ub) = if asg { (&a, ab, &b, bb) } else { (&b, bb, &a, ab) };
+    let (s, sb, u, ub) = if asg {
+        (&a, ab, &b, bb)
+    } else {
+        (&b, bb, &a, ab)
+    };
     if ub >= sb {
         u.clone()
     } else if sb > ub {
         s.clone()
     } else {
-        Type::Int { bits: sb as u8, signed: false }
+        Type::Int {
+            bits: sb as u8,
+            signed: false,
+        }
     }
 }
 
@@ -2392,7 +2428,10 @@ fn random_const_expr(r: &mut Rng, depth: u32) -> Option<(Expr, i128)> {
         return Some((c(v, ty), v));
     }
     use BinOp::*;
-    let ops = [Add, Sub, Mul, Div, Rem, Shl, Shr, BitAnd, BitOr, BitXor, Eq, Ne, Lt, Le, Gt, Ge, LogAnd, LogOr];
+    let ops = [
+        Add, Sub, Mul, Div, Rem, Shl, Shr, BitAnd, BitOr, BitXor, Eq, Ne, Lt, Le, Gt, Ge, LogAnd,
+        LogOr,
+    ];
     match r.below(10) {
         0 => {
             let (a, va) = random_const_expr(r, depth - 1)?;
@@ -2416,8 +2455,14 @@ fn random_const_expr(r: &mut Rng, depth: u32) -> Option<(Expr, i128)> {
         }
         1 => {
             let (a, va) = random_const_expr(r, depth - 1)?;
-            let ty = [Type::CHAR, Type::Bool, Type::INT, Type::UINT, Type::LONG, Type::ULONG]
-                [r.below(6) as usize]
+            let ty = [
+                Type::CHAR,
+                Type::Bool,
+                Type::INT,
+                Type::UINT,
+                Type::LONG,
+                Type::ULONG,
+            ][r.below(6) as usize]
                 .clone();
             let v = convert(va, &ty);
             Some((cast(ty, a), v))
@@ -2488,7 +2533,10 @@ fn random_const_expr(r: &mut Rng, depth: u32) -> Option<(Expr, i128)> {
                     (t.clone(), convert(exact, &t))
                 }
             };
-            Some((Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), ty), v))
+            Some((
+                Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), ty),
+                v,
+            ))
         }
     }
 }
@@ -2502,7 +2550,9 @@ fn random_constant_expressions_keep_type_and_value() {
         let mut text = String::from("#include \"weakc.h\"\n");
         let mut n = 0;
         while n < 60 {
-            let Some((e, v)) = random_const_expr(&mut r, 4) else { continue };
+            let Some((e, v)) = random_const_expr(&mut r, 4) else {
+                continue;
+            };
             let printed = expr(&b, &e);
             let tyname = decl(&b, &e.ty, "");
             let bits64 = convert(v, &Type::ULONG);
@@ -2528,5 +2578,47 @@ fn pointer_to_array_needs_a_complete_element() {
     }];
     b.global("g", Type::Struct(a));
     let out = b.print();
-    assert!(out.contains("union b {\n    int x;\n};\nstruct a {\n    union b (*p)[2];\n};\n"), "{out}");
+    assert!(
+        out.contains("union b {\n    int x;\n};\nstruct a {\n    union b (*p)[2];\n};\n"),
+        "{out}"
+    );
+}
+
+#[test]
+fn empty_program_and_determinism() {
+    let b = B::new();
+    assert_eq!(b.print(), "#include \"weakc.h\"\n");
+    let k = kitchen_sink();
+    let once = k.print();
+    for _ in 0..3 {
+        assert_eq!(k.print(), once);
+    }
+}
+
+#[test]
+fn local_with_initialiser_and_struct_nondet() {
+    let mut b = B::new();
+    let s = b.strukt("s", false, vec![("a", Type::INT)]);
+    let (f, _) = b.func("f", Type::Void, &[]);
+    let arr = b.local(f, "arr", Type::Array(Box::new(Type::INT), Some(2)));
+    let ExprKind::Var(av) = arr.kind else {
+        unreachable!()
+    };
+    b.p.vars[av.0 as usize].init = Some(Init::List(vec![Init::Expr(int(1))]));
+    let sv = b.local(f, "sv", Type::Struct(s));
+    b.body(
+        f,
+        vec![assign(sv, Expr::new(ExprKind::Nondet, Type::Struct(s)))],
+    );
+    let out = b.print();
+    let want = "\
+void f()
+{
+    int arr[2] = {1};
+    struct s sv;
+    sv = ({ struct s __weakc_nondet; __weakc_nondet; });
+}
+";
+    assert_eq!(function_text(&out, "void f()"), want);
+    compile_all(&[("init.c".into(), out)], &["-Werror"]);
 }
