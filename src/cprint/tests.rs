@@ -2622,3 +2622,10 @@ void f()
     assert_eq!(function_text(&out, "void f()"), want);
     compile_all(&[("init.c".into(), out)], &["-Werror"]);
 }
+
+#[test]
+fn write_runtime_copies_the_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_runtime(&dir.path().join("rt")).unwrap();
+    assert_eq!(std::fs::read_to_string(path).unwrap(), WEAKC_H);
+}
