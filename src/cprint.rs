@@ -9,7 +9,8 @@
 //! What is printed how:
 //! * **Types** are resolved in the IR, so they are printed structurally with proper C
 //!   declarators (`int (*p)[3]`, `void *(*f)(void *)`), integers by width and sign
-//!   (`signed char`, `unsigned short`, `int`, `long`, `__int128`); an empty parameter list is
+//!   (`signed char` — plain `char` in prototypes of external functions, which are libc's —
+//!   `unsigned short`, `int`, `long`, `__int128`); an empty parameter list is
 //!   printed `()` (unprototyped in C17, as accepting as the IR, which cannot tell `(void)`
 //!   from `()`).
 //! * **Names**: every identifier is sanitised (`$` → `__`, other non-identifier characters
