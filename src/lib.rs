@@ -7,5 +7,6 @@
 //! §4.5) → `rewrite` (instrumented C, §3.1/§4.4).
 
 pub mod aeg;
+pub mod frontend;
 pub mod ir;
 pub mod source;

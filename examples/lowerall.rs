@@ -1,0 +1,29 @@
+use weakc::frontend::*;
+use weakc::source::SourceMap;
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let dump = args.iter().any(|a| a == "--dump");
+    let (mut ok, mut bad) = (0, 0);
+    for f in args.iter().filter(|a| !a.starts_with("--")) {
+        let mut map = SourceMap::default();
+        let mut r = load_file(std::path::Path::new(f), &Options::default(), &mut map);
+        if let Err(weakc::source::Error::Preprocess { .. }) = &r {
+            let i = f.replace(".c", ".i");
+            if std::path::Path::new(&i).exists() {
+                map = SourceMap::default();
+                r = load_file(std::path::Path::new(&i), &Options::default(), &mut map);
+            }
+        }
+        match r {
+            Ok(p) => {
+                ok += 1;
+                if dump { println!("{:#?}", p); }
+            }
+            Err(e) => {
+                bad += 1;
+                println!("{f}: {}", e.render(&map, false));
+            }
+        }
+    }
+    println!("ok {ok} failed {bad}");
+}
