@@ -17,7 +17,7 @@ fn main() {
         match r {
             Ok(p) => {
                 ok += 1;
-                if dump { println!("{:#?}", p); }
+                if dump { println!("{}", weakc::frontend::dump::dump(&p)); }
             }
             Err(e) => {
                 bad += 1;

@@ -900,6 +900,7 @@ impl<'t> Lowerer<'t> {
         }
         Ok(match (&e.kind, &ty) {
             (ExprKind::Const(v), t) if t.is_integral() => Expr::new(ExprKind::Const(wrap(*v, t)), ty),
+            (ExprKind::Const(v), Type::Ptr(_)) if e.ty.is_integral() || e.ty.is_pointer() => Expr::new(ExprKind::Const(*v), ty),
             _ if e.ty == ty => e,
             _ => Expr::new(ExprKind::Cast(Box::new(e)), ty),
         })
@@ -1097,7 +1098,9 @@ impl<'t> Lowerer<'t> {
                     Some(Ord::Enum(_)) => Ok(Type::INT),
                     Some(Ord::Poison(p)) => Err(p.err()),
                     Some(Ord::Typedef(t)) => Ok(t),
-                    None => Err(Error::syntax(self.loc(n), format!("undeclared identifier `{name}`"))),
+                    // `sizeof(_Bool)` may parse as an expression.
+                    None => super::types::int_of_name(name)
+                        .ok_or_else(|| Error::syntax(self.loc(n), format!("undeclared identifier `{name}`"))),
                 }
             }
             "number_literal" => match parse_number(self.text(n)) {

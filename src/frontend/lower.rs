@@ -446,7 +446,7 @@ impl<'t> Lowerer<'t> {
                 let prototyped = super::types::is_prototyped(decl);
                 self.declare_function(&name, Ok(*ft), prototyped, None, self.loc(name_node), file_scope);
             } else if file_scope || flags.is_extern {
-                self.declare_global(&name, ty, init, self.loc(name_node), flags.is_thread, file_scope, item.start_byte());
+                self.declare_global(&name, ty, init, self.loc(name_node), flags.is_thread, file_scope, d.start_byte());
             } else {
                 return Err(self.unsupported(item, "internal: local declaration at file scope"));
             }

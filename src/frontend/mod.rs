@@ -5,6 +5,7 @@
 //! [`Program`] (see [`lower`] for the conventions of the produced IR).
 
 mod builtins;
+pub mod dump;
 mod expr;
 mod gc;
 mod init;

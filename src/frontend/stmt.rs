@@ -225,7 +225,12 @@ impl<'t> Lowerer<'t> {
                 let r = self.stmt(inner);
                 let b = self.pop_block();
                 if r.is_ok() && ends_path(&b) {
-                    self.emit(StmtKind::Block(b), loc);
+                    let copy = match <[Stmt; 1]>::try_from(b) {
+                        Ok([s]) if matches!(s.kind, StmtKind::Block(_)) => s.kind,
+                        Ok([s]) => StmtKind::Block(vec![s]),
+                        Err(b) => StmtKind::Block(b),
+                    };
+                    self.emit(copy, loc);
                     return Ok(());
                 }
             }

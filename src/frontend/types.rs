@@ -131,7 +131,7 @@ pub(super) fn wrap(v: i128, ty: &Type) -> i128 {
     }
 }
 
-fn int_of_name(name: &str) -> Option<Type> {
+pub(super) fn int_of_name(name: &str) -> Option<Type> {
     let t = |bits: u8, signed: bool| Some(Type::Int { bits, signed });
     match name {
         "char" => t(8, true),
