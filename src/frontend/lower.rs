@@ -161,6 +161,8 @@ pub(super) struct Lowerer<'t> {
     pub label_nodes: HashMap<String, Node<'t>>,
     /// Local declarations may declare variable-length arrays (their size nodes go here).
     pub vla_sizes: Option<Vec<Node<'t>>>,
+    /// Names of the source files (for messages).
+    pub file_names: Vec<String>,
 }
 
 pub(super) fn named_children<'a>(n: Node<'a>) -> Vec<Node<'a>> {
@@ -213,6 +215,7 @@ impl<'t> Lowerer<'t> {
             dropped: false,
             label_nodes: HashMap::new(),
             vla_sizes: None,
+            file_names: Vec::new(),
         }
     }
 
@@ -577,11 +580,18 @@ impl<'t> Lowerer<'t> {
 
     /// Turns a poisoned declaration into an error at its use, mentioning where it failed.
     pub fn poison_at_use(&self, p: &Poison, use_site: Node) -> Error {
-        if p.loc.file == self.loc(use_site).file || !self.in_system(use_site) {
-            // The declaration's own location is the most useful one.
+        let decl_in_header = self.prep.lines.iter().any(|o| o.file == p.loc.file && o.system);
+        if !decl_in_header || self.in_system(use_site) || !matches!(use_site.kind(), "identifier" | "type_identifier") {
             return p.err();
         }
-        p.err()
+        // A header declaration we could not handle, used by the user's code: report the use.
+        let file = self.file_names.get(p.loc.file as usize).map(String::as_str).unwrap_or("<header>");
+        let msg = format!("`{}` depends on a header declaration weakc cannot handle ({}:{}: {})", self.text(use_site), file, p.loc.line, p.msg);
+        if p.syntax {
+            Error::syntax(self.loc(use_site), msg)
+        } else {
+            Error::unsupported(self.loc(use_site), msg)
+        }
     }
 
     /// The [`FuncId`] of function `idx`, created on first use; defined functions are queued

@@ -50,25 +50,26 @@ pub fn load_file(path: &Path, opts: &Options, map: &mut SourceMap) -> Result<Pro
     let name = path.display().to_string();
     map.add_file(&name, text.clone());
     let prep = preprocess::prepare(&name, Some(path), &text, opts, map)?;
-    lower_prepared(&prep)
+    lower_prepared(&prep, map)
 }
 
 /// Like [`load_file`] for text in memory; `name` names it in locations and messages.
 pub fn load_str(name: &str, text: &str, opts: &Options, map: &mut SourceMap) -> Result<Program, Error> {
     map.add_file(name, text.to_string());
     let prep = preprocess::prepare(name, None, text, opts, map)?;
-    lower_prepared(&prep)
+    lower_prepared(&prep, map)
 }
 
 /// Stack for lowering (deeply nested expressions recurse).
 const STACK: usize = 256 << 20;
 
-fn lower_prepared(prep: &preprocess::Prepared) -> Result<Program, Error> {
+fn lower_prepared(prep: &preprocess::Prepared, map: &SourceMap) -> Result<Program, Error> {
+    let names: Vec<String> = map.files.iter().map(|f| f.name.clone()).collect();
     std::thread::scope(|s| {
         let h = std::thread::Builder::new()
             .name("weakc-frontend".into())
             .stack_size(STACK)
-            .spawn_scoped(s, || lower_tree(prep))
+            .spawn_scoped(s, || lower_tree(prep, names))
             .map_err(|e| Error::Internal(format!("cannot start the front-end thread: {e}")))?;
         h.join().unwrap_or_else(|p| {
             let msg = p
@@ -81,9 +82,10 @@ fn lower_prepared(prep: &preprocess::Prepared) -> Result<Program, Error> {
     })
 }
 
-fn lower_tree(prep: &preprocess::Prepared) -> Result<Program, Error> {
+fn lower_tree(prep: &preprocess::Prepared, file_names: Vec<String>) -> Result<Program, Error> {
     let tree = parse_c(&prep.text).ok_or_else(|| Error::Internal("tree-sitter could not parse the input".into()))?;
     let mut l = lower::Lowerer::new(&prep.text, prep);
+    l.file_names = file_names;
     l.translation_unit(tree.root_node())?;
     let root = tree.root_node();
     let mut roots = Vec::new();

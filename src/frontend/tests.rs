@@ -678,7 +678,13 @@ fn system_header_problems_only_matter_when_used() {
     let hdr = "# 1 \"t.c\"\n# 1 \"/usr/include/h.h\" 1 3\ntypedef __builtin_va_list va_list;\nint vfoo(va_list ap);\nint bar(int);\nstruct bad { int x : ; };\n# 2 \"t.c\" 2\n";
     lower(&format!("{hdr}int main() {{ return bar(1); }}\n"));
     let e = lower_err(&format!("{hdr}int main() {{\n  return vfoo(0);\n}}\n"));
-    assert!(matches!(e, Error::Unsupported { .. }), "{e:?}");
+    match &e {
+        Error::Unsupported { loc, msg } => {
+            assert_eq!(loc.line, 3, "{msg}");
+            assert!(msg.contains("/usr/include/h.h:1") && msg.contains("va_list"), "{msg}");
+        }
+        e => panic!("{e:?}"),
+    }
 }
 
 #[test]

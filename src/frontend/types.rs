@@ -175,7 +175,7 @@ impl<'t> Lowerer<'t> {
                 let name = self.text(n);
                 match self.lookup_ord(name) {
                     Some(Ord::Typedef(t)) => Ok(t.clone()),
-                    Some(Ord::Poison(p)) => Err(p.err()),
+                    Some(Ord::Poison(p)) => Err(self.poison_at_use(p, n)),
                     _ => match name {
                         "__builtin_va_list" | "va_list" | "__gnuc_va_list" => {
                             Err(self.unsupported(n, "variable argument lists (`va_list`)"))
