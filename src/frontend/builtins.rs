@@ -146,7 +146,7 @@ pub(super) fn builtin_result_type<'t>(l: &mut Lowerer<'t>, name: &str, call: Nod
             _ => elem,
         }));
     }
-    if name.starts_with("pthread_") && matches!(l.lookup_ord(name), None) {
+    if name.starts_with("pthread_") && l.lookup_ord(name).is_none() {
         return Ok(Some(Type::INT));
     }
     Ok(None)

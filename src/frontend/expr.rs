@@ -296,10 +296,10 @@ impl<'t> Lowerer<'t> {
             if self.mark() > m {
                 // Values computed before `n`'s statements must not see their effects.
                 let mut pos = m;
-                for i in 0..out.len() {
-                    if self.reads_shared(&out[i]) {
-                        let old = std::mem::replace(&mut out[i], Expr::int(0));
-                        out[i] = self.spill_at(old, pos, n)?;
+                for prev in out.iter_mut() {
+                    if self.reads_shared(prev) {
+                        let old = std::mem::replace(prev, Expr::int(0));
+                        *prev = self.spill_at(old, pos, n)?;
                         pos += 1;
                     }
                 }

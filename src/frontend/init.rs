@@ -278,11 +278,11 @@ impl<'t> Lowerer<'t> {
     /// A static initialiser (globals, `static` locals): constant expressions only.
     pub fn static_init(&mut self, ty: &Type, init: Node<'t>) -> R<(Init, Type)> {
         let (p, ty) = self.build_init(ty, init)?;
-        let i = self.to_init(&ty, &p, init)?;
+        let i = self.make_init(&ty, &p, init)?;
         Ok((i, ty))
     }
 
-    fn to_init(&mut self, ty: &Type, p: &PInit<'t>, at: Node<'t>) -> R<Init> {
+    fn make_init(&mut self, ty: &Type, p: &PInit<'t>, at: Node<'t>) -> R<Init> {
         Ok(match p {
             PInit::Empty => Init::List(vec![]),
             PInit::Leaf(n) => {
@@ -317,7 +317,7 @@ impl<'t> Lowerer<'t> {
                 let mut out = Vec::new();
                 for (i, it) in items.iter().enumerate() {
                     let mty = self.member_ty(ty, i, at)?;
-                    out.push(self.to_init(&mty, it, at)?);
+                    out.push(self.make_init(&mty, it, at)?);
                 }
                 Init::List(out)
             }

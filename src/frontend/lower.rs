@@ -457,6 +457,7 @@ impl<'t> Lowerer<'t> {
         Ok(())
     }
 
+    #[allow(clippy::too_many_arguments)]
     pub fn declare_global(&mut self, name: &str, ty: Type, init: Option<Node<'t>>, loc: Loc, thread_local: bool, file_scope: bool, pos: usize) {
         let existing = self.scopes[0].ords.get(name).cloned();
         let idx = match existing {

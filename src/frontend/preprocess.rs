@@ -232,33 +232,6 @@ pub fn prepare(
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn detects_directives() {
-        assert!(needs_preprocessing("#include <stdio.h>\nint x;"));
-        assert!(needs_preprocessing("  #  define X 1\n"));
-        assert!(!needs_preprocessing("# 1 \"a.c\"\nint x;\n#line 4 \"b.c\"\n"));
-        assert!(!needs_preprocessing("int x; // # define\n"));
-    }
-
-    #[test]
-    fn markers_map_lines() {
-        let mut map = SourceMap::default();
-        map.add_file("a.c", "x\n".into());
-        let text = "# 1 \"a.c\"\nint x;\n# 1 \"/usr/include/h.h\" 1 3 4\nint y;\n# 3 \"a.c\" 2\nint z;\n";
-        let p = strip_markers(text, "a.c", "a.c", false, &mut map);
-        assert_eq!(p.text.lines().collect::<Vec<_>>(), vec!["", "int x;", "", "int y;", "", "int z;"]);
-        assert_eq!(p.lines[1].line, 1);
-        assert_eq!(p.lines[1].file, p.main_file);
-        assert!(p.lines[3].system);
-        assert_eq!(p.lines[3].line, 1);
-        assert_eq!(p.lines[5], LineOrigin { file: p.main_file, line: 3, system: false });
-    }
-}
-
 /// GNU spellings tree-sitter-c does not know, with their standard replacement (padded to the
 /// same length so columns do not move).
 const GNU_KEYWORDS: &[(&str, &str)] = &[
@@ -333,4 +306,31 @@ pub fn normalize_keywords(text: &str) -> String {
         }
     }
     String::from_utf8(out).unwrap_or_else(|_| text.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_directives() {
+        assert!(needs_preprocessing("#include <stdio.h>\nint x;"));
+        assert!(needs_preprocessing("  #  define X 1\n"));
+        assert!(!needs_preprocessing("# 1 \"a.c\"\nint x;\n#line 4 \"b.c\"\n"));
+        assert!(!needs_preprocessing("int x; // # define\n"));
+    }
+
+    #[test]
+    fn markers_map_lines() {
+        let mut map = SourceMap::default();
+        map.add_file("a.c", "x\n".into());
+        let text = "# 1 \"a.c\"\nint x;\n# 1 \"/usr/include/h.h\" 1 3 4\nint y;\n# 3 \"a.c\" 2\nint z;\n";
+        let p = strip_markers(text, "a.c", "a.c", false, &mut map);
+        assert_eq!(p.text.lines().collect::<Vec<_>>(), vec!["", "int x;", "", "int y;", "", "int z;"]);
+        assert_eq!(p.lines[1].line, 1);
+        assert_eq!(p.lines[1].file, p.main_file);
+        assert!(p.lines[3].system);
+        assert_eq!(p.lines[3].line, 1);
+        assert_eq!(p.lines[5], LineOrigin { file: p.main_file, line: 3, system: false });
+    }
 }
