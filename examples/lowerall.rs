@@ -18,6 +18,18 @@ fn main() {
             Ok(p) => {
                 ok += 1;
                 if dump { println!("{}", weakc::frontend::dump::dump(&p)); }
+                if args.iter().any(|a| a == "--locs") {
+                    for f in &p.funcs {
+                        if let Some(b) = &f.body {
+                            weakc::ir::walk_stmts(b, &mut |s| {
+                                let t = map.line_text(s.loc).unwrap_or("?");
+                                let l = map.files[s.loc.file as usize].text.as_deref().and_then(|t| t.lines().nth(s.loc.line as usize - 1)).unwrap_or("");
+                                let span = l.get(s.loc.col as usize..(s.loc.col + s.loc.len) as usize).unwrap_or("<bad span>");
+                                println!("{}:{}:{} [{}] {:?}  |  {}", f.name, s.loc.line, s.loc.col, span, std::mem::discriminant(&s.kind), t);
+                            });
+                        }
+                    }
+                }
             }
             Err(e) => {
                 bad += 1;

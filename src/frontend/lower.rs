@@ -163,6 +163,8 @@ pub(super) struct Lowerer<'t> {
     pub vla_sizes: Option<Vec<Node<'t>>>,
     /// Names of the source files (for messages).
     pub file_names: Vec<String>,
+    /// Lines of the user's files (not system headers), to map columns after macro expansion.
+    pub orig_lines: HashMap<u32, Vec<String>>,
 }
 
 pub(super) fn named_children<'a>(n: Node<'a>) -> Vec<Node<'a>> {
@@ -216,6 +218,18 @@ impl<'t> Lowerer<'t> {
             label_nodes: HashMap::new(),
             vla_sizes: None,
             file_names: Vec::new(),
+            orig_lines: HashMap::new(),
+        }
+    }
+
+    /// Records the source files' names and the user files' lines (for locations).
+    pub fn set_sources(&mut self, map: &crate::source::SourceMap) {
+        self.file_names = map.files.iter().map(|f| f.name.clone()).collect();
+        let user: HashSet<u32> = self.prep.lines.iter().filter(|o| !o.system).map(|o| o.file).collect();
+        for f in user {
+            if let Some(t) = map.files.get(f as usize).and_then(|f| f.text.as_deref()) {
+                self.orig_lines.insert(f, t.lines().map(str::to_string).collect());
+            }
         }
     }
 
@@ -236,9 +250,66 @@ impl<'t> Lowerer<'t> {
             end.saturating_sub(start + sp.column)
         };
         match origin {
-            Some(o) => Loc { file: o.file, line: o.line, col: sp.column as u32, len: len as u32 },
+            Some(o) => {
+                let (col, len) = self.original_columns(sp.row, o, sp.column, len);
+                Loc { file: o.file, line: o.line, col: col as u32, len: len as u32 }
+            }
             None => Loc { file: self.prep.main_file, line: sp.row as u32 + 1, col: sp.column as u32, len: len as u32 },
         }
+    }
+
+    /// Macro expansion moves columns: when the parsed line differs from the user's line,
+    /// find the construct's text (or its first token) in the user's line, nearest the
+    /// parsed column.
+    fn original_columns(&self, row: usize, o: super::preprocess::LineOrigin, col: usize, len: usize) -> (usize, usize) {
+        let Some(orig) = self.orig_lines.get(&o.file).and_then(|l| l.get((o.line as usize).wrapping_sub(1))) else {
+            return (col, len);
+        };
+        let start = self.line_starts.get(row).copied().unwrap_or(0);
+        let end = self.line_starts.get(row + 1).map(|e| e - 1).unwrap_or(self.src.len());
+        let parsed = self.src.get(start..end).unwrap_or("");
+        if parsed == orig.as_str() {
+            return (col, len);
+        }
+        let nearest = |pat: &str| orig.match_indices(pat).map(|(i, _)| i).min_by_key(|i| i.abs_diff(col));
+        let text = parsed.get(col..(col + len).min(parsed.len())).unwrap_or("");
+        if !text.is_empty() {
+            if let Some(c) = nearest(text) {
+                return (c, len);
+            }
+            let tok_len = text
+                .char_indices()
+                .find(|(_, c)| !(c.is_alphanumeric() || *c == '_' || *c == '$'))
+                .map(|(i, _)| i)
+                .unwrap_or(text.len())
+                .max(text.chars().next().map(char::len_utf8).unwrap_or(1));
+            if let Some(c) = text.get(..tok_len).and_then(nearest) {
+                // A construct running to the end of the line still does; a call `f(...)`
+                // ends at its closing parenthesis.
+                if col + len >= parsed.len() {
+                    return (c, orig.len() - c);
+                }
+                let rest = &orig.as_bytes()[c + tok_len..];
+                if text.ends_with(')') && rest.first() == Some(&b'(') {
+                    let mut depth = 0i32;
+                    for (i, &b) in rest.iter().enumerate() {
+                        match b {
+                            b'(' => depth += 1,
+                            b')' => {
+                                depth -= 1;
+                                if depth == 0 {
+                                    return (c, tok_len + i + 1);
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                return (c, tok_len);
+            }
+        }
+        let c = col.min(orig.len());
+        (c, len.min(orig.len() - c))
     }
 
     /// True when `n` starts in a system header.

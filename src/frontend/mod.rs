@@ -64,12 +64,11 @@ pub fn load_str(name: &str, text: &str, opts: &Options, map: &mut SourceMap) -> 
 const STACK: usize = 256 << 20;
 
 fn lower_prepared(prep: &preprocess::Prepared, map: &SourceMap) -> Result<Program, Error> {
-    let names: Vec<String> = map.files.iter().map(|f| f.name.clone()).collect();
     std::thread::scope(|s| {
         let h = std::thread::Builder::new()
             .name("weakc-frontend".into())
             .stack_size(STACK)
-            .spawn_scoped(s, || lower_tree(prep, names))
+            .spawn_scoped(s, || lower_tree(prep, map))
             .map_err(|e| Error::Internal(format!("cannot start the front-end thread: {e}")))?;
         h.join().unwrap_or_else(|p| {
             let msg = p
@@ -82,10 +81,10 @@ fn lower_prepared(prep: &preprocess::Prepared, map: &SourceMap) -> Result<Progra
     })
 }
 
-fn lower_tree(prep: &preprocess::Prepared, file_names: Vec<String>) -> Result<Program, Error> {
+fn lower_tree(prep: &preprocess::Prepared, map: &SourceMap) -> Result<Program, Error> {
     let tree = parse_c(&prep.text).ok_or_else(|| Error::Internal("tree-sitter could not parse the input".into()))?;
     let mut l = lower::Lowerer::new(&prep.text, prep);
-    l.file_names = file_names;
+    l.set_sources(map);
     l.translation_unit(tree.root_node())?;
     let root = tree.root_node();
     let mut roots = Vec::new();
