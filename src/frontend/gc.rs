@@ -134,13 +134,21 @@ pub(super) fn collect_structs(p: &mut Program) {
             type_structs(&f.ty, &mut stack);
         }
     }
+    // Keep the used ones, each after the structs it contains by value (so that printing in
+    // order gives valid C), otherwise in definition order.
+    let mut order = Vec::new();
+    let mut state = vec![0u8; n];
+    for i in 0..n {
+        if used[i] {
+            visit(i, &p.structs, &mut state, &mut order);
+        }
+    }
+    let mut old: Vec<Option<StructDef>> = std::mem::take(&mut p.structs).into_iter().map(Some).collect();
     let mut map = HashMap::new();
     let mut kept = Vec::new();
-    for (i, s) in std::mem::take(&mut p.structs).into_iter().enumerate() {
-        if used[i] {
-            map.insert(StructId(i as u32), StructId(kept.len() as u32));
-            kept.push(s);
-        }
+    for i in order {
+        map.insert(StructId(i as u32), StructId(kept.len() as u32));
+        kept.push(old[i].take().expect("struct"));
     }
     for s in &mut kept {
         for f in &mut s.fields {
@@ -149,4 +157,29 @@ pub(super) fn collect_structs(p: &mut Program) {
     }
     p.structs = kept;
     program_types(p, &mut |t| remap_type(t, &map));
+}
+
+/// Structs contained by value (directly or through arrays).
+fn by_value(t: &Type, out: &mut Vec<usize>) {
+    match t {
+        Type::Struct(id) => out.push(id.0 as usize),
+        Type::Array(e, _) => by_value(e, out),
+        _ => {}
+    }
+}
+
+fn visit(i: usize, structs: &[StructDef], state: &mut [u8], order: &mut Vec<usize>) {
+    if i >= structs.len() || state[i] != 0 {
+        return;
+    }
+    state[i] = 1;
+    let mut deps = Vec::new();
+    for f in &structs[i].fields {
+        by_value(&f.ty, &mut deps);
+    }
+    for d in deps {
+        visit(d, structs, state, order);
+    }
+    state[i] = 2;
+    order.push(i);
 }
