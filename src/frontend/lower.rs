@@ -322,6 +322,14 @@ impl<'t> Lowerer<'t> {
     }
 
     pub fn syntax_err(&self, n: Node) -> Error {
+        // GNU extensions tree-sitter-c does not parse.
+        let parent = n.parent().map(|p| p.kind()).unwrap_or("");
+        if parent == "goto_statement" && self.text(n).starts_with('*') {
+            return Error::unsupported(self.loc(n), "computed goto (`goto *p`)");
+        }
+        if parent == "case_statement" && self.text(n).starts_with("...") {
+            return Error::unsupported(self.loc(n), "case range (`case a ... b:`)");
+        }
         let what = if n.is_missing() {
             format!("expected `{}`", n.kind())
         } else {

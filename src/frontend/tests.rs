@@ -533,6 +533,13 @@ fn gotos() {
     assert!(matches!(e, Error::Unsupported { .. }) && line_of(&e) == 5, "{e:?}");
     let e = lower_err("int x;\nint main() {\n L: x++;\n while (x) {\n  if (x > 2) goto L;\n }\n return 0;\n}");
     assert!(matches!(e, Error::Unsupported { .. }) && line_of(&e) == 5, "{e:?}");
+    let e = lower_err("int main() {\n  void *p = &&l;\n  goto *p;\n l: return 0;\n}\n");
+    match &e {
+        Error::Unsupported { loc, msg } => assert!(loc.line == 3 && msg.contains("computed goto"), "{msg}"),
+        e => panic!("{e:?}"),
+    }
+    let e = lower_err("int main(int x) {\n  switch (x) {\n  case 1 ... 3: return 1;\n  }\n  return 0;\n}\n");
+    assert!(matches!(e, Error::Unsupported { .. }) && line_of(&e) == 3, "{e:?}");
     let e = lower_err("int main() {\n goto nowhere;\n}");
     assert!(matches!(e, Error::Syntax { .. }) && line_of(&e) == 2, "{e:?}");
 }
