@@ -293,6 +293,47 @@ pub fn normalize_keywords(text: &str) -> String {
                 i += 1;
             }
             let word = &text[start..i];
+            if word == "__attribute__" || word == "__attribute" {
+                // Attributes change nothing weakc models and trip tree-sitter in some
+                // positions: blank them (keeping newlines).
+                let mut j = i;
+                while j < b.len() && (b[j] == b' ' || b[j] == b'\t' || b[j] == b'\n' || b[j] == b'\r') {
+                    j += 1;
+                }
+                if b.get(j) == Some(&b'(') {
+                    let mut depth = 0i32;
+                    let mut k = j;
+                    while k < b.len() {
+                        match b[k] {
+                            b'(' => depth += 1,
+                            b')' => {
+                                depth -= 1;
+                                if depth == 0 {
+                                    break;
+                                }
+                            }
+                            b'"' => {
+                                k += 1;
+                                while k < b.len() && b[k] != b'"' {
+                                    if b[k] == b'\\' {
+                                        k += 1;
+                                    }
+                                    k += 1;
+                                }
+                            }
+                            _ => {}
+                        }
+                        k += 1;
+                    }
+                    if k < b.len() {
+                        for &c in &b[start..=k] {
+                            out.push(if c == b'\n' || c == b'\r' { c } else { b' ' });
+                        }
+                        i = k + 1;
+                        continue;
+                    }
+                }
+            }
             match GNU_KEYWORDS.iter().find(|(k, _)| *k == word) {
                 Some((k, r)) => {
                     out.extend_from_slice(r.as_bytes());
@@ -318,6 +359,16 @@ mod tests {
         assert!(needs_preprocessing("  #  define X 1\n"));
         assert!(!needs_preprocessing("# 1 \"a.c\"\nint x;\n#line 4 \"b.c\"\n"));
         assert!(!needs_preprocessing("int x; // # define\n"));
+    }
+
+    #[test]
+    fn normalizes_gnu_spellings() {
+        let t = "typedef __signed__ char s8; int x __attribute__((aligned(64), section(\")\"))) = 1; char *s = \"__const\";";
+        let n = normalize_keywords(t);
+        assert_eq!(n.len(), t.len());
+        assert!(n.starts_with("typedef signed     char s8; int x "));
+        assert!(n.contains("x ") && n.contains(" = 1;") && !n.contains("aligned"));
+        assert!(n.ends_with("char *s = \"__const\";"));
     }
 
     #[test]
