@@ -74,6 +74,23 @@ pub fn run(name: &str, path: Option<&Path>, text: &str, opts: &Options) -> Resul
     for d in &opts.include_dirs {
         args.push(format!("-I{}", d.display()));
     }
+    // GCC's <stdatomic.h> expands into code tree-sitter cannot parse: a shim mapping the C11
+    // operations to the `__atomic_*` builtins goes before the system headers.
+    let shim = if text.contains("stdatomic") {
+        let dir = tempfile::Builder::new().prefix("weakc-include").tempdir().map_err(|e| Error::Preprocess {
+            path: err_path.clone(),
+            msg: format!("cannot create a temporary directory: {e}"),
+        })?;
+        std::fs::write(dir.path().join("stdatomic.h"), STDATOMIC_SHIM).map_err(|e| Error::Preprocess {
+            path: err_path.clone(),
+            msg: format!("cannot write the <stdatomic.h> shim: {e}"),
+        })?;
+        args.push("-isystem".into());
+        args.push(dir.path().display().to_string());
+        Some(dir)
+    } else {
+        None
+    };
     for d in &opts.defines {
         args.push(format!("-D{d}"));
     }
@@ -110,6 +127,7 @@ pub fn run(name: &str, path: Option<&Path>, text: &str, opts: &Options) -> Resul
     if let Some(w) = writer {
         let _ = w.join();
     }
+    drop(shim);
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr).trim().to_string();
         return Err(Error::Preprocess {
@@ -119,6 +137,66 @@ pub fn run(name: &str, path: Option<&Path>, text: &str, opts: &Options) -> Resul
     }
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
+
+/// `<stdatomic.h>` for weakc: C11 atomics as GCC `__atomic_*` builtins.
+const STDATOMIC_SHIM: &str = r#"#ifndef __WEAKC_STDATOMIC_H
+#define __WEAKC_STDATOMIC_H
+typedef enum memory_order {
+  memory_order_relaxed = 0, memory_order_consume = 1, memory_order_acquire = 2,
+  memory_order_release = 3, memory_order_acq_rel = 4, memory_order_seq_cst = 5
+} memory_order;
+typedef _Bool atomic_bool;
+typedef char atomic_char;
+typedef signed char atomic_schar;
+typedef unsigned char atomic_uchar;
+typedef short atomic_short;
+typedef unsigned short atomic_ushort;
+typedef int atomic_int;
+typedef unsigned int atomic_uint;
+typedef long atomic_long;
+typedef unsigned long atomic_ulong;
+typedef long long atomic_llong;
+typedef unsigned long long atomic_ullong;
+typedef long atomic_intptr_t;
+typedef unsigned long atomic_uintptr_t;
+typedef unsigned long atomic_size_t;
+typedef long atomic_ptrdiff_t;
+typedef long atomic_intmax_t;
+typedef unsigned long atomic_uintmax_t;
+typedef _Bool atomic_flag;
+#define ATOMIC_VAR_INIT(v) (v)
+#define ATOMIC_FLAG_INIT 0
+#define kill_dependency(y) (y)
+#define atomic_is_lock_free(p) 1
+#define atomic_init(p, v) ((void)(*(p) = (v)))
+#define atomic_thread_fence(o) __atomic_thread_fence(o)
+#define atomic_signal_fence(o) __atomic_signal_fence(o)
+#define atomic_store_explicit(p, v, o) __atomic_store_n(p, v, o)
+#define atomic_store(p, v) __atomic_store_n(p, v, 5)
+#define atomic_load_explicit(p, o) __atomic_load_n(p, o)
+#define atomic_load(p) __atomic_load_n(p, 5)
+#define atomic_exchange_explicit(p, v, o) __atomic_exchange_n(p, v, o)
+#define atomic_exchange(p, v) __atomic_exchange_n(p, v, 5)
+#define atomic_compare_exchange_strong_explicit(p, e, d, s, f) __atomic_compare_exchange_n(p, e, d, 0, s, f)
+#define atomic_compare_exchange_strong(p, e, d) __atomic_compare_exchange_n(p, e, d, 0, 5, 5)
+#define atomic_compare_exchange_weak_explicit(p, e, d, s, f) __atomic_compare_exchange_n(p, e, d, 1, s, f)
+#define atomic_compare_exchange_weak(p, e, d) __atomic_compare_exchange_n(p, e, d, 1, 5, 5)
+#define atomic_fetch_add_explicit(p, v, o) __atomic_fetch_add(p, v, o)
+#define atomic_fetch_add(p, v) __atomic_fetch_add(p, v, 5)
+#define atomic_fetch_sub_explicit(p, v, o) __atomic_fetch_sub(p, v, o)
+#define atomic_fetch_sub(p, v) __atomic_fetch_sub(p, v, 5)
+#define atomic_fetch_or_explicit(p, v, o) __atomic_fetch_or(p, v, o)
+#define atomic_fetch_or(p, v) __atomic_fetch_or(p, v, 5)
+#define atomic_fetch_xor_explicit(p, v, o) __atomic_fetch_xor(p, v, o)
+#define atomic_fetch_xor(p, v) __atomic_fetch_xor(p, v, 5)
+#define atomic_fetch_and_explicit(p, v, o) __atomic_fetch_and(p, v, o)
+#define atomic_fetch_and(p, v) __atomic_fetch_and(p, v, 5)
+#define atomic_flag_test_and_set_explicit(p, o) __atomic_test_and_set(p, o)
+#define atomic_flag_test_and_set(p) __atomic_test_and_set(p, 5)
+#define atomic_flag_clear_explicit(p, o) __atomic_clear(p, o)
+#define atomic_flag_clear(p) __atomic_clear(p, 5)
+#endif
+"#;
 
 /// Parses a line marker (`# 12 "file" 1 3` or `#line 12 "file"`): line, file, flags.
 fn parse_marker(directive: &str) -> Option<(u32, Option<String>, Vec<u32>)> {

@@ -342,6 +342,29 @@ return r;
     assert!(matches!(e, Error::Unsupported { .. }) && line_of(&e) == 2);
 }
 
+#[test]
+fn c11_atomics_through_the_stdatomic_shim() {
+    let p = lower(
+        r#"#include <stdatomic.h>
+atomic_int x = ATOMIC_VAR_INIT(0);
+_Atomic int y;
+int main() {
+  int e = 0;
+  atomic_store_explicit(&x, 1, memory_order_release);
+  int r = atomic_load_explicit(&y, memory_order_acquire);
+  atomic_thread_fence(memory_order_seq_cst);
+  r = atomic_fetch_add(&x, 2);
+  _Bool ok = atomic_compare_exchange_strong(&x, &e, 3);
+  atomic_store(&y, r + ok);
+  return r;
+}"#,
+    );
+    assert_eq!(
+        body(&p, "main"),
+        "e = 0;\nrmw Store(&x, 1, Release);\nr = rmw Load(&y, 0, Acquire);\nfence(full barrier);\nr = rmw FetchAdd(&x, 2, SeqCst);\nok = rmw CompareExchange(&x, 3, expected &e, SeqCst);\nrmw Store(&y, (r + (i32)ok), SeqCst);\nreturn r;\n"
+    );
+}
+
 // ----- types -----
 
 #[test]
