@@ -339,6 +339,10 @@ impl<'t> Lowerer<'t> {
 
     /// The value of `n` without array decay.
     pub fn value(&mut self, n: Node<'t>) -> R<Expr> {
+        self.nested(n, |l| l.value_inner(n))
+    }
+
+    fn value_inner(&mut self, n: Node<'t>) -> R<Expr> {
         match n.kind() {
             "parenthesized_expression" => {
                 let inner = named_children(n).into_iter().next().ok_or_else(|| self.syntax_err(n))?;
@@ -957,6 +961,10 @@ impl<'t> Lowerer<'t> {
 
     /// Evaluates `n` for its side effects only.
     pub fn effect(&mut self, n: Node<'t>) -> R<()> {
+        self.nested(n, |l| l.effect_inner(n))
+    }
+
+    fn effect_inner(&mut self, n: Node<'t>) -> R<()> {
         match n.kind() {
             "assignment_expression" => self.assignment(n, false).map(|_| ()),
             "update_expression" => self.update(n, false).map(|_| ()),
@@ -1080,6 +1088,10 @@ impl<'t> Lowerer<'t> {
 
     /// The C type of an expression, without lowering it (no side effects).
     pub fn expr_type(&mut self, n: Node<'t>) -> R<Type> {
+        self.nested(n, |l| l.expr_type_inner(n))
+    }
+
+    fn expr_type_inner(&mut self, n: Node<'t>) -> R<Type> {
         let err = |s: &Self| s.unsupported(n, format!("cannot determine the type of `{}`", s.text(n)));
         match n.kind() {
             "parenthesized_expression" => {

@@ -165,7 +165,13 @@ pub(super) struct Lowerer<'t> {
     pub file_names: Vec<String>,
     /// Lines of the user's files (not system headers), to map columns after macro expansion.
     pub orig_lines: HashMap<u32, Vec<String>>,
+    /// Current nesting of expressions and statements being lowered (bounded, see
+    /// [`MAX_NESTING`]).
+    pub nesting: u32,
 }
+
+/// Deeper expressions or statements are rejected (the lowering and later stages recurse).
+pub(super) const MAX_NESTING: u32 = 1000;
 
 pub(super) fn named_children<'a>(n: Node<'a>) -> Vec<Node<'a>> {
     let mut c = n.walk();
@@ -219,6 +225,7 @@ impl<'t> Lowerer<'t> {
             vla_sizes: None,
             file_names: Vec::new(),
             orig_lines: HashMap::new(),
+            nesting: 0,
         }
     }
 
@@ -231,6 +238,17 @@ impl<'t> Lowerer<'t> {
                 self.orig_lines.insert(f, t.lines().map(str::to_string).collect());
             }
         }
+    }
+
+    /// Runs `f` one nesting level deeper, failing beyond [`MAX_NESTING`].
+    pub fn nested<T>(&mut self, n: Node, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
+        if self.nesting >= MAX_NESTING {
+            return Err(self.unsupported(n, format!("construct nested more than {MAX_NESTING} levels deep")));
+        }
+        self.nesting += 1;
+        let r = f(self);
+        self.nesting -= 1;
+        r
     }
 
     pub fn text(&self, n: Node) -> &'t str {

@@ -14,6 +14,10 @@ impl<'t> Lowerer<'t> {
 
     /// Lowers statement `n` into the current block.
     pub fn stmt(&mut self, n: Node<'t>) -> R<()> {
+        self.nested(n, |l| l.stmt_inner(n))
+    }
+
+    fn stmt_inner(&mut self, n: Node<'t>) -> R<()> {
         let loc = self.loc(n);
         match n.kind() {
             "compound_statement" => {

@@ -770,6 +770,15 @@ fn never_panics_on_garbage() {
         let r = try_lower(s);
         assert!(!matches!(r, Err(Error::Internal(_))), "{s}: {r:?}");
     }
+    // Absurd nesting is an error, not a stack overflow.
+    for src in [
+        format!("int x; int main() {{ return {}; }}", vec!["x"; 20000].join("+")),
+        format!("int x; int main() {{ return {}x{}; }}", "(".repeat(20000), ")".repeat(20000)),
+        format!("int x; int main() {{ {} x = 1; {} return 0; }}", "if (x) {".repeat(3000), "}".repeat(3000)),
+    ] {
+        let r = try_lower(&src);
+        assert!(matches!(r, Err(Error::Unsupported { .. })), "{:?}", r.map(|_| ()));
+    }
     // Every prefix of a real program.
     let prog = r#"#include <pthread.h>
 int x, y; pthread_mutex_t m;

@@ -392,6 +392,10 @@ impl<'t> Lowerer<'t> {
 
     /// Applies a (possibly abstract) declarator to `base`; returns the name node.
     pub fn declarator(&mut self, base: Type, d: Node<'t>) -> R<(Option<Node<'t>>, Type)> {
+        self.nested(d, |l| l.declarator_inner(base, d))
+    }
+
+    fn declarator_inner(&mut self, base: Type, d: Node<'t>) -> R<(Option<Node<'t>>, Type)> {
         match d.kind() {
             "identifier" | "field_identifier" | "type_identifier" | "primitive_type" => Ok((Some(d), base)),
             "init_declarator" => {
@@ -603,6 +607,10 @@ impl<'t> Lowerer<'t> {
     // ----- integer constant expressions -----
 
     pub fn const_eval(&mut self, n: Node<'t>) -> R<i128> {
+        self.nested(n, |l| l.const_eval_inner(n))
+    }
+
+    fn const_eval_inner(&mut self, n: Node<'t>) -> R<i128> {
         let not_const = |l: &Self| l.unsupported(n, format!("`{}` is not an integer constant expression", l.text(n)));
         match n.kind() {
             "number_literal" => match super::expr::parse_number(self.text(n)) {
