@@ -183,6 +183,45 @@ pub(super) fn negate(e: Expr) -> Expr {
     }
 }
 
+/// Folds a binary operation on two integer constants (C semantics, wrapped to the type).
+fn fold(e: Expr) -> Expr {
+    let ExprKind::Binary(op, a, b) = &e.kind else { return e };
+    let (ExprKind::Const(x), ExprKind::Const(y)) = (&a.kind, &b.kind) else { return e };
+    if !a.ty.is_integral() || !b.ty.is_integral() || !e.ty.is_integral() {
+        return e;
+    }
+    let (x, y) = (*x, *y);
+    let bits = match &a.ty {
+        Type::Int { bits, .. } => *bits as i128,
+        _ => 1,
+    };
+    use BinOp::*;
+    let v = match op {
+        Add => x.wrapping_add(y),
+        Sub => x.wrapping_sub(y),
+        Mul => x.wrapping_mul(y),
+        Div | Rem if y == 0 => return e,
+        Div => x.wrapping_div(y),
+        Rem => x.wrapping_rem(y),
+        Shl | Shr if y < 0 || y >= bits => return e,
+        Shl => x.wrapping_shl(y as u32),
+        Shr => x >> y,
+        BitAnd => x & y,
+        BitOr => x | y,
+        BitXor => x ^ y,
+        Eq => (x == y) as i128,
+        Ne => (x != y) as i128,
+        Lt => (x < y) as i128,
+        Le => (x <= y) as i128,
+        Gt => (x > y) as i128,
+        Ge => (x >= y) as i128,
+        LogAnd => (x != 0 && y != 0) as i128,
+        LogOr => (x != 0 || y != 0) as i128,
+    };
+    let ty = e.ty.clone();
+    Expr::new(ExprKind::Const(wrap(v, &ty)), ty)
+}
+
 fn binop_of(op: &str) -> Option<BinOp> {
     use BinOp::*;
     Some(match op {
@@ -554,7 +593,10 @@ impl<'t> Lowerer<'t> {
         let arg = n.child_by_field_name("argument").ok_or_else(|| self.syntax_err(n))?;
         let a = self.rvalue(arg)?;
         match op {
-            "!" => Ok(Expr::new(ExprKind::Unary(UnOp::Not, Box::new(a)), Type::INT)),
+            "!" => Ok(match a.kind {
+                ExprKind::Const(v) => Expr::int((v == 0) as i128),
+                _ => Expr::new(ExprKind::Unary(UnOp::Not, Box::new(a)), Type::INT),
+            }),
             "+" => {
                 let ty = promote(&a.ty);
                 Ok(self.conv(a, &ty))
@@ -597,7 +639,7 @@ impl<'t> Lowerer<'t> {
         let lp = l.ty.is_pointer();
         let rp = r.ty.is_pointer();
         let bad = |s: &Self| Error::syntax(s.loc(at), format!("invalid operands to `{}`", op.c_str()));
-        let mk = |op, a: Expr, b: Expr, ty: Type| Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), ty);
+        let mk = |op, a: Expr, b: Expr, ty: Type| fold(Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), ty));
         match op {
             Add | Sub if lp || rp => {
                 if lp && rp {

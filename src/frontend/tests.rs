@@ -218,7 +218,7 @@ int main() {
     );
     let m = body(&p, "main");
     assert!(m.contains("skip;\nskip;\ni = 0;\nloop {\nif (!(i < 2)) {\nbreak;\n}\nspawn(&id[i], &t, 0);\n} latch {\ni = (i + 1);\n}\n"), "{m}");
-    assert!(m.contains("fp = &t;\nu = nondet();\nspawn(&u, fp, (void*)&x);\nif ((0 != 0)) {\nreturn 1;\n}\njoin(id[0], &res);\njoin(u, -);\nskip;\npthread_cond_signal(0);\nreturn 0;\n"), "{m}");
+    assert!(m.contains("fp = &t;\nu = nondet();\nspawn(&u, fp, (void*)&x);\nif (0) {\nreturn 1;\n}\njoin(id[0], &res);\njoin(u, -);\nskip;\npthread_cond_signal(0);\nreturn 0;\n"), "{m}");
     assert_eq!(body(&p, "t"), "lock(&m);\nx = (x + 1);\nunlock(&m);\nreturn 0;\n");
     let cond = p.func(p.func_by_name("pthread_cond_signal").unwrap());
     assert!(cond.body.is_none());
@@ -585,7 +585,7 @@ fn side_effects_are_lowered() {
     assert_eq!(
         m,
         "a = 1;\nb = nondet();\n__weakc_tmp0 = a;\na = (__weakc_tmp0 + 1);\n__weakc_tmp1 = (a + 1);\na = __weakc_tmp1;\nb = (__weakc_tmp0 + __weakc_tmp1);\n\
-a = 3;\nb = (3 * 2);\n__weakc_tmp2 = f(a);\n__weakc_tmp3 = f(b);\nb = (b + (__weakc_tmp2 * __weakc_tmp3));\na = 1;\nb = 2;\nreturn a;\n"
+a = 3;\nb = 6;\n__weakc_tmp2 = f(a);\n__weakc_tmp3 = f(b);\nb = (b + (__weakc_tmp2 * __weakc_tmp3));\na = 1;\nb = 2;\nreturn a;\n"
     );
 }
 
