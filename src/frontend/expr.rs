@@ -484,12 +484,23 @@ impl<'t> Lowerer<'t> {
                 let ft = self.prog.funcs[id.0 as usize].ty.clone();
                 Ok(Expr::new(ExprKind::FuncAddr(id), Type::ptr_to(Type::Func(Box::new(ft)))))
             }
-            Some(Ord::Enum(v)) => Ok(Expr::int(v)),
+            Some(Ord::Enum(v)) => {
+                let ty = if i32::try_from(v).is_ok() {
+                    Type::INT
+                } else if u32::try_from(v).is_ok() {
+                    Type::UINT
+                } else if i64::try_from(v).is_ok() {
+                    Type::LONG
+                } else {
+                    Type::ULONG
+                };
+                Ok(Expr::new(ExprKind::Const(v), ty))
+            }
             Some(Ord::Typedef(_)) => Err(Error::syntax(self.loc(n), format!("type name `{name}` used as a value"))),
             Some(Ord::Poison(p)) => Err(self.poison_at_use(&p, n)),
             None => match super::builtins::builtin_constant(name) {
                 Some(v) => Ok(Expr::int(v)),
-                None => Err(Error::syntax(self.loc(n), format!("undeclared identifier `{name}`"))),
+                None => Err(Error::syntax(self.loc(n), format!("undeclared identifier `{name}`{}", self.header_note()))),
             },
         }
     }

@@ -240,6 +240,23 @@ impl<'t> Lowerer<'t> {
         }
     }
 
+    /// A note for "undeclared" errors when system headers had parse errors (the missing
+    /// declaration may be in them).
+    pub fn header_note(&self) -> String {
+        match self.header_errors.first() {
+            None => String::new(),
+            Some((_, _, loc)) => {
+                let file = self.file_names.get(loc.file as usize).map(String::as_str).unwrap_or("<header>");
+                format!(
+                    " (note: {} declaration(s) in system headers could not be parsed, the first at {}:{})",
+                    self.header_errors.len(),
+                    file,
+                    loc.line
+                )
+            }
+        }
+    }
+
     /// Runs `f` one nesting level deeper, failing beyond [`MAX_NESTING`].
     pub fn nested<T>(&mut self, n: Node, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
         if self.nesting >= MAX_NESTING {

@@ -182,7 +182,7 @@ impl<'t> Lowerer<'t> {
                         }
                         _ => match int_of_name(name).or_else(|| self.library_type(name)) {
                             Some(t) => Ok(t),
-                            None => Err(Error::syntax(self.loc(n), format!("unknown type name `{name}`"))),
+                            None => Err(Error::syntax(self.loc(n), format!("unknown type name `{name}`{}", self.header_note()))),
                         },
                     },
                 }
