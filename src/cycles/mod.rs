@@ -57,11 +57,15 @@ pub struct Limits {
     pub max_cycles: usize,
     /// Wall-clock budget for the whole search (default 60 s).
     pub time_budget: Duration,
+    /// How many instances of a thread spawned an unbounded number of times (in a loop) one
+    /// cycle may go through (default 2). Without a bound such threads give infinitely many
+    /// cycles; longer rings through more instances repeat the same abstract pairs.
+    pub unbounded_instances: u32,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_cycles: 10_000, time_budget: Duration::from_secs(60) }
+        Limits { max_cycles: 10_000, time_budget: Duration::from_secs(60), unbounded_instances: 2 }
     }
 }
 
