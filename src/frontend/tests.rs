@@ -507,6 +507,18 @@ int main() {
     );
 }
 
+#[test]
+fn variable_length_arrays() {
+    let p = lower("int n = 3;\nint main() { int a[n + 1]; a[2] = 5; int *q = a; return a[2] + *q; }");
+    assert_eq!(
+        body(&p, "main"),
+        "__weakc_tmp0 = __builtin_alloca(((u64)(n + 1) * 4));\na = (i32*)__weakc_tmp0;\n*(a + 2) = 5;\nq = a;\nreturn (*(a + 2) + *q);\n"
+    );
+    assert_eq!(var(&p, "a").ty, Type::ptr_to(Type::INT));
+    let e = lower_err("int n = 3;\nint main() {\n int a[n][n];\n return 0;\n}");
+    assert!(matches!(e, Error::Unsupported { .. }) && line_of(&e) == 3, "{e:?}");
+}
+
 // ----- control flow -----
 
 #[test]
