@@ -183,6 +183,21 @@ pub(super) fn field_children<'a>(n: Node<'a>, field: &str) -> Vec<Node<'a>> {
     n.children_by_field_name(field, &mut c).collect()
 }
 
+/// All ERROR and MISSING nodes under `n` (outermost ones).
+pub(super) fn all_errors(n: Node) -> Vec<Node> {
+    let mut out = Vec::new();
+    let mut stack = vec![n];
+    while let Some(n) = stack.pop() {
+        if n.is_error() || n.is_missing() {
+            out.push(n);
+        } else if n.has_error() {
+            let mut c = n.walk();
+            stack.extend(n.children(&mut c));
+        }
+    }
+    out
+}
+
 /// Finds the first ERROR or MISSING node under `n`.
 pub(super) fn first_error(n: Node) -> Option<Node> {
     if n.is_error() || n.is_missing() {
@@ -356,7 +371,30 @@ impl<'t> Lowerer<'t> {
         Error::unsupported(self.loc(n), msg)
     }
 
+    /// The GNU extension that makes tree-sitter fail at error node `e`, if any (`typeof` in
+    /// the enclosing statement, as in the Linux kernel's `container_of`).
+    pub fn gnu_extension_at(&self, e: Node) -> Option<&'static str> {
+        let mut cur = Some(e);
+        while let Some(n) = cur {
+            let k = n.kind();
+            if k.ends_with("_statement") || k == "declaration" || k == "function_definition" {
+                let t = self.text(n);
+                for ext in ["__typeof__", "__typeof", "typeof", "__auto_type", "__label__"] {
+                    if t.contains(ext) {
+                        return Some(ext);
+                    }
+                }
+                return None;
+            }
+            cur = n.parent();
+        }
+        None
+    }
+
     pub fn syntax_err(&self, n: Node) -> Error {
+        if let Some(ext) = self.gnu_extension_at(n) {
+            return Error::unsupported(self.loc(n), format!("`{ext}` (a GNU extension the C parser does not handle)"));
+        }
         // GNU extensions tree-sitter-c does not parse.
         let parent = n.parent().map(|p| p.kind()).unwrap_or("");
         if parent == "goto_statement" && self.text(n).starts_with('*') {
@@ -436,6 +474,11 @@ impl<'t> Lowerer<'t> {
                         }
                     } else if !in_body {
                         return Err(self.syntax_err(e));
+                    } else if let Some(bad) = all_errors(item).into_iter().find(|e| self.gnu_extension_at(*e).is_none()) {
+                        // Malformed C in the user's file is an error even in an unused
+                        // function; GNU extensions tree-sitter cannot parse only matter
+                        // when the function is used.
+                        return Err(self.syntax_err(bad));
                     }
                 }
                 let r = match item.kind() {

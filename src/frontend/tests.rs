@@ -709,6 +709,21 @@ fn malformed_c_is_a_syntax_error_at_its_line() {
 }
 
 #[test]
+fn syntax_errors_in_unused_functions() {
+    // Malformed C is reported even in a function main does not use...
+    let e = lower_err("int unused() {\n  return 1 +;\n}\nint main() { return 0; }\n");
+    assert!(matches!(e, Error::Syntax { .. }) && line_of(&e) == 2, "{e:?}");
+    // ...but a GNU extension tree-sitter cannot parse only matters in used code.
+    let src = "struct s { int a; int b; };\nint helper(int *p) {\n  const typeof( ((struct s *)0)->b ) *q = p;\n  return *q;\n}\n";
+    lower(&format!("{src}int main() {{ return 0; }}\n"));
+    let e = lower_err(&format!("{src}int main() {{ int v = 0; return helper(&v); }}\n"));
+    match &e {
+        Error::Unsupported { loc, msg } => assert!(loc.line == 3 && msg.contains("typeof"), "{msg}"),
+        e => panic!("{e:?}"),
+    }
+}
+
+#[test]
 fn unsupported_construct_at_its_line() {
     let e = lower_err("int main() {\n  int x = 0;\n  x = _Generic(x, int: 1, default: 0);\n  return x;\n}\n");
     assert!(matches!(e, Error::Unsupported { .. }), "{e:?}");
