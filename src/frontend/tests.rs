@@ -758,6 +758,23 @@ fn preprocessor_failure() {
 }
 
 #[test]
+fn load_file_and_missing_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("prog.c");
+    std::fs::write(dir.path().join("local.h"), "#define N 2\nint shared;\n").unwrap();
+    std::fs::write(&path, "#include \"local.h\"\nint main() {\n  shared = N;\n  return 0;\n}\n").unwrap();
+    let mut map = SourceMap::default();
+    let p = load_file(&path, &Options::default(), &mut map).unwrap();
+    let s = stmts_of(&p, "main")[0];
+    assert_eq!((map.name(s.loc), s.loc.line), (path.display().to_string().as_str(), 3));
+    assert_eq!(map.line_text(s.loc), Some("shared = N;"));
+    let g = var(&p, "shared");
+    assert!(map.name(g.loc).ends_with("local.h") && g.loc.line == 2);
+    let e = load_file(&dir.path().join("nope.c"), &Options::default(), &mut SourceMap::default()).unwrap_err();
+    assert!(matches!(e, Error::Io { output: false, .. }), "{e:?}");
+}
+
+#[test]
 fn defines_and_include_dirs_are_passed() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("inc.h"), "int from_header;\n").unwrap();
