@@ -424,6 +424,14 @@ int main() { sc = uc = sh = us = u = ll = ull = m[1][2] = en = bo = 0; f = 1.5f;
 }
 
 #[test]
+fn offsetof_and_static_assert() {
+    let m = main_body("#include <stddef.h>\nstruct s { char c; int x; long y; };\nint main() {\n  _Static_assert(sizeof(struct s) == 16, \"size\");\n  return offsetof(struct s, y);\n}\n");
+    assert_eq!(m, "return 8;\n");
+    let e = lower_err("int main() {\n  _Static_assert(sizeof(int) == 8, \"int is 8 bytes\");\n  return 0;\n}\n");
+    assert!(matches!(e, Error::Syntax { .. }) && line_of(&e) == 2, "{e:?}");
+}
+
+#[test]
 fn anonymous_structs_and_members() {
     let p = lower(
         r#"struct T { int k; union { int a; char b; }; struct { int c; } named; };
