@@ -817,6 +817,15 @@ fn never_panics_on_garbage() {
         "int a[-1]; int main() { return a[0]; }",
         "int main() { switch (1) { case 1 ... 2: ; } }",
         "int main() { int i; for (int i = 0; ; ) { } }",
+        "int g = ({ int y = 1; y; }); int main() { return g; }",
+        "char a[] = {[100000000] = 1}; int main() { return a[0]; }",
+        "char big[1L<<62][16]; int main() { return sizeof big; }",
+        "int main() { return -340282366920938463463374607431768211455; }",
+        "int main() { return 99999999999999999999999999999999999999999999999; }",
+        "struct s { int x : 99999999999; }; int main() { return sizeof(struct s); }",
+        "int main() { int a[3] = { [2] = 1, 5 }; return a[0]; }",
+        "union u { int a; char b; } v = { .b = 1, 2 }; int main() { return v.a; }",
+        "int main() { static int x = ({ 1; }); return x; }",
     ];
     for s in samples {
         let r = try_lower(s);
