@@ -223,11 +223,14 @@ fn run(cli: Cli) -> Result<u8, Failure> {
                         "sccs": a.cycles.sccs, "cycles": a.cycles.cycles.len(),
                         "pairs": ins.selection.pairs.len(), "cost": ins.selection.total_cost, "optimal": ins.selection.optimal,
                         "summary": ins.rewritten.summary, "timings": a.timings, "limit_hit": a.cycles.limit_hit,
+                        "fallback_all_pairs": ins.fallback, "note": ins.selection.note,
                     }))
                     .expect("json")
                 ),
             }
-            Ok(if a.cycles.limit_hit.is_some() { EXIT_INCOMPLETE } else { 0 })
+            // With the fallback the output is sound: only the plain `all` strategy with an
+            // incomplete search (which cannot happen) or no fallback would be incomplete.
+            Ok(if a.cycles.limit_hit.is_some() && !ins.fallback && !matches!(strategy, StrategyArg::All) { EXIT_INCOMPLETE } else { 0 })
         }
     }
 }

@@ -353,7 +353,17 @@ impl ThreadWalk<'_> {
             StmtKind::Call { dest, callee, args } => {
                 let targets: Vec<FuncId> = match callee {
                     Callee::Direct(g) => vec![*g],
-                    Callee::Indirect(e) => self.alias.call_targets(prog, e).0,
+                    // A function pointer can only call functions of a matching arity.
+                    Callee::Indirect(e) => self
+                        .alias
+                        .call_targets(prog, e)
+                        .0
+                        .into_iter()
+                        .filter(|g| {
+                            let f = prog.func(*g);
+                            f.params.len() == args.len() || f.ty.variadic && f.params.len() <= args.len()
+                        })
+                        .collect(),
                 };
                 let mut out = vec![];
                 for g in targets.iter().copied() {

@@ -368,9 +368,11 @@ impl<'a> Rewriter<'a> {
         for t in &self.aeg.threads {
             self.entries.insert(t.func);
         }
-        let reach = crate::aeg::reachable_funcs(self.src, self.src.main.expect("AEG built"));
-        for f in reach {
-            if self.src.func(f).body.is_some() && !self.entries.contains(&f) {
+        // Every defined function may run in any thread (also those reached only through
+        // pointers stored in initialisers), so every one gets the thread id.
+        for (i, func) in self.src.funcs.iter().enumerate() {
+            let f = FuncId(i as u32);
+            if func.body.is_some() && !self.entries.contains(&f) {
                 self.takes_me.insert(f);
             }
         }
