@@ -204,12 +204,17 @@ fn classify(aeg: &Aeg, arch: &Arch, segs: &[Seg]) -> Option<Cycle> {
         events.push(s.first);
         if let Some(info) = s.pair {
             events.push(s.last);
-            edges.push(CycleEdge {
-                from: s.first,
-                to: s.last,
-                kind: EdgeKind::Po { info: info.clone() },
-                safe: arch.po_pair_safe(dir(s.first), dir(s.last), info),
-            });
+            // A read of an exact object written on every path since `first` reads that write
+            // or a coherence-later one: when the cycle leaves the read by fr, the path really
+            // runs first -po-> that write -ws-> …, so the pair is as safe as (first, write).
+            let obj = aeg.event(s.last).obj;
+            let via_write = dir(s.last) == Dir::R
+                && dir(next.first) == Dir::W
+                && aeg.object(obj).exact
+                && info.writes_between.contains(&obj);
+            let safe = arch.po_pair_safe(dir(s.first), dir(s.last), info)
+                || via_write && arch.po_pair_safe(dir(s.first), Dir::W, info);
+            edges.push(CycleEdge { from: s.first, to: s.last, kind: EdgeKind::Po { info: info.clone() }, safe });
         }
         let kind = com_kind(dir(s.last), dir(next.first))?;
         let safe = match kind {
