@@ -632,7 +632,7 @@ fn search_equals_brute_force() {
 
 /// `cargo test --release --lib stress -- --ignored --nocapture`
 #[test]
-#[ignore]
+#[ignore = "a measurement (prints cycle rates), not a check: run with --ignored --nocapture"]
 fn stress() {
     for (nthreads, len, nvars) in [(4, 6, 4), (6, 8, 4), (8, 10, 6), (4, 12, 3)] {
         let mut s = 12345u64;

@@ -297,7 +297,7 @@ fn larger_instance_is_solved() {
 
 /// `cargo test --release --lib select_stress -- --ignored --nocapture`
 #[test]
-#[ignore]
+#[ignore = "a measurement (prints timings), not a check: run with --ignored --nocapture"]
 fn select_stress() {
     for (nthreads, len, nvars) in [(4, 6, 4), (6, 8, 4), (4, 12, 3)] {
         let mut r = Rng(12345);
