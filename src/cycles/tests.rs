@@ -34,7 +34,7 @@ impl Builder {
         let id = EventId(self.aeg.events.len() as u32);
         let site = SiteId(self.aeg.sites.len() as u32);
         let loc = Loc { line: id.0 + 1, ..Loc::default() };
-        self.aeg.sites.push(Site { func: FuncId(t.0), stmt: id.0, dir, atomic: false, loc });
+        self.aeg.sites.push(Site { func: FuncId(t.0), stmt: id.0, dir, atomic: false, in_loop: false, loc });
         self.aeg.events.push(Event { thread: t, dir, obj, site, loc });
         id
     }

@@ -1,0 +1,287 @@
+//! The built-in verifier: a bounded model checker for concurrent C under sequential
+//! consistency, deciding the programs weakc's rewriter emits (and SV-COMP-style tasks).
+//!
+//! Pipeline: [`symex`] executes the IR symbolically (inlining, loop unwinding, path merging)
+//! straight into bit-blasted SSA ([`bv`] over the gate store of [`sat`]) and a list of
+//! shared-memory events; [`order`] adds the partial-order encoding of SC; one SAT query asks
+//! whether some property can fail; the model becomes a counterexample trace.
+//!
+//! # Semantics (documented choices)
+//! * **Integers** are bit-vectors of their `ir::Type` width. Unsigned arithmetic wraps;
+//!   **signed overflow wraps too** (two's complement, as gcc `-fwrapv`), it is not reported.
+//!   Conversions truncate or sign/zero-extend by the source type; `_Bool` normalises to 0/1.
+//! * **Shifts** by a negative amount or by the width or more give 0 (`>>` of a negative
+//!   signed value: all sign bits). `>>` on signed types is arithmetic.
+//! * **Division and remainder by zero** yield an unconstrained value (no property);
+//!   `INT_MIN / -1` wraps to `INT_MIN` (remainder 0); division truncates toward zero.
+//! * **Floating point** is not reasoned about: float values are opaque bit patterns; any
+//!   arithmetic, comparison (except on identical constants) or int/float conversion of a
+//!   non-zero value is unconstrained. Results involving floats are over-approximate.
+//! * **Memory** is a set of objects made of scalar cells (see [`layout`]); pointers are
+//!   (object, cell offset). Out-of-bounds and null dereferences are not checked: a read
+//!   outside any object yields an unconstrained value and a write there is lost only for
+//!   thread-local arrays (shared memory writes to a wild address still happen, at that
+//!   address). Byte-level type punning is not modelled (unions overlay cells at offset 0).
+//! * **Uninitialised** locals are unconstrained; globals are zero unless initialised;
+//!   `malloc` never fails and returns fresh, unconstrained memory (each read of a cell never
+//!   written is unconstrained on its own); `calloc` memory is zero; `free` does nothing.
+//! * **External functions** without a body return an unconstrained value; their possible
+//!   writes through pointer arguments are ignored (a warning is emitted and a `Safe`
+//!   verdict is then reported as not complete).
+//! * **Threads**: `pthread_create` (also in unwound loops: each unwinding is a new thread)
+//!   stores the new thread's number (1, 2, …; main is 0) in `*tid`; `pthread_join` waits for
+//!   the thread with that number to finish (a number no thread has returns at once).
+//!   Mutexes are cells: lock = atomically wait for 0 and write 1; unlock writes 0.
+//!   `__VERIFIER_atomic_*` functions and `AtomicBegin/End` are indivisible.
+//! * **Every global is shared memory**, including `__unbuffered_*` ones (which the
+//!   instrumentation treats as registers: on SC that distinction does not matter, but main
+//!   must still see the threads' final values); address-taken locals too.
+//! * **Assumptions** (`assume`, `abort`, `exit`, a lock that is never free, a join on a thread
+//!   that never finishes, an unwinding assumption) stop the executing thread only: other
+//!   threads run on. For reachability of a failing assertion this is exact.
+//! * **Loops**: `unwind = k` executes the body at most `k` times; the loop condition is then
+//!   checked once more and, if it can still hold, the *unwinding assertion* fails (or, with
+//!   `unwinding_assertions = false`, the path is cut and a `Safe` verdict is not complete).
+//!   Recursion is rejected (`Error::Unsupported`).
+
+mod bv;
+mod layout;
+mod order;
+mod sat;
+mod symex;
+#[cfg(test)]
+mod tests;
+
+use crate::ir::{Program, Type};
+use crate::source::{Error, Loc};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Debug)]
+pub struct BmcOptions {
+    /// Default loop bound: the body of every loop runs at most this many times.
+    pub unwind: u32,
+    /// Bounds for single loops, by id `"function.N"` (N counts the loops of the function
+    /// in source order from 0).
+    pub unwindset: HashMap<String, u32>,
+    /// Check that the bounds suffice (otherwise paths beyond the bound are cut silently).
+    pub unwinding_assertions: bool,
+    /// Time limit for the SAT solver.
+    pub timeout: Option<Duration>,
+}
+
+impl Default for BmcOptions {
+    fn default() -> Self {
+        BmcOptions { unwind: 2, unwindset: HashMap::new(), unwinding_assertions: true, timeout: None }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Verdict {
+    /// No property can fail within the bounds; `complete` when the bounds were shown
+    /// sufficient (unwinding assertions hold) and nothing was approximated.
+    Safe { complete: bool },
+    Unsafe,
+    Unknown(String),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum PropertyKind {
+    Assertion,
+    UnwindingAssertion,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Property {
+    pub kind: PropertyKind,
+    pub loc: Loc,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum StepKind {
+    /// A thread-local variable was assigned.
+    Assign { lhs: String, value: String },
+    /// Shared memory was read.
+    Read { object: String, value: String },
+    /// Shared memory was written.
+    Write { object: String, value: String },
+    /// An assumption held (the path went on).
+    Assume,
+    Spawn { thread: String },
+    Join { thread: String },
+    AtomicBegin,
+    AtomicEnd,
+    Lock,
+    Unlock,
+    Call { function: String },
+    /// The property that fails.
+    Failure { message: String },
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Step {
+    pub thread: String,
+    pub loc: Loc,
+    pub kind: StepKind,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Stats {
+    pub vars: usize,
+    pub clauses: usize,
+    pub events: usize,
+    pub threads: usize,
+    pub blocks: usize,
+    pub properties: usize,
+    pub symex_time: Duration,
+    pub encode_time: Duration,
+    pub solve_time: Duration,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Outcome {
+    pub verdict: Verdict,
+    pub failed: Option<Property>,
+    /// The counterexample (empty unless `Unsafe`), in a valid SC order.
+    pub trace: Vec<Step>,
+    pub stats: Stats,
+    /// Approximations made (external functions, …).
+    pub warnings: Vec<String>,
+}
+
+/// Decides whether some assertion (or unwinding assertion) of `prog` can fail under SC
+/// within the bounds of `opts`.
+pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
+    let t0 = Instant::now();
+    let mut sx = symex::Symex::new(prog, opts);
+    sx.run()?;
+    let symex_time = t0.elapsed();
+    let t1 = Instant::now();
+    let enc = order::encode(&mut sx);
+    let viols: Vec<sat::Lit> = sx.props.iter().map(|p| p.viol).collect();
+    let any = sx.sat.or_all(viols);
+    let encode_time = t1.elapsed();
+    let mut stats = Stats {
+        vars: sx.sat.num_vars(),
+        clauses: sx.sat.clauses,
+        events: sx.events.len(),
+        threads: sx.threads.len(),
+        blocks: sx.blocks.len(),
+        properties: sx.props.len(),
+        symex_time,
+        encode_time,
+        solve_time: Duration::ZERO,
+    };
+    let complete = sx.cuts.iter().all(|&c| c == sat::Lit::FALSE) && !sx.approximate;
+    let warnings = sx.warnings.clone();
+    if any == sat::Lit::FALSE {
+        return Ok(Outcome { verdict: Verdict::Safe { complete }, failed: None, trace: vec![], stats, warnings });
+    }
+    let t2 = Instant::now();
+    let res = sx.sat.solve(&[any], opts.timeout);
+    stats.solve_time = t2.elapsed();
+    match res {
+        None => Ok(Outcome {
+            verdict: Verdict::Unknown("time limit reached".into()),
+            failed: None,
+            trace: vec![],
+            stats,
+            warnings,
+        }),
+        Some(false) => Ok(Outcome { verdict: Verdict::Safe { complete }, failed: None, trace: vec![], stats, warnings }),
+        Some(true) => {
+            let (failed, trace) = counterexample(&sx, &enc);
+            Ok(Outcome { verdict: Verdict::Unsafe, failed: Some(failed), trace, stats, warnings })
+        }
+    }
+}
+
+fn model_value(sx: &symex::Symex, v: &[sat::Lit]) -> u128 {
+    let mut x = 0u128;
+    for (i, l) in v.iter().enumerate().take(128) {
+        if sx.sat.value(*l) {
+            x |= 1 << i;
+        }
+    }
+    x
+}
+
+fn format_value(sx: &symex::Symex, v: &[sat::Lit], ty: &Type) -> String {
+    let x = model_value(sx, v);
+    let w = v.len();
+    match ty {
+        Type::Int { signed: true, .. } if w > 0 && w < 128 => {
+            let s = if x >> (w - 1) & 1 == 1 { x as i128 - (1i128 << w) } else { x as i128 };
+            s.to_string()
+        }
+        Type::Ptr(_) | Type::Func(_) if w == layout::PTR_BITS => {
+            if x == 0 {
+                return "NULL".into();
+            }
+            let obj = x >> layout::OFF_BITS;
+            let off = x & ((1u128 << layout::OFF_BITS) - 1);
+            let name = if obj >= layout::FUNC_BASE {
+                sx.prog.funcs.get((obj - layout::FUNC_BASE) as usize).map(|f| f.name.clone())
+            } else {
+                sx.objects.get(obj as usize).map(|o| o.name.clone())
+            };
+            match name {
+                Some(n) if off == 0 => format!("&{n}"),
+                Some(n) => format!("&{n}+{off}"),
+                None => format!("{x:#x}"),
+            }
+        }
+        _ => x.to_string(),
+    }
+}
+
+fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<Step>) {
+    // Which property fails: the first one (in trace order) whose violation holds.
+    let clock = |b: u32| model_value(sx, &enc.clocks[b as usize]);
+    let mut live: Vec<&symex::RawStep> = sx.steps.iter().filter(|s| sx.sat.value(s.guard)).collect();
+    live.sort_by_key(|s| (clock(s.block), s.thread, s.po));
+    let mut failed = None;
+    let mut trace = vec![];
+    for s in live {
+        let thread = sx.threads[s.thread].name.clone();
+        let kind = match &s.kind {
+            symex::RawKind::Assign { lhs, val, ty } => StepKind::Assign { lhs: lhs.clone(), value: format_value(sx, val, ty) },
+            symex::RawKind::Read { ev, ty } => {
+                let e = &sx.events[*ev];
+                StepKind::Read { object: e.label.clone(), value: format_value(sx, &e.val, ty) }
+            }
+            symex::RawKind::Write { ev, ty } => {
+                let e = &sx.events[*ev];
+                StepKind::Write { object: e.label.clone(), value: format_value(sx, &e.val, ty) }
+            }
+            symex::RawKind::Assume => StepKind::Assume,
+            symex::RawKind::Spawn { thread } => StepKind::Spawn { thread: sx.threads[*thread].name.clone() },
+            symex::RawKind::Join { tid } => {
+                let k = model_value(sx, tid) as usize;
+                StepKind::Join { thread: sx.threads.get(k).map(|t| t.name.clone()).unwrap_or_else(|| k.to_string()) }
+            }
+            symex::RawKind::AtomicBegin => StepKind::AtomicBegin,
+            symex::RawKind::AtomicEnd => StepKind::AtomicEnd,
+            symex::RawKind::Lock => StepKind::Lock,
+            symex::RawKind::Unlock => StepKind::Unlock,
+            symex::RawKind::Call { func } => StepKind::Call { function: func.clone() },
+            symex::RawKind::Fail { prop } => {
+                let p = &sx.props[*prop];
+                if failed.is_none() {
+                    failed = Some(Property { kind: p.kind, loc: p.loc, message: p.msg.clone() });
+                    trace.push(Step { thread, loc: s.loc, kind: StepKind::Failure { message: p.msg.clone() } });
+                    break;
+                }
+                continue;
+            }
+        };
+        trace.push(Step { thread, loc: s.loc, kind });
+    }
+    let failed = failed.unwrap_or_else(|| {
+        let p = sx.props.iter().find(|p| sx.sat.value(p.viol)).expect("a failing property");
+        Property { kind: p.kind, loc: p.loc, message: p.msg.clone() }
+    });
+    (failed, trace)
+}
