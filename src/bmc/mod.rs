@@ -192,8 +192,12 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
         }),
         Some(false) => Ok(Outcome { verdict: Verdict::Safe { complete }, failed: None, trace: vec![], stats, warnings }),
         Some(true) => {
-            let (failed, trace) = counterexample(&sx, &enc);
-            Ok(Outcome { verdict: Verdict::Unsafe, failed: Some(failed), trace, stats, warnings })
+            let (failed, trace, unmodelled) = counterexample(&sx, &enc);
+            let verdict = match unmodelled {
+                None => Verdict::Unsafe,
+                Some(f) => Verdict::Unknown(format!("the counterexample calls `{f}`, whose effects are not modelled")),
+            };
+            Ok(Outcome { verdict, failed: Some(failed), trace, stats, warnings })
         }
     }
 }
@@ -237,12 +241,15 @@ fn format_value(sx: &symex::Symex, v: &[sat::Lit], ty: &Type) -> String {
     }
 }
 
-fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<Step>) {
+/// The failing property, the trace, and the first call on it whose effects are not modelled
+/// (which makes the counterexample possibly spurious).
+fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<Step>, Option<String>) {
     // Which property fails: the first one (in trace order) whose violation holds.
     let clock = |b: u32| model_value(sx, &enc.clocks[b as usize]);
     let mut live: Vec<&symex::RawStep> = sx.steps.iter().filter(|s| sx.sat.value(s.guard)).collect();
     live.sort_by_key(|s| (clock(s.block), s.thread, s.po));
     let mut failed = None;
+    let mut unmodelled = None;
     let mut trace = vec![];
     for s in live {
         let thread = sx.threads[s.thread].name.clone();
@@ -266,7 +273,12 @@ fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<St
             symex::RawKind::AtomicEnd => StepKind::AtomicEnd,
             symex::RawKind::Lock => StepKind::Lock,
             symex::RawKind::Unlock => StepKind::Unlock,
-            symex::RawKind::Call { func } => StepKind::Call { function: func.clone() },
+            symex::RawKind::Call { func, approx } => {
+                if *approx && unmodelled.is_none() {
+                    unmodelled = Some(func.clone());
+                }
+                StepKind::Call { function: func.clone() }
+            }
             symex::RawKind::Fail { prop } => {
                 let p = &sx.props[*prop];
                 if failed.is_none() {
@@ -283,5 +295,5 @@ fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<St
         let p = sx.props.iter().find(|p| sx.sat.value(p.viol)).expect("a failing property");
         Property { kind: p.kind, loc: p.loc, message: p.msg.clone() }
     });
-    (failed, trace)
+    (failed, trace, unmodelled)
 }

@@ -27,6 +27,8 @@ type VKey = (u32, u32);
 const RETVAL: u32 = u32::MAX;
 /// Frame id of objects that exist once (globals, static locals).
 const GLOBAL_FRAME: u32 = u32::MAX;
+/// Frame ids from here on (up to `GLOBAL_FRAME`) hold thread-local storage, per thread.
+const TLS_FRAME: u32 = 0x8000_0000;
 
 #[derive(Clone)]
 pub struct State {
@@ -104,7 +106,7 @@ pub enum RawKind {
     AtomicEnd,
     Lock,
     Unlock,
-    Call { func: String },
+    Call { func: String, approx: bool },
     Fail { prop: usize },
 }
 
@@ -300,7 +302,7 @@ impl<'p> Symex<'p> {
             if matches!(v.ty, Type::Func(_)) {
                 continue;
             }
-            let is_static_local = !v.is_global() && v.init.is_some();
+            let is_static_local = matches!(v.storage, Storage::Local { .. }) && v.init.is_some();
             if !v.is_global() && !is_static_local {
                 continue;
             }
@@ -715,6 +717,20 @@ impl<'p> Symex<'p> {
         Ok(())
     }
 
+    /// `trylock`: atomically take the lock if free; returns 0 on success, EBUSY otherwise.
+    fn trylock(&mut self, addr: &Bv, p: &Expr, loc: Loc) -> Bv {
+        self.atomic_begin();
+        let label = format!("*{}", expr_text(self.prog, p));
+        let v = self.read_mem(addr.clone(), 32, &Type::INT, label.clone(), loc);
+        let free = self.sat.bv_is_zero(&v);
+        let g = self.state.guard;
+        self.state.guard = self.sat.and(g, free);
+        self.write_mem(addr.clone(), bv::constant(1, 32), &Type::INT, label, loc);
+        self.state.guard = g;
+        self.atomic_end();
+        self.sat.bv_ite(free, &bv::constant(0, 32), &bv::constant(16, 32))
+    }
+
     fn loop_(&mut self, s: &'p Stmt, body: &'p [Stmt], latch: &'p [Stmt]) -> R<()> {
         let id = self.loop_ids.get(&(s as *const Stmt)).cloned().unwrap_or_else(|| "loop".into());
         let bound = self.opts.unwindset.get(&id).copied().unwrap_or(self.opts.unwind);
@@ -872,7 +888,7 @@ impl<'p> Symex<'p> {
                 }
             }
         }
-        self.step(loc, RawKind::Call { func: func.name.clone() });
+        self.step(loc, RawKind::Call { func: func.name.clone(), approx: false });
         let ret = self.inline_call(f, vals, loc)?;
         if let Some(d) = dest {
             let rt = func.ty.ret.clone();
@@ -897,6 +913,9 @@ impl<'p> Symex<'p> {
             };
             vals.push(v);
         }
+        let mut approx = false;
+        let ptr_args = args.iter().any(|a| a.ty.is_pointer() || matches!(a.ty, Type::Array(..)));
+        let const_arg = |i: usize| vals.get(i).and_then(|v| v.first()).and_then(|b| as_const(b));
         let result: Option<Bv> = match name {
             "malloc" | "__builtin_malloc" | "alloca" | "__builtin_alloca" | "valloc" | "calloc" | "realloc" => {
                 let n = self.objects.len();
@@ -904,11 +923,12 @@ impl<'p> Symex<'p> {
                 let o = self.new_object(format!("{name}#{n}"), init)?;
                 if name == "realloc" {
                     self.warn(loc, "realloc returns fresh memory; the old contents are not copied");
+                    approx = true;
                 }
                 Some(bv::constant((o as u128) << OFF_BITS, PTR_BITS))
             }
             "free" | "__builtin_free" => None,
-            "pthread_mutex_lock" | "pthread_mutex_unlock" if args.len() == 1 => {
+            "pthread_mutex_lock" | "pthread_mutex_unlock" | "pthread_spin_lock" | "pthread_spin_unlock" if args.len() == 1 => {
                 if name.ends_with("_lock") {
                     self.lock(&args[0], loc)?;
                 } else {
@@ -916,24 +936,113 @@ impl<'p> Symex<'p> {
                 }
                 Some(bv::constant(0, 32))
             }
-            "pthread_self" => Some(bv::constant(self.ctx.thread as u128, 64)),
-            "pthread_mutex_init" | "pthread_mutex_destroy" | "pthread_cond_init" | "pthread_cond_destroy" => {
-                if name == "pthread_mutex_init" && !vals.is_empty() {
+            "pthread_mutex_trylock" | "pthread_spin_trylock" if args.len() == 1 => Some(self.trylock(&vals[0][0], &args[0], loc)),
+            // Waiting on a condition variable: release the mutex, (spuriously) wake up,
+            // re-acquire it. Signals are then no-ops: every wake-up is allowed anyway.
+            "pthread_cond_wait" | "pthread_cond_timedwait" if args.len() >= 2 => {
+                self.unlock(&args[1], loc)?;
+                self.lock(&args[1], loc)?;
+                Some(bv::constant(0, 32))
+            }
+            "pthread_cond_signal" | "pthread_cond_broadcast" | "pthread_cond_init" | "pthread_cond_destroy"
+            | "pthread_mutex_destroy" | "pthread_attr_init" | "pthread_attr_destroy" | "pthread_spin_destroy"
+            | "pthread_mutexattr_init" | "pthread_mutexattr_destroy" | "pthread_mutexattr_settype" => Some(bv::constant(0, 32)),
+            "pthread_mutex_init" | "pthread_spin_init" => {
+                if !vals.is_empty() {
                     let addr = vals[0][0].clone();
                     let label = format!("*{}", expr_text(self.prog, &args[0]));
                     self.write_mem(addr, bv::constant(0, 32), &Type::INT, label, loc);
                 }
                 Some(bv::constant(0, 32))
             }
-            _ => {
-                if args.iter().any(|a| a.ty.is_pointer() || matches!(a.ty, Type::Array(..))) {
-                    self.warn(loc, &format!("call of external function `{name}`: its effects on memory are ignored"));
-                    self.approximate = true;
+            "pthread_self" => Some(bv::constant(self.ctx.thread as u128, 64)),
+            "printf" | "puts" | "putchar" | "fprintf" | "fputs" | "fflush" | "perror" | "sched_yield" | "sleep" | "usleep"
+            | "nanosleep" | "srand" | "rand" | "random" | "time" | "__VERIFIER_nondet_int" | "__VERIFIER_nondet_uint"
+            | "__VERIFIER_nondet_bool" | "__VERIFIER_nondet_char" | "__VERIFIER_nondet_long" | "__VERIFIER_nondet_ulong"
+            | "__VERIFIER_nondet_pointer" | "__VERIFIER_nondet_uchar" | "__VERIFIER_nondet_short" | "__VERIFIER_nondet_ushort" => {
+                None
+            }
+            "memset" | "__builtin_memset" if args.len() == 3 => {
+                let elem = elem_type(&args[0]);
+                match (const_arg(1), const_arg(2), elem) {
+                    (Some(c), Some(n), Some(elem)) if elem.is_scalar() => {
+                        let w = width(&elem);
+                        let bytes = (w / 8).max(1) as u128;
+                        let mut v: u128 = 0;
+                        for _ in 0..(w / 8).max(1) {
+                            v = (v << 8) | (c & 0xff);
+                        }
+                        if w == 1 {
+                            v = (c & 0xff != 0) as u128;
+                        }
+                        let k = (n / bytes).min(4096) as usize;
+                        let base = vals[0][0].clone();
+                        for j in 0..k {
+                            let a = self.ptr_add(&base, &bv::constant(j as u128, 64), false, 1, false);
+                            let lab = format!("{}[{j}]", expr_text(self.prog, peel(&args[0])));
+                            self.write_mem(a, bv::constant(v, w), &elem, lab, loc);
+                        }
+                    }
+                    _ => approx = true,
                 }
+                Some(vals[0][0].clone())
+            }
+            "memcpy" | "memmove" | "__builtin_memcpy" if args.len() == 3 => {
+                let elem = elem_type(&args[0]).or_else(|| elem_type(&args[1]));
+                match (const_arg(2), elem) {
+                    (Some(n), Some(elem)) if elem.is_scalar() => {
+                        let w = width(&elem);
+                        let k = (n / (w / 8).max(1) as u128).min(4096) as usize;
+                        let (d, src) = (vals[0][0].clone(), vals[1][0].clone());
+                        let mut tmp = vec![];
+                        for j in 0..k {
+                            let a = self.ptr_add(&src, &bv::constant(j as u128, 64), false, 1, false);
+                            let lab = format!("{}[{j}]", expr_text(self.prog, peel(&args[1])));
+                            tmp.push(self.read_mem(a, w, &elem, lab, loc));
+                        }
+                        for (j, v) in tmp.into_iter().enumerate() {
+                            let a = self.ptr_add(&d, &bv::constant(j as u128, 64), false, 1, false);
+                            let lab = format!("{}[{j}]", expr_text(self.prog, peel(&args[0])));
+                            self.write_mem(a, v, &elem, lab, loc);
+                        }
+                    }
+                    _ => approx = true,
+                }
+                Some(vals[0][0].clone())
+            }
+            "strcpy" | "strlen" if !args.is_empty() => {
+                let si = if name == "strcpy" { 1 } else { 0 };
+                let text = vals.get(si).and_then(|v| as_const(&v[0])).and_then(|p| {
+                    let (o, off) = ((p >> OFF_BITS) as u32, (p & ((1 << OFF_BITS) - 1)) as usize);
+                    self.strings.iter().find(|(_, &so)| so == o).map(|(t, _)| t.as_bytes().get(off..).unwrap_or(&[]).to_vec())
+                });
+                match (name, text) {
+                    ("strlen", Some(t)) => Some(bv::constant(t.len() as u128, 64)),
+                    ("strcpy", Some(t)) if args.len() == 2 => {
+                        let d = vals[0][0].clone();
+                        let lab = expr_text(self.prog, peel(&args[0]));
+                        for (j, &b) in t.iter().chain(std::iter::once(&0u8)).enumerate() {
+                            let a = self.ptr_add(&d, &bv::constant(j as u128, 64), false, 1, false);
+                            self.write_mem(a, bv::constant(b as u128, 8), &Type::CHAR, format!("{lab}[{j}]"), loc);
+                        }
+                        Some(d)
+                    }
+                    _ => {
+                        approx = true;
+                        None
+                    }
+                }
+            }
+            _ => {
+                approx = ptr_args;
                 None
             }
         };
-        self.step(loc, RawKind::Call { func: name.to_string() });
+        if approx {
+            self.warn(loc, &format!("call of external function `{name}`: its effects on memory are not modelled"));
+            self.approximate = true;
+        }
+        self.step(loc, RawKind::Call { func: name.to_string(), approx });
         if let Some(d) = dest {
             let v = match result {
                 Some(r) if d.ty.is_scalar() => {
@@ -1104,14 +1213,28 @@ impl<'p> Symex<'p> {
 
     fn is_mem_var(&self, v: VarId) -> bool {
         let var = self.prog.var(v);
-        var.is_global() || var.address_taken || var.init.is_some()
+        let local = matches!(var.storage, Storage::Local { .. } | Storage::Temp { .. });
+        !local || var.address_taken || var.init.is_some()
     }
 
+    /// Whether `v` is a `static` local (one object for the whole program).
+    fn is_static_local(&self, v: VarId) -> bool {
+        let var = self.prog.var(v);
+        matches!(var.storage, Storage::Local { .. }) && var.init.is_some()
+    }
+
+    /// The frame a variable's storage belongs to: the innermost call of its function, the
+    /// program (globals, static locals) or the current thread (thread-local storage).
     fn frame_of(&self, v: VarId) -> R<u32> {
         let var = self.prog.var(v);
+        if self.is_static_local(v) {
+            return Ok(GLOBAL_FRAME);
+        }
         let f = match var.storage {
             Storage::Local { func } | Storage::Temp { func } => func,
             Storage::Global => return Ok(GLOBAL_FRAME),
+            #[allow(unreachable_patterns)]
+            _ => return Ok(TLS_FRAME + self.ctx.thread as u32),
         };
         self.ctx
             .frames
@@ -1123,19 +1246,21 @@ impl<'p> Symex<'p> {
     }
 
     fn var_object(&mut self, v: VarId) -> R<u32> {
-        let var = self.prog.var(v);
-        let frame = if var.is_global() || var.init.is_some() { GLOBAL_FRAME } else { self.frame_of(v)? };
+        let frame = self.frame_of(v)?;
         if let Some(&o) = self.obj_of.get(&(frame, v)) {
             return Ok(o);
         }
-        // An address-taken local: uninitialised, one object per call.
-        let widths = self.layout.cells(&var.ty);
-        let cells = widths.iter().map(|&w| self.sat.fresh_bv(w)).collect();
-        let name = match var.storage {
-            Storage::Global => var.name.clone(),
-            _ => var.name.clone(),
+        let var = self.prog.var(v);
+        let init = if frame >= TLS_FRAME && frame != GLOBAL_FRAME {
+            // Thread-local storage: initialised like a global, one copy per thread.
+            let cells = self.init_cells(&var.ty, var.init.as_ref())?;
+            ObjInit::Cells(cells)
+        } else {
+            // An address-taken local: uninitialised, one object per call.
+            let widths = self.layout.cells(&var.ty);
+            ObjInit::Cells(widths.iter().map(|&w| self.sat.fresh_bv(w)).collect())
         };
-        let o = self.new_object(name, ObjInit::Cells(cells))?;
+        let o = self.new_object(var.name.clone(), init)?;
         self.obj_of.insert((frame, v), o);
         Ok(o)
     }
@@ -1668,6 +1793,23 @@ impl<'p> Symex<'p> {
             }
         };
         Ok(self.convert(&r, &rt, ty))
+    }
+}
+
+/// `e` without the casts around it.
+fn peel(mut e: &Expr) -> &Expr {
+    while let ExprKind::Cast(inner) = &e.kind {
+        e = inner;
+    }
+    e
+}
+
+/// The element type a pointer argument points to before it was converted to `void *`.
+fn elem_type(e: &Expr) -> Option<Type> {
+    match peel(e).ty.pointee()? {
+        Type::Array(el, _) => Some((**el).clone()),
+        Type::Void => None,
+        t => Some(t.clone()),
     }
 }
 
