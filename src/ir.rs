@@ -98,6 +98,9 @@ pub enum Storage {
     Local { func: FuncId },
     /// A temporary introduced by the front end or by normalisation.
     Temp { func: FuncId },
+    /// A file-scope `__thread`/`_Thread_local` variable: static storage, one copy per thread
+    /// (not shared, so not a global in the sense of [`Var::is_global`]).
+    ThreadLocal,
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -8,6 +8,8 @@
 
 pub mod aeg;
 pub mod bmc;
+pub mod cprint;
+pub mod frontend;
 pub mod ir;
 pub mod normalize;
 pub mod rewrite;
@@ -16,3 +18,5 @@ pub mod source;
 pub mod arch;
 pub mod cycles;
 pub mod select;
+pub mod pipeline;
+pub mod report;

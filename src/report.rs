@@ -2,7 +2,7 @@
 //! summary.
 
 use crate::aeg::{Aeg, Dir, EventId};
-use crate::cycles::{CycleSet, EdgeKind};
+use crate::cycles::EdgeKind;
 use crate::pipeline::{Analysis, Instrumented};
 use crate::source::{render_labels, Loc, Severity, SourceMap};
 use serde_json::{json, Value};

@@ -1,0 +1,109 @@
+//! C front end: preprocess, parse with tree-sitter, lower to [`crate::ir`].
+//!
+//! [`load_file`] and [`load_str`] run the system preprocessor when needed
+//! ([`preprocess`]), parse with tree-sitter-c and lower the syntax tree to a typed
+//! [`Program`] (see [`lower`] for the conventions of the produced IR).
+
+mod builtins;
+pub mod dump;
+mod expr;
+mod gc;
+mod init;
+pub mod lower;
+pub mod preprocess;
+mod stmt;
+mod types;
+#[cfg(test)]
+mod tests;
+
+use crate::ir::Program;
+use crate::source::{Error, SourceMap};
+use std::path::{Path, PathBuf};
+
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Preprocess {
+    /// Run the system preprocessor when the text has directives other than line markers.
+    #[default]
+    Auto,
+    /// Never run it (the input is already preprocessed).
+    Never,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub preprocess: Preprocess,
+    pub include_dirs: Vec<PathBuf>,
+    pub defines: Vec<String>,
+}
+
+/// Parses C text with tree-sitter-c.
+pub fn parse_c(text: &str) -> Option<tree_sitter::Tree> {
+    let mut parser = tree_sitter::Parser::new();
+    parser.set_language(&tree_sitter_c::LANGUAGE.into()).ok()?;
+    parser.parse(text, None)
+}
+
+/// Loads, preprocesses (when needed) and lowers a C file.
+pub fn load_file(path: &Path, opts: &Options, map: &mut SourceMap) -> Result<Program, Error> {
+    let bytes = std::fs::read(path).map_err(|e| Error::Io { path: path.to_path_buf(), msg: e.to_string(), output: false })?;
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let name = path.display().to_string();
+    map.add_file(&name, text.clone());
+    let prep = preprocess::prepare(&name, Some(path), &text, opts, map)?;
+    lower_prepared(&prep, map)
+}
+
+/// Like [`load_file`] for text in memory; `name` names it in locations and messages.
+pub fn load_str(name: &str, text: &str, opts: &Options, map: &mut SourceMap) -> Result<Program, Error> {
+    map.add_file(name, text.to_string());
+    let prep = preprocess::prepare(name, None, text, opts, map)?;
+    lower_prepared(&prep, map)
+}
+
+/// Stack for lowering (deeply nested expressions recurse).
+const STACK: usize = 256 << 20;
+
+fn lower_prepared(prep: &preprocess::Prepared, map: &SourceMap) -> Result<Program, Error> {
+    std::thread::scope(|s| {
+        let h = std::thread::Builder::new()
+            .name("weakc-frontend".into())
+            .stack_size(STACK)
+            .spawn_scoped(s, || lower_tree(prep, map))
+            .map_err(|e| Error::Internal(format!("cannot start the front-end thread: {e}")))?;
+        h.join().unwrap_or_else(|p| {
+            let msg = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            Err(Error::Internal(format!("front end failed (internal error): {msg}")))
+        })
+    })
+}
+
+fn lower_tree(prep: &preprocess::Prepared, map: &SourceMap) -> Result<Program, Error> {
+    let tree = parse_c(&prep.text).ok_or_else(|| Error::Internal("tree-sitter could not parse the input".into()))?;
+    let mut l = lower::Lowerer::new(&prep.text, prep);
+    l.set_sources(map);
+    l.translation_unit(tree.root_node())?;
+    let root = tree.root_node();
+    let mut roots = Vec::new();
+    match l.scopes[0].ords.get("main").cloned() {
+        Some(lower::Ord::Func(i)) if l.fdecls[i].def.is_some() => {
+            let id = l.func_id(i, root)?;
+            l.prog.main = Some(id);
+            roots.push(id);
+        }
+        Some(lower::Ord::Poison(p)) => return Err(p.err()),
+        _ => {
+            // No main: every function defined in the user's files is a root.
+            let defined: Vec<usize> = (0..l.fdecls.len())
+                .filter(|&i| l.fdecls[i].def.map(|d| !l.in_system(d)).unwrap_or(false))
+                .collect();
+            for i in defined {
+                roots.push(l.func_id(i, root)?);
+            }
+        }
+    }
+    l.finish(roots)
+}
