@@ -34,16 +34,35 @@ struct Enc<'a, 'p> {
     clocks: Vec<Bv>,
     lt_cache: HashMap<(u32, u32), Lit>,
     aeq_cache: HashMap<(usize, usize), Lit>,
+    init_clauses: usize,
+    fr_clauses: usize,
+    fr_pairs: usize,
 }
 
 pub fn encode(sx: &mut Symex) -> Encoding {
     let nblocks = sx.blocks.len();
     let cw = (usize::BITS - (nblocks + 1).leading_zeros()) as usize;
     let clocks: Vec<Bv> = (0..nblocks).map(|_| sx.sat.fresh_bv(cw.max(1))).collect();
-    let mut e = Enc { sx, clocks, lt_cache: HashMap::new(), aeq_cache: HashMap::new() };
+    let debug = std::env::var_os("WEAKC_BMC_DEBUG").is_some();
+    if debug {
+        eprintln!("bmc: after symex: {} vars, {} clauses, {} events, {} blocks", sx.sat.num_vars(), sx.sat.clauses, sx.events.len(), nblocks);
+    }
+    let mut e = Enc { sx, clocks, lt_cache: HashMap::new(), aeq_cache: HashMap::new(), init_clauses: 0, fr_clauses: 0, fr_pairs: 0 };
     e.program_order();
     e.joins();
     e.reads();
+    if debug {
+        let sym = e.sx.events.iter().filter(|ev| as_const(&ev.addr).is_none()).count();
+        eprintln!(
+            "bmc: after encoding: {} vars, {} clauses; {} events with symbolic addresses, {} clock comparisons, {} address comparisons",
+            e.sx.sat.num_vars(),
+            e.sx.sat.clauses,
+            sym,
+            e.lt_cache.len(),
+            e.aeq_cache.len()
+        );
+        eprintln!("bmc: init-value clauses {}, from-read clauses {} ({} source/write pairs)", e.init_clauses, e.fr_clauses, e.fr_pairs);
+    }
     Encoding { clocks: e.clocks }
 }
 
@@ -286,7 +305,9 @@ impl Enc<'_, '_> {
             let mut sources: Vec<(Option<usize>, Lit)> = vec![];
             if init_possible {
                 let s = self.sx.sat.fresh();
+                let c0 = self.sx.sat.clauses;
                 let iv = self.init_value(&raddr, width);
+                self.init_clauses += self.sx.sat.clauses - c0;
                 self.equal_under(s, &rval, &iv);
                 sources.push((None, s));
             }
@@ -310,6 +331,8 @@ impl Enc<'_, '_> {
             clause.extend(sources.iter().map(|s| s.1));
             self.sx.sat.add_clause(&clause);
             // From-read.
+            let c0 = self.sx.sat.clauses;
+            self.fr_pairs += sources.len() * cands.len();
             for &(src, s) in &sources {
                 for &w2 in &cands {
                     if Some(w2) == src {
@@ -334,6 +357,7 @@ impl Enc<'_, '_> {
                     self.sx.sat.add_clause(&[!s, !g2, !a2, w2_before_src, r_before]);
                 }
             }
+            self.fr_clauses += self.sx.sat.clauses - c0;
             self.sx.rf_choices.push((r, sources));
         }
     }

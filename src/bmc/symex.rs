@@ -34,6 +34,9 @@ const TLS_FRAME: u32 = 0x8000_0000;
 pub struct State {
     pub guard: Lit,
     vars: HashMap<VKey, Value>,
+    /// Nesting depth of atomic sections on this path, and the block they share.
+    atomic_depth: u32,
+    cur_block: Option<u32>,
 }
 
 pub enum ObjInit {
@@ -137,8 +140,6 @@ struct Frame {
 struct Ctx {
     thread: usize,
     po: u32,
-    cur_block: Option<u32>,
-    atomic_depth: u32,
     last_block: u32,
     frames: Vec<Frame>,
 }
@@ -182,7 +183,7 @@ pub struct Symex<'p> {
 type R<T> = Result<T, Error>;
 
 fn dead_state() -> State {
-    State { guard: Lit::FALSE, vars: HashMap::new() }
+    State { guard: Lit::FALSE, vars: HashMap::new(), atomic_depth: 0, cur_block: None }
 }
 
 fn is_cond_prefix(s: &Stmt) -> bool {
@@ -232,8 +233,8 @@ impl<'p> Symex<'p> {
             queue: VecDeque::new(),
             loop_ids,
             next_frame: 0,
-            state: State { guard: Lit::TRUE, vars: HashMap::new() },
-            ctx: Ctx { thread: 0, po: 0, cur_block: None, atomic_depth: 0, last_block: 0, frames: vec![] },
+            state: State { guard: Lit::TRUE, vars: HashMap::new(), atomic_depth: 0, cur_block: None },
+            ctx: Ctx { thread: 0, po: 0, last_block: 0, frames: vec![] },
         }
     }
 
@@ -262,8 +263,8 @@ impl<'p> Symex<'p> {
         let args: Vec<Value> = (0..nparams).map(|_| vec![]).collect();
         self.run_thread_body(main, args)?;
         while let Some((t, f, arg)) = self.queue.pop_front() {
-            self.ctx = Ctx { thread: t, po: 0, cur_block: None, atomic_depth: 0, last_block: 0, frames: vec![] };
-            self.state = State { guard: self.threads[t].guard, vars: HashMap::new() };
+            self.ctx = Ctx { thread: t, po: 0, last_block: 0, frames: vec![] };
+            self.state = State { guard: self.threads[t].guard, vars: HashMap::new(), atomic_depth: 0, cur_block: None };
             self.begin_thread(t);
             let np = self.prog.func(f).params.len();
             let mut args = vec![];
@@ -402,7 +403,7 @@ impl<'p> Symex<'p> {
     }
 
     fn event_block(&mut self) -> u32 {
-        match self.ctx.cur_block {
+        match self.state.cur_block {
             Some(b) => b,
             None => self.new_block(),
         }
@@ -430,18 +431,18 @@ impl<'p> Symex<'p> {
     }
 
     fn atomic_begin(&mut self) {
-        if self.ctx.atomic_depth == 0 {
+        if self.state.atomic_depth == 0 {
             let b = self.new_block();
-            self.ctx.cur_block = Some(b);
+            self.state.cur_block = Some(b);
         }
-        self.ctx.atomic_depth += 1;
+        self.state.atomic_depth += 1;
     }
 
     fn atomic_end(&mut self) {
-        if self.ctx.atomic_depth > 0 {
-            self.ctx.atomic_depth -= 1;
-            if self.ctx.atomic_depth == 0 {
-                self.ctx.cur_block = None;
+        if self.state.atomic_depth > 0 {
+            self.state.atomic_depth -= 1;
+            if self.state.atomic_depth == 0 {
+                self.state.cur_block = None;
             }
         }
     }
@@ -548,7 +549,9 @@ impl<'p> Symex<'p> {
                 vars.insert(k, v);
             }
         }
-        State { guard, vars }
+        // Paths meeting here are normally in the same atomic section (or none).
+        let (atomic_depth, cur_block) = live.iter().map(|s| (s.atomic_depth, s.cur_block)).max().unwrap();
+        State { guard, vars, atomic_depth, cur_block }
     }
 
     fn frame(&mut self) -> &mut Frame {

@@ -858,3 +858,45 @@ fn shared_pointer_to_heap_like_object() {
         }
     }
 }
+
+#[test]
+fn atomic_section_ended_on_one_branch_only() {
+    // T: atomic { if (flag) { atomic_end; return; } else { c = c + 1; } atomic_end }
+    // run by two threads: with the section intact no update is lost.
+    for good in [true, false] {
+        let mut b = B::new();
+        let cnt = b.global("c", Type::INT);
+        let flag = b.global("flag", Type::INT);
+        let (t, _) = b.thread_fn("inc");
+        let tmp = b.local(t, "tmp", Type::INT);
+        let f = b.local(t, "f", Type::INT);
+        let end1 = b.s(StmtKind::AtomicEnd);
+        let ret = b.ret_null();
+        let rd = b.assign(&tmp, cnt.clone());
+        let wr = b.assign(&cnt, add(tmp.clone(), c(1)));
+        let s = vec![
+            b.s(StmtKind::AtomicBegin),
+            b.assign(&f, flag.clone()),
+            b.if_(f.clone(), vec![end1, ret], vec![rd, wr]),
+            b.s(StmtKind::AtomicEnd),
+            b.ret_null(),
+        ];
+        b.body(t, s);
+        let (m, _) = b.func("main", Type::INT, &[]);
+        let ids = b.local_mem(m, "ids", Type::Array(Box::new(Type::ULONG), Some(2)));
+        let null = ct(0, Type::ptr_to(Type::Void));
+        let s = vec![
+            b.spawn(t, null.clone(), Some(idx(ids.clone(), c(0)))),
+            b.spawn(t, null, Some(idx(ids.clone(), c(1)))),
+            b.join(idx(ids.clone(), c(0))),
+            b.join(idx(ids.clone(), c(1))),
+            b.assert(eq(cnt, c(if good { 2 } else { 1 }))),
+        ];
+        b.body(m, s);
+        if good {
+            assert_safe(&b.p, 1);
+        } else {
+            assert_unsafe(&b.p, 1);
+        }
+    }
+}
