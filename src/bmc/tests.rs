@@ -900,3 +900,316 @@ fn atomic_section_ended_on_one_branch_only() {
         }
     }
 }
+
+// ------------------------------------------------------------------ differential testing
+
+/// A statement of a random concurrent program (threads over globals `g*`, locals `r*`).
+#[derive(Clone, Debug)]
+enum RS {
+    Read(usize, usize),
+    Write(usize, Option<usize>, i128),
+    If(usize, i128, Vec<RS>),
+    Atomic(Vec<RS>),
+    /// `assume(r != c)`
+    Assume(usize, i128),
+    /// `assert(r != c)`
+    Assert(usize, i128),
+    /// `r = arr[ri & 1]`
+    ReadArr(usize, usize),
+    /// `arr[ri & 1] = c`
+    WriteArr(usize, i128),
+    /// `lock(&m); body; unlock(&m)`
+    Locked(Vec<RS>),
+    /// `r = __sync_fetch_and_add(&g, c)`
+    FetchAdd(usize, usize, i128),
+}
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+const NG: usize = 2;
+const NR: usize = 2;
+
+fn gen_stmts(rng: &mut Rng, n: usize, depth: u32, in_atomic: bool) -> Vec<RS> {
+    let mut out = vec![];
+    for _ in 0..n {
+        let k = rng.below(14);
+        let r = rng.below(NR as u64) as usize;
+        let g = rng.below(NG as u64) as usize;
+        let c = rng.below(3) as i128;
+        out.push(match k {
+            0..=2 => RS::Read(r, g),
+            3..=5 => RS::Write(g, if rng.below(2) == 0 { Some(r) } else { None }, c),
+            6 if depth > 0 => RS::If(r, c, gen_stmts(rng, 2, depth - 1, in_atomic)),
+            7 if !in_atomic && depth > 0 => {
+                let n = 2 + rng.below(2) as usize;
+                RS::Atomic(gen_stmts(rng, n, depth - 1, true))
+            }
+            8 if !in_atomic => RS::Assume(r, c),
+            9 => RS::Assert(r, c),
+            10 => RS::ReadArr(r, rng.below(NR as u64) as usize),
+            11 => RS::WriteArr(r, c),
+            12 if !in_atomic && depth > 0 => {
+                let n = 1 + rng.below(2) as usize;
+                RS::Locked(gen_stmts(rng, n, 0, true))
+            }
+            13 => RS::FetchAdd(r, g, c),
+            _ => RS::Read(r, g),
+        });
+    }
+    out
+}
+
+#[derive(Clone, Copy)]
+enum Ins {
+    Read(usize, usize),
+    Write(usize, Option<usize>, i128),
+    JmpIfNe(usize, i128, usize),
+    ABegin,
+    AEnd,
+    Assume(usize, i128),
+    Assert(usize, i128),
+    ReadArr(usize, usize),
+    WriteArr(usize, i128),
+    Lock,
+    Unlock,
+    FetchAdd(usize, usize, i128),
+}
+
+fn flatten(s: &[RS], out: &mut Vec<Ins>) {
+    for x in s {
+        match x {
+            RS::Read(r, g) => out.push(Ins::Read(*r, *g)),
+            RS::Write(g, r, c) => out.push(Ins::Write(*g, *r, *c)),
+            RS::If(r, c, body) => {
+                let at = out.len();
+                out.push(Ins::JmpIfNe(*r, *c, 0));
+                flatten(body, out);
+                let end = out.len();
+                out[at] = Ins::JmpIfNe(*r, *c, end);
+            }
+            RS::Atomic(body) => {
+                out.push(Ins::ABegin);
+                flatten(body, out);
+                out.push(Ins::AEnd);
+            }
+            RS::Assume(r, c) => out.push(Ins::Assume(*r, *c)),
+            RS::Assert(r, c) => out.push(Ins::Assert(*r, *c)),
+            RS::ReadArr(r, ri) => out.push(Ins::ReadArr(*r, *ri)),
+            RS::WriteArr(ri, c) => out.push(Ins::WriteArr(*ri, *c)),
+            RS::Locked(body) => {
+                out.push(Ins::Lock);
+                flatten(body, out);
+                out.push(Ins::Unlock);
+            }
+            RS::FetchAdd(r, g, c) => out.push(Ins::FetchAdd(*r, *g, *c)),
+        }
+    }
+}
+
+/// Explores every SC interleaving; true when some assertion can fail (`fin` is the final
+/// check `!(g[a] == x && g[b] == y)` after all threads finished).
+fn brute_force(threads: &[Vec<Ins>], fin: (usize, i128, usize, i128)) -> bool {
+    use std::collections::HashSet;
+    #[derive(Clone, Hash, PartialEq, Eq)]
+    struct St {
+        pc: Vec<usize>,
+        loc: Vec<[i128; NR]>,
+        glob: [i128; NG],
+        arr: [i128; 2],
+        mutex: bool,
+        atomic: Option<usize>,
+    }
+    let wrap = |v: i128| (v as i32) as i128;
+    let init = St { pc: vec![0; threads.len()], loc: vec![[0; NR]; threads.len()], glob: [0; NG], arr: [0; 2], mutex: false, atomic: None };
+    let mut seen = HashSet::new();
+    let mut stack = vec![init];
+    while let Some(st) = stack.pop() {
+        if !seen.insert(st.clone()) {
+            continue;
+        }
+        if (0..threads.len()).all(|t| st.pc[t] == threads[t].len()) {
+            if st.glob[fin.0] == fin.1 && st.glob[fin.2] == fin.3 {
+                return true;
+            }
+            continue;
+        }
+        for t in 0..threads.len() {
+            if st.atomic.is_some_and(|a| a != t) || st.pc[t] == threads[t].len() {
+                continue;
+            }
+            let mut n = st.clone();
+            n.pc[t] += 1;
+            match threads[t][st.pc[t]] {
+                Ins::Read(r, g) => n.loc[t][r] = st.glob[g],
+                Ins::Write(g, r, c) => n.glob[g] = wrap(r.map(|r| st.loc[t][r]).unwrap_or(0) + c),
+                Ins::JmpIfNe(r, c, target) => {
+                    if st.loc[t][r] != c {
+                        n.pc[t] = target;
+                    }
+                }
+                Ins::ABegin => n.atomic = Some(t),
+                Ins::AEnd => n.atomic = None,
+                Ins::Assume(r, c) => {
+                    if st.loc[t][r] == c {
+                        continue; // blocked forever
+                    }
+                }
+                Ins::Assert(r, c) => {
+                    if st.loc[t][r] == c {
+                        return true;
+                    }
+                }
+                Ins::ReadArr(r, ri) => n.loc[t][r] = st.arr[(st.loc[t][ri] & 1) as usize],
+                Ins::WriteArr(ri, c) => n.arr[(st.loc[t][ri] & 1) as usize] = c,
+                Ins::Lock => {
+                    if st.mutex {
+                        continue;
+                    }
+                    n.mutex = true;
+                }
+                Ins::Unlock => n.mutex = false,
+                Ins::FetchAdd(r, g, c) => {
+                    n.loc[t][r] = st.glob[g];
+                    n.glob[g] = wrap(st.glob[g] + c);
+                }
+            }
+            stack.push(n);
+        }
+    }
+    false
+}
+
+fn to_ir(threads: &[Vec<RS>], fin: (usize, i128, usize, i128)) -> Program {
+    let mut b = B::new();
+    let gs: Vec<Expr> = (0..NG).map(|i| b.global(&format!("g{i}"), Type::INT)).collect();
+    let arr = b.global("arr", Type::Array(Box::new(Type::INT), Some(2)));
+    let mtx = b.global("m", Type::INT);
+    let mut gs = gs;
+    gs.push(arr);
+    gs.push(mtx);
+    fn emit(b: &mut B, s: &[RS], gs: &[Expr], rs: &[Expr]) -> Vec<Stmt> {
+        let arr = &gs[NG];
+        let mtx = &gs[NG + 1];
+        let mut out = vec![];
+        for x in s {
+            out.push(match x {
+                RS::Read(r, g) => b.assign(&rs[*r], gs[*g].clone()),
+                RS::Write(g, r, c) => {
+                    let v = match r {
+                        Some(r) => add(rs[*r].clone(), c_(*c)),
+                        None => c_(*c),
+                    };
+                    b.assign(&gs[*g], v)
+                }
+                RS::If(r, c, body) => {
+                    let body = emit(b, body, gs, rs);
+                    b.if_(eq(rs[*r].clone(), c_(*c)), body, vec![])
+                }
+                RS::Atomic(body) => {
+                    let begin = b.s(StmtKind::AtomicBegin);
+                    let mut v = vec![begin];
+                    v.extend(emit(b, body, gs, rs));
+                    v.push(b.s(StmtKind::AtomicEnd));
+                    b.s(StmtKind::Block(v))
+                }
+                RS::Assume(r, c) => b.assume(ne(rs[*r].clone(), c_(*c))),
+                RS::Assert(r, c) => b.assert(ne(rs[*r].clone(), c_(*c))),
+                RS::ReadArr(r, ri) => b.assign(&rs[*r], idx(arr.clone(), bin(BinOp::BitAnd, rs[*ri].clone(), c(1)))),
+                RS::WriteArr(ri, c) => b.assign(&idx(arr.clone(), bin(BinOp::BitAnd, rs[*ri].clone(), c_(1))), c_(*c)),
+                RS::Locked(body) => {
+                    let mut v = vec![b.s(StmtKind::Lock(addr(mtx.clone())))];
+                    v.extend(emit(b, body, gs, rs));
+                    v.push(b.s(StmtKind::Unlock(addr(mtx.clone()))));
+                    b.s(StmtKind::Block(v))
+                }
+                RS::FetchAdd(r, g, c) => b.s(StmtKind::Rmw(Rmw {
+                    op: RmwOp::FetchAdd,
+                    dest: Some(rs[*r].clone()),
+                    ptr: addr(gs[*g].clone()),
+                    val: c_(*c),
+                    expected: None,
+                    order: MemOrder::SeqCst,
+                })),
+            });
+        }
+        out
+    }
+    fn c_(v: i128) -> Expr {
+        c(v)
+    }
+    let mut fids = vec![];
+    for (i, t) in threads.iter().enumerate() {
+        let (f, _) = b.thread_fn(&format!("T{i}"));
+        let rs: Vec<Expr> = (0..NR).map(|k| b.local(f, &format!("r{k}"), Type::INT)).collect();
+        let mut body: Vec<Stmt> = rs.iter().map(|r| b.assign(r, c(0))).collect();
+        body.extend(emit(&mut b, t, &gs, &rs));
+        body.push(b.ret_null());
+        b.body(f, body);
+        fids.push(f);
+    }
+    let (m, _) = b.func("main", Type::INT, &[]);
+    let ids = b.local_mem(m, "ids", Type::Array(Box::new(Type::ULONG), Some(threads.len() as u64)));
+    let null = ct(0, Type::ptr_to(Type::Void));
+    let mut s = vec![];
+    for (i, &f) in fids.iter().enumerate() {
+        s.push(b.spawn(f, null.clone(), Some(idx(ids.clone(), c(i as i128)))));
+    }
+    for i in 0..threads.len() {
+        s.push(b.join(idx(ids.clone(), c(i as i128))));
+    }
+    s.push(b.assert(not(and(eq(gs[fin.0].clone(), c(fin.1)), eq(gs[fin.2].clone(), c(fin.3))))));
+    b.body(m, s);
+    b.p
+}
+
+#[test]
+fn random_programs_agree_with_interleaving_enumeration() {
+    let mut rng = Rng(0x9e3779b97f4a7c15);
+    let (mut n_unsafe, mut n_safe) = (0, 0);
+    let rounds: u32 = std::env::var("WEAKC_DIFF_ROUNDS").ok().and_then(|s| s.parse().ok()).unwrap_or(250);
+    for round in 0..rounds {
+        let nthreads = 2 + rng.below(2) as usize;
+        let threads: Vec<Vec<RS>> = (0..nthreads)
+            .map(|_| {
+                let n = 2 + rng.below(3) as usize;
+                gen_stmts(&mut rng, n, 2, false)
+            })
+            .collect();
+        let fin = (rng.below(NG as u64) as usize, rng.below(3) as i128, rng.below(NG as u64) as usize, rng.below(3) as i128);
+        let flat: Vec<Vec<Ins>> = threads
+            .iter()
+            .map(|t| {
+                let mut v = vec![];
+                flatten(t, &mut v);
+                v
+            })
+            .collect();
+        let expect = brute_force(&flat, fin);
+        let p = to_ir(&threads, fin);
+        let o = verify(&p, &BmcOptions::default()).expect("verify");
+        let got = match o.verdict {
+            Verdict::Unsafe => true,
+            Verdict::Safe { complete: true } => false,
+            v => panic!("round {round}: unexpected verdict {v:?}"),
+        };
+        assert_eq!(got, expect, "round {round}: threads {threads:#?}\nfinal {fin:?}\ntrace {:#?}", o.trace);
+        if expect {
+            n_unsafe += 1;
+        } else {
+            n_safe += 1;
+        }
+    }
+    // Both outcomes occur often enough for the comparison to mean something.
+    assert!(n_unsafe > 30 && n_safe > 30, "{n_unsafe} unsafe, {n_safe} safe");
+}
