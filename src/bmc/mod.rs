@@ -155,7 +155,7 @@ pub struct Outcome {
 /// within the bounds of `opts`.
 pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
     let t0 = Instant::now();
-    let mut sx = symex::Symex::new(prog, opts);
+    let mut sx = symex::Symex::new(prog, opts, points_to(prog));
     sx.run()?;
     let symex_time = t0.elapsed();
     let t1 = Instant::now();
@@ -200,6 +200,79 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
             Ok(Outcome { verdict, failed: Some(failed), trace, stats, warnings })
         }
     }
+}
+
+/// Calls whose effects the points-to analysis and the checker agree on.
+const KNOWN_EXTERNALS: &[&str] = &[
+    "malloc", "calloc", "alloca", "__builtin_alloca", "valloc", "free", "__builtin_free", "pthread_mutex_lock",
+    "pthread_mutex_unlock", "pthread_mutex_trylock", "pthread_mutex_init", "pthread_mutex_destroy", "pthread_cond_wait",
+    "pthread_cond_timedwait", "pthread_cond_signal", "pthread_cond_broadcast", "pthread_cond_init", "pthread_cond_destroy",
+    "pthread_spin_lock", "pthread_spin_unlock", "pthread_spin_trylock", "pthread_spin_init", "pthread_spin_destroy",
+    "pthread_attr_init", "pthread_attr_destroy", "pthread_mutexattr_init", "pthread_mutexattr_destroy",
+    "pthread_mutexattr_settype", "pthread_self", "printf", "puts", "putchar", "fprintf", "fputs", "fflush", "perror",
+    "sched_yield", "sleep", "usleep", "nanosleep", "srand", "rand", "random", "time", "memset", "__builtin_memset", "strlen",
+];
+
+/// The points-to analysis, when the program stays within what both it and the checker model
+/// the same way: no external calls with unmodelled effects (copies of pointers through
+/// `memcpy`, …), no thread return values, no address-taken `__unbuffered_*` variables.
+/// Accesses through pointers are then matched only against the objects it allows.
+fn points_to(prog: &Program) -> Option<crate::aeg::alias::Alias> {
+    use crate::ir::{walk_stmts, Callee, ExprKind, StmtKind};
+    let mut ok = !prog.vars.iter().any(|v| v.address_taken && v.name.starts_with(crate::normalize::UNBUFFERED_PREFIX));
+    let funcs: Vec<crate::ir::FuncId> =
+        (0..prog.funcs.len()).map(|i| crate::ir::FuncId(i as u32)).filter(|f| prog.func(*f).body.is_some()).collect();
+    for &f in &funcs {
+        walk_stmts(prog.func(f).body.as_ref().unwrap(), &mut |s| match &s.kind {
+            StmtKind::Join { ret: Some(_), .. } => ok = false,
+            StmtKind::Call { callee: Callee::Direct(g), .. } => {
+                let g = prog.func(*g);
+                if g.body.is_none() && !KNOWN_EXTERNALS.contains(&g.name.as_str()) && !g.name.starts_with("__VERIFIER_nondet") {
+                    ok = false;
+                }
+            }
+            StmtKind::Call { callee: Callee::Indirect(_), .. } => {}
+            _ => {}
+        });
+    }
+    // String literals are not objects of the analysis: only allowed as arguments of the
+    // external functions above (which read them directly, not through memory).
+    for &f in &funcs {
+        walk_stmts(prog.func(f).body.as_ref().unwrap(), &mut |s| {
+            if let StmtKind::Call { callee: Callee::Direct(g), .. } = &s.kind {
+                if prog.func(*g).body.is_none() {
+                    return;
+                }
+            }
+            crate::aeg::alias::for_each_expr(s, &mut |e| {
+                e.visit(&mut |x| {
+                    if matches!(x.kind, ExprKind::Str(_)) {
+                        ok = false;
+                    }
+                })
+            })
+        });
+    }
+    fn init_has_str(i: &crate::ir::Init) -> bool {
+        match i {
+            crate::ir::Init::Expr(e) => {
+                let mut found = false;
+                e.visit(&mut |x| found |= matches!(x.kind, ExprKind::Str(_)));
+                found
+            }
+            crate::ir::Init::List(l) => l.iter().any(init_has_str),
+        }
+    }
+    if prog.vars.iter().any(|v| v.init.as_ref().is_some_and(init_has_str)) {
+        ok = false;
+    }
+    if std::env::var_os("WEAKC_BMC_DEBUG").is_some() {
+        eprintln!("bmc: points-to analysis {}", if ok { "used" } else { "not applicable" });
+    }
+    if !ok || std::env::var_os("WEAKC_BMC_NO_ALIAS").is_some() {
+        return None;
+    }
+    Some(crate::aeg::alias::Alias::analyze(prog, &funcs, Default::default()))
 }
 
 fn model_value(sx: &symex::Symex, v: &[sat::Lit]) -> u128 {

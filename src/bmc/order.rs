@@ -53,6 +53,9 @@ pub fn encode(sx: &mut Symex) -> Encoding {
     e.reads();
     if debug {
         let sym = e.sx.events.iter().filter(|ev| as_const(&ev.addr).is_none()).count();
+        let with_roots = e.sx.events.iter().filter(|ev| ev.roots.is_some()).count();
+        let sym_obj = e.sx.events.iter().filter(|ev| as_const(&ev.addr[OFF_BITS..]).is_none()).count();
+        eprintln!("bmc: {with_roots} events with points-to roots, {sym_obj} with a symbolic object");
         eprintln!(
             "bmc: after encoding: {} vars, {} clauses; {} events with symbolic addresses, {} clock comparisons, {} address comparisons",
             e.sx.sat.num_vars(),
@@ -66,12 +69,51 @@ pub fn encode(sx: &mut Symex) -> Encoding {
     Encoding { clocks: e.clocks }
 }
 
+/// What an access may touch, as far as known without the solver.
+enum Tgt<'a> {
+    Obj(usize),
+    Roots(&'a std::collections::BTreeSet<crate::aeg::alias::ObjRoot>),
+    Any,
+}
+
 /// Whether two address vectors can be equal (no bit position with opposite constants).
 fn may_equal(a: &[Lit], b: &[Lit]) -> bool {
     a.iter().zip(b).all(|(x, y)| !(x.is_const() && y.is_const() && x != y))
 }
 
 impl Enc<'_, '_> {
+    fn target(&self, e: usize) -> Tgt<'_> {
+        let ev = &self.sx.events[e];
+        if let Some(o) = as_const(&ev.addr[OFF_BITS..]) {
+            return Tgt::Obj(o as usize);
+        }
+        match &ev.roots {
+            Some(r) => Tgt::Roots(r),
+            None => Tgt::Any,
+        }
+    }
+
+    fn obj_in(&self, o: usize, roots: &std::collections::BTreeSet<crate::aeg::alias::ObjRoot>) -> bool {
+        match self.sx.objects.get(o).and_then(|x| x.root) {
+            Some(r) => roots.contains(&r),
+            // Objects the analysis does not know (string literals): possible.
+            None => o != 0,
+        }
+    }
+
+    /// Whether events `e1` and `e2` may touch the same object (points-to and constant bits).
+    fn may_alias(&self, e1: usize, e2: usize) -> bool {
+        if !may_equal(&self.sx.events[e1].addr, &self.sx.events[e2].addr) {
+            return false;
+        }
+        match (self.target(e1), self.target(e2)) {
+            (Tgt::Any, _) | (_, Tgt::Any) => true,
+            (Tgt::Obj(a), Tgt::Obj(b)) => a == b,
+            (Tgt::Obj(o), Tgt::Roots(r)) | (Tgt::Roots(r), Tgt::Obj(o)) => self.obj_in(o, r),
+            (Tgt::Roots(a), Tgt::Roots(b)) => !a.is_disjoint(b),
+        }
+    }
+
     fn raw_lt(&mut self, b1: u32, b2: u32) -> Lit {
         let (c1, c2) = (self.clocks[b1 as usize].clone(), self.clocks[b2 as usize].clone());
         self.sx.sat.bv_ult(&c1, &c2)
@@ -193,15 +235,17 @@ impl Enc<'_, '_> {
         self.sx.joins = joins;
     }
 
-    /// The initial value of the cell at `addr`, read with `width` bits.
-    fn init_value(&mut self, addr: &Bv, width: usize) -> Bv {
+    /// The initial value of the cell read by event `r` with `width` bits.
+    fn init_value(&mut self, r: usize, width: usize) -> Bv {
+        let addr = self.sx.events[r].addr.clone();
+        let roots = self.sx.events[r].roots.clone();
         let nobj = self.sx.objects.len();
         let obj_bits = addr[OFF_BITS..].to_vec();
         let off = addr[..OFF_BITS].to_vec();
         let mut acc = self.sx.sat.fresh_bv(width);
         for o in 1..nobj {
             let oc = bv::constant(o as u128, OBJ_BITS);
-            if !may_equal(&obj_bits, &oc) {
+            if !may_equal(&obj_bits, &oc) || roots.as_ref().is_some_and(|rs| !self.obj_in(o, rs)) {
                 continue;
             }
             let c = self.sx.sat.bv_eq(&obj_bits, &oc);
@@ -261,10 +305,10 @@ impl Enc<'_, '_> {
             let pool: Vec<usize> = match rconst {
                 Some(a) => {
                     let mut v = by_addr.get(&a).cloned().unwrap_or_default();
-                    v.extend(sym_writes.iter().copied().filter(|&w| may_equal(&self.sx.events[w].addr, &raddr)));
+                    v.extend(sym_writes.iter().copied().filter(|&w| self.may_alias(w, r)));
                     v
                 }
-                None => all_writes.iter().copied().filter(|&w| may_equal(&self.sx.events[w].addr, &raddr)).collect(),
+                None => all_writes.iter().copied().filter(|&w| self.may_alias(w, r)).collect(),
             };
             // Writes that may be ordered before the read.
             let mut cands: Vec<usize> = vec![];
@@ -306,7 +350,7 @@ impl Enc<'_, '_> {
             if init_possible {
                 let s = self.sx.sat.fresh();
                 let c0 = self.sx.sat.clauses;
-                let iv = self.init_value(&raddr, width);
+                let iv = self.init_value(r, width);
                 self.init_clauses += self.sx.sat.clauses - c0;
                 self.equal_under(s, &rval, &iv);
                 sources.push((None, s));

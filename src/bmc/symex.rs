@@ -19,7 +19,14 @@ use super::sat::{Lit, Sat};
 use super::{BmcOptions, PropertyKind};
 use crate::ir::*;
 use crate::source::{Error, Loc};
-use std::collections::{HashMap, VecDeque};
+use crate::aeg::alias::{Alias, ObjRoot};
+use crate::aeg::ObjId;
+use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::rc::Rc;
+
+/// The roots (variables, allocation sites) an access through a pointer may reach, from the
+/// points-to analysis; `None` when unknown (anything).
+pub type Roots = Option<Rc<BTreeSet<ObjRoot>>>;
 
 pub type Value = Vec<Bv>;
 /// (frame, variable); `RETVAL` for a frame's return value.
@@ -49,6 +56,8 @@ pub enum ObjInit {
 pub struct Object {
     pub name: String,
     pub init: ObjInit,
+    /// What the points-to analysis calls it (none for string literals).
+    pub root: Option<ObjRoot>,
 }
 
 pub struct Thread {
@@ -80,6 +89,7 @@ pub struct Event {
     pub val: Bv,
     pub label: String,
     pub loc: Loc,
+    pub roots: Roots,
 }
 
 pub struct JoinRec {
@@ -147,7 +157,7 @@ struct Ctx {
 /// A place a value lives: an SSA local (cells `off..` of the variable) or shared memory.
 enum Place {
     Local { key: VKey, var_ty: Type, off: Bv, ty: Type },
-    Mem { addr: Bv, ty: Type },
+    Mem { addr: Bv, ty: Type, roots: Roots },
 }
 
 pub struct Symex<'p> {
@@ -169,8 +179,11 @@ pub struct Symex<'p> {
     pub warnings: Vec<String>,
     /// For each read: its possible sources (None = initial value) and their selectors.
     pub rf_choices: Vec<(usize, Vec<(Option<usize>, Lit)>)>,
-    /// Location of the statement being executed.
+    /// Location and id of the statement being executed.
     cur_loc: Loc,
+    cur_stmt: u32,
+    /// Points-to analysis (when its assumptions hold for the program) and its object roots.
+    alias: Option<(Alias, HashMap<ObjId, ObjRoot>)>,
     /// Something was over- or under-approximated: a `Safe` verdict is not complete.
     pub approximate: bool,
     queue: VecDeque<(usize, FuncId, Bv)>,
@@ -198,7 +211,7 @@ fn is_cond_prefix(s: &Stmt) -> bool {
 }
 
 impl<'p> Symex<'p> {
-    pub fn new(prog: &'p Program, opts: &'p BmcOptions) -> Self {
+    pub fn new(prog: &'p Program, opts: &'p BmcOptions, alias: Option<Alias>) -> Self {
         let mut loop_ids = HashMap::new();
         for f in &prog.funcs {
             if let Some(body) = &f.body {
@@ -216,7 +229,7 @@ impl<'p> Symex<'p> {
             opts,
             sat: Sat::new(),
             layout: Layout::new(prog),
-            objects: vec![Object { name: "NULL".into(), init: ObjInit::Zero }],
+            objects: vec![Object { name: "NULL".into(), init: ObjInit::Zero, root: None }],
             obj_of: HashMap::new(),
             strings: HashMap::new(),
             threads: vec![],
@@ -229,6 +242,11 @@ impl<'p> Symex<'p> {
             warnings: vec![],
             rf_choices: vec![],
             cur_loc: Loc::default(),
+            cur_stmt: 0,
+            alias: alias.map(|a| {
+                let r = a.roots();
+                (a, r)
+            }),
             approximate: false,
             queue: VecDeque::new(),
             loop_ids,
@@ -318,7 +336,7 @@ impl<'p> Symex<'p> {
                     }
                 }
             };
-            let o = self.new_object(v.name.clone(), init)?;
+            let o = self.new_object(v.name.clone(), init, Some(ObjRoot::Var(id)))?;
             self.obj_of.insert((GLOBAL_FRAME, id), o);
         }
         Ok(())
@@ -382,11 +400,11 @@ impl<'p> Symex<'p> {
         }
     }
 
-    fn new_object(&mut self, name: String, init: ObjInit) -> R<u32> {
+    fn new_object(&mut self, name: String, init: ObjInit, root: Option<ObjRoot>) -> R<u32> {
         if self.objects.len() as u128 >= FUNC_BASE {
             return Err(Error::Internal("too many memory objects for the pointer encoding".into()));
         }
-        self.objects.push(Object { name, init });
+        self.objects.push(Object { name, init, root });
         Ok(self.objects.len() as u32 - 1)
     }
 
@@ -447,7 +465,7 @@ impl<'p> Symex<'p> {
         }
     }
 
-    fn read_mem(&mut self, addr: Bv, width: usize, ty: &Type, label: String, loc: Loc) -> Bv {
+    fn read_mem(&mut self, addr: Bv, width: usize, ty: &Type, label: String, loc: Loc, roots: Roots) -> Bv {
         let val = self.sat.fresh_bv(width);
         if self.dead() {
             return val;
@@ -465,12 +483,13 @@ impl<'p> Symex<'p> {
             val: val.clone(),
             label,
             loc,
+            roots,
         });
         self.step(loc, RawKind::Read { ev, ty: ty.clone() });
         val
     }
 
-    fn write_mem(&mut self, addr: Bv, val: Bv, ty: &Type, label: String, loc: Loc) {
+    fn write_mem(&mut self, addr: Bv, val: Bv, ty: &Type, label: String, loc: Loc, roots: Roots) {
         if self.dead() {
             return;
         }
@@ -487,6 +506,7 @@ impl<'p> Symex<'p> {
             val,
             label,
             loc,
+            roots,
         });
         self.step(loc, RawKind::Write { ev, ty: ty.clone() });
     }
@@ -592,6 +612,7 @@ impl<'p> Symex<'p> {
     fn stmt(&mut self, s: &'p Stmt) -> R<()> {
         let loc = s.loc;
         self.cur_loc = loc;
+        self.cur_stmt = s.id;
         match &s.kind {
             StmtKind::Skip | StmtKind::Fence(_) => {}
             StmtKind::Block(b) => self.block(b)?,
@@ -700,35 +721,38 @@ impl<'p> Symex<'p> {
 
     fn lock(&mut self, p: &Expr, loc: Loc) -> R<()> {
         let addr = self.eval_ptr(p)?;
+        let roots = self.ptr_roots(p);
         let ty = Type::INT;
         self.atomic_begin();
         let label = format!("*{}", expr_text(self.prog, p));
-        let v = self.read_mem(addr.clone(), 32, &ty, label.clone(), loc);
+        let v = self.read_mem(addr.clone(), 32, &ty, label.clone(), loc, roots.clone());
         let free = self.sat.bv_is_zero(&v);
         self.step(loc, RawKind::Lock);
         self.state.guard = self.sat.and(self.state.guard, free);
-        self.write_mem(addr, bv::constant(1, 32), &ty, label, loc);
+        self.write_mem(addr, bv::constant(1, 32), &ty, label, loc, roots.clone());
         self.atomic_end();
         Ok(())
     }
 
     fn unlock(&mut self, p: &Expr, loc: Loc) -> R<()> {
         let addr = self.eval_ptr(p)?;
+        let roots = self.ptr_roots(p);
         let label = format!("*{}", expr_text(self.prog, p));
         self.step(loc, RawKind::Unlock);
-        self.write_mem(addr, bv::constant(0, 32), &Type::INT, label, loc);
+        self.write_mem(addr, bv::constant(0, 32), &Type::INT, label, loc, roots.clone());
         Ok(())
     }
 
     /// `trylock`: atomically take the lock if free; returns 0 on success, EBUSY otherwise.
     fn trylock(&mut self, addr: &Bv, p: &Expr, loc: Loc) -> Bv {
+        let roots = self.ptr_roots(p);
         self.atomic_begin();
         let label = format!("*{}", expr_text(self.prog, p));
-        let v = self.read_mem(addr.clone(), 32, &Type::INT, label.clone(), loc);
+        let v = self.read_mem(addr.clone(), 32, &Type::INT, label.clone(), loc, roots.clone());
         let free = self.sat.bv_is_zero(&v);
         let g = self.state.guard;
         self.state.guard = self.sat.and(g, free);
-        self.write_mem(addr.clone(), bv::constant(1, 32), &Type::INT, label, loc);
+        self.write_mem(addr.clone(), bv::constant(1, 32), &Type::INT, label, loc, roots.clone());
         self.state.guard = g;
         self.atomic_end();
         self.sat.bv_ite(free, &bv::constant(0, 32), &bv::constant(16, 32))
@@ -923,7 +947,7 @@ impl<'p> Symex<'p> {
             "malloc" | "__builtin_malloc" | "alloca" | "__builtin_alloca" | "valloc" | "calloc" | "realloc" => {
                 let n = self.objects.len();
                 let init = if name == "calloc" { ObjInit::Zero } else { ObjInit::Nondet };
-                let o = self.new_object(format!("{name}#{n}"), init)?;
+                let o = self.new_object(format!("{name}#{n}"), init, Some(ObjRoot::Heap(self.cur_stmt)))?;
                 if name == "realloc" {
                     self.warn(loc, "realloc returns fresh memory; the old contents are not copied");
                     approx = true;
@@ -954,7 +978,7 @@ impl<'p> Symex<'p> {
                 if !vals.is_empty() {
                     let addr = vals[0][0].clone();
                     let label = format!("*{}", expr_text(self.prog, &args[0]));
-                    self.write_mem(addr, bv::constant(0, 32), &Type::INT, label, loc);
+                    self.write_mem(addr, bv::constant(0, 32), &Type::INT, label, loc, None);
                 }
                 Some(bv::constant(0, 32))
             }
@@ -983,7 +1007,7 @@ impl<'p> Symex<'p> {
                         for j in 0..k {
                             let a = self.ptr_add(&base, &bv::constant(j as u128, 64), false, 1, false);
                             let lab = format!("{}[{j}]", expr_text(self.prog, peel(&args[0])));
-                            self.write_mem(a, bv::constant(v, w), &elem, lab, loc);
+                            self.write_mem(a, bv::constant(v, w), &elem, lab, loc, None);
                         }
                     }
                     _ => approx = true,
@@ -1001,12 +1025,12 @@ impl<'p> Symex<'p> {
                         for j in 0..k {
                             let a = self.ptr_add(&src, &bv::constant(j as u128, 64), false, 1, false);
                             let lab = format!("{}[{j}]", expr_text(self.prog, peel(&args[1])));
-                            tmp.push(self.read_mem(a, w, &elem, lab, loc));
+                            tmp.push(self.read_mem(a, w, &elem, lab, loc, None));
                         }
                         for (j, v) in tmp.into_iter().enumerate() {
                             let a = self.ptr_add(&d, &bv::constant(j as u128, 64), false, 1, false);
                             let lab = format!("{}[{j}]", expr_text(self.prog, peel(&args[0])));
-                            self.write_mem(a, v, &elem, lab, loc);
+                            self.write_mem(a, v, &elem, lab, loc, None);
                         }
                     }
                     _ => approx = true,
@@ -1026,7 +1050,7 @@ impl<'p> Symex<'p> {
                         let lab = expr_text(self.prog, peel(&args[0]));
                         for (j, &b) in t.iter().chain(std::iter::once(&0u8)).enumerate() {
                             let a = self.ptr_add(&d, &bv::constant(j as u128, 64), false, 1, false);
-                            self.write_mem(a, bv::constant(b as u128, 8), &Type::CHAR, format!("{lab}[{j}]"), loc);
+                            self.write_mem(a, bv::constant(b as u128, 8), &Type::CHAR, format!("{lab}[{j}]"), loc, None);
                         }
                         Some(d)
                     }
@@ -1098,7 +1122,7 @@ impl<'p> Symex<'p> {
             let ty = t.ty.pointee().cloned().unwrap_or(Type::ULONG);
             let w = width(&ty);
             let label = format!("*{}", expr_text(self.prog, t));
-            self.write_mem(addr, bv::constant(k as u128, w), &ty, label, loc);
+            self.write_mem(addr, bv::constant(k as u128, w), &ty, label, loc, self.ptr_roots(t));
         }
         self.queue.push_back((k, f, argv));
         Ok(())
@@ -1119,7 +1143,7 @@ impl<'p> Symex<'p> {
         if let Some(r) = ret {
             let addr = self.eval_ptr(r)?;
             let label = format!("*{}", expr_text(self.prog, r));
-            self.write_mem(addr, retv, &Type::ptr_to(Type::Void), label, loc);
+            self.write_mem(addr, retv, &Type::ptr_to(Type::Void), label, loc, self.ptr_roots(r));
         }
         Ok(())
     }
@@ -1130,20 +1154,21 @@ impl<'p> Symex<'p> {
         let ty = if ty.is_scalar() { ty } else { Type::INT };
         let w = width(&ty);
         let addr = self.eval_ptr(&r.ptr)?;
+        let roots = self.ptr_roots(&r.ptr);
         let val = self.eval_as(&r.val, &ty)?;
         let label = format!("*{}", expr_text(self.prog, &r.ptr));
         // For compare-exchange, the expected value lives behind a pointer.
         let (expected, exp_addr) = match (r.op, &r.expected) {
             (CompareExchange, Some(e)) => {
                 let a = self.eval_ptr(e)?;
-                let v = self.load(Place::Mem { addr: a.clone(), ty: ty.clone() }, &format!("*{}", expr_text(self.prog, e)), loc)?;
+                let v = self.load(Place::Mem { addr: a.clone(), ty: ty.clone(), roots: self.ptr_roots(e) }, &format!("*{}", expr_text(self.prog, e)), loc)?;
                 (Some(v[0].clone()), Some(a))
             }
             (_, Some(e)) => (Some(self.eval_as(e, &ty)?), None),
             (_, None) => (None, None),
         };
         self.atomic_begin();
-        let old = if r.op == Store { bv::constant(0, w) } else { self.read_mem(addr.clone(), w, &ty, label.clone(), loc) };
+        let old = if r.op == Store { bv::constant(0, w) } else { self.read_mem(addr.clone(), w, &ty, label.clone(), loc, roots.clone()) };
         let signed = is_signed(&ty);
         let _ = signed;
         let (new, result, write_cond): (Option<Bv>, Bv, Lit) = match r.op {
@@ -1191,7 +1216,7 @@ impl<'p> Symex<'p> {
         if let Some(n) = new {
             let g = self.state.guard;
             self.state.guard = self.sat.and(g, write_cond);
-            self.write_mem(addr, n, &ty, label, loc);
+            self.write_mem(addr, n, &ty, label, loc, roots.clone());
             self.state.guard = g;
         }
         self.atomic_end();
@@ -1200,7 +1225,7 @@ impl<'p> Symex<'p> {
             let g = self.state.guard;
             self.state.guard = self.sat.and(g, !write_cond);
             let label = format!("*{}", expr_text(self.prog, r.expected.as_ref().unwrap()));
-            self.write_mem(ea, old.clone(), &ty, label, loc);
+            self.write_mem(ea, old.clone(), &ty, label, loc, self.ptr_roots(r.expected.as_ref().unwrap()));
             self.state.guard = g;
         }
         if let Some(d) = &r.dest {
@@ -1213,6 +1238,27 @@ impl<'p> Symex<'p> {
     }
 
     // ---------------------------------------------------------------- places
+
+    /// Points-to roots of the lvalue `lv` (a dereference), when the analysis knows them.
+    fn access_roots(&self, lv: &Expr) -> Roots {
+        let (alias, roots) = self.alias.as_ref()?;
+        let t = alias.access(self.prog, lv);
+        if t.unknown || t.objects.is_empty() {
+            return None;
+        }
+        let mut set = BTreeSet::new();
+        for o in &t.objects {
+            set.insert(*roots.get(o)?);
+        }
+        Some(Rc::new(set))
+    }
+
+    /// Points-to roots of `*p`.
+    fn ptr_roots(&self, p: &Expr) -> Roots {
+        self.alias.as_ref()?;
+        let ty = p.ty.pointee().cloned().unwrap_or(Type::INT);
+        self.access_roots(&Expr::new(ExprKind::Deref(Box::new(p.clone())), ty))
+    }
 
     fn is_mem_var(&self, v: VarId) -> bool {
         let var = self.prog.var(v);
@@ -1263,7 +1309,7 @@ impl<'p> Symex<'p> {
             let widths = self.layout.cells(&var.ty);
             ObjInit::Cells(widths.iter().map(|&w| self.sat.fresh_bv(w)).collect())
         };
-        let o = self.new_object(var.name.clone(), init)?;
+        let o = self.new_object(var.name.clone(), init, Some(ObjRoot::Var(v)))?;
         self.obj_of.insert((frame, v), o);
         Ok(o)
     }
@@ -1273,7 +1319,7 @@ impl<'p> Symex<'p> {
             ExprKind::Var(v) => {
                 if self.is_mem_var(*v) {
                     let o = self.var_object(*v)?;
-                    Ok(Place::Mem { addr: bv::constant((o as u128) << OFF_BITS, PTR_BITS), ty: e.ty.clone() })
+                    Ok(Place::Mem { addr: bv::constant((o as u128) << OFF_BITS, PTR_BITS), ty: e.ty.clone(), roots: None })
                 } else {
                     let key = (self.frame_of(*v)?, v.0);
                     let var_ty = self.prog.var(*v).ty.clone();
@@ -1282,7 +1328,8 @@ impl<'p> Symex<'p> {
             }
             ExprKind::Deref(p) => {
                 let addr = self.eval_ptr(p)?;
-                Ok(Place::Mem { addr, ty: e.ty.clone() })
+                let roots = if as_const(&addr).is_some() { None } else { self.access_roots(e) };
+                Ok(Place::Mem { addr, ty: e.ty.clone(), roots })
             }
             ExprKind::Index(base, i) => {
                 if base.ty.is_pointer() {
@@ -1290,15 +1337,16 @@ impl<'p> Symex<'p> {
                     let iv = self.eval_scalar(i)?;
                     let stride = self.layout.ncells(&e.ty);
                     let addr = self.ptr_add(&addr, &iv, is_signed(&i.ty), stride as u128, false);
-                    return Ok(Place::Mem { addr, ty: e.ty.clone() });
+                    let roots = if as_const(&addr).is_some() { None } else { self.access_roots(e) };
+                    return Ok(Place::Mem { addr, ty: e.ty.clone(), roots });
                 }
                 let bp = self.place(base)?;
                 let iv = self.eval_scalar(i)?;
                 let stride = self.layout.ncells(&e.ty) as u128;
                 Ok(match bp {
-                    Place::Mem { addr, .. } => {
+                    Place::Mem { addr, roots, .. } => {
                         let addr = self.ptr_add(&addr, &iv, is_signed(&i.ty), stride, false);
-                        Place::Mem { addr, ty: e.ty.clone() }
+                        Place::Mem { addr, ty: e.ty.clone(), roots }
                     }
                     Place::Local { key, var_ty, off, .. } => {
                         let iv = self.sat.bv_resize(&iv, LOCAL_OFF_BITS, is_signed(&i.ty));
@@ -1316,10 +1364,10 @@ impl<'p> Symex<'p> {
                     _ => 0,
                 };
                 Ok(match bp {
-                    Place::Mem { addr, .. } => {
+                    Place::Mem { addr, roots, .. } => {
                         let d = bv::constant(fo, 64);
                         let addr = self.ptr_add(&addr, &d, false, 1, false);
-                        Place::Mem { addr, ty: e.ty.clone() }
+                        Place::Mem { addr, ty: e.ty.clone(), roots }
                     }
                     Place::Local { key, var_ty, off, .. } => {
                         let d = bv::constant(fo, LOCAL_OFF_BITS);
@@ -1332,7 +1380,7 @@ impl<'p> Symex<'p> {
                 // `*(T*)&x`-style lvalues through a cast: reinterpret the place.
                 let p = self.place(inner)?;
                 Ok(match p {
-                    Place::Mem { addr, .. } => Place::Mem { addr, ty: e.ty.clone() },
+                    Place::Mem { addr, roots, .. } => Place::Mem { addr, ty: e.ty.clone(), roots },
                     Place::Local { key, var_ty, off, .. } => Place::Local { key, var_ty, off, ty: e.ty.clone() },
                 })
             }
@@ -1368,14 +1416,14 @@ impl<'p> Symex<'p> {
     /// Reads the value at `place` (all its cells).
     fn load(&mut self, place: Place, label: &str, loc: Loc) -> R<Value> {
         match place {
-            Place::Mem { addr, ty } => {
+            Place::Mem { addr, ty, roots } => {
                 let widths = self.layout.cells(&ty);
                 let mut out = vec![];
                 let cell_tys = cell_types(self.prog, &ty, widths.len());
                 for (j, &w) in widths.iter().enumerate() {
                     let a = if j == 0 { addr.clone() } else { self.ptr_add(&addr, &bv::constant(j as u128, 64), false, 1, false) };
                     let lab = if widths.len() == 1 { label.to_string() } else { format!("{label}#{j}") };
-                    out.push(self.read_mem(a, w, &cell_tys[j], lab, loc));
+                    out.push(self.read_mem(a, w, &cell_tys[j], lab, loc, roots.clone()));
                 }
                 Ok(out)
             }
@@ -1423,7 +1471,7 @@ impl<'p> Symex<'p> {
         }
         let text = expr_text(self.prog, lhs);
         match place {
-            Place::Mem { addr, ty } => {
+            Place::Mem { addr, ty, roots } => {
                 let widths = self.layout.cells(&ty);
                 let cell_tys = cell_types(self.prog, &ty, widths.len());
                 for (j, &w) in widths.iter().enumerate() {
@@ -1433,7 +1481,7 @@ impl<'p> Symex<'p> {
                         None => self.sat.fresh_bv(w),
                     };
                     let lab = if widths.len() == 1 { text.clone() } else { format!("{text}#{j}") };
-                    self.write_mem(a, val, &cell_tys[j], lab, loc);
+                    self.write_mem(a, val, &cell_tys[j], lab, loc, roots.clone());
                 }
             }
             Place::Local { key, var_ty, off, ty } => {
@@ -1528,7 +1576,7 @@ impl<'p> Symex<'p> {
             None => {
                 let mut cells: Vec<Bv> = s.bytes().map(|b| bv::constant(b as u128, 8)).collect();
                 cells.push(bv::constant(0, 8));
-                let o = self.new_object(format!("{s:?}"), ObjInit::Cells(cells))?;
+                let o = self.new_object(format!("{s:?}"), ObjInit::Cells(cells), None)?;
                 self.strings.insert(s.to_string(), o);
                 o
             }
