@@ -9,13 +9,15 @@ use crate::source::Loc;
 pub(crate) struct B {
     pub p: Program,
     line: u32,
+    /// A pointer temporary of the function being built (differential tests).
+    tmp_ptr: Option<Expr>,
 }
 
 const UCHAR: Type = Type::Int { bits: 8, signed: false };
 
 impl B {
     pub fn new() -> B {
-        B { p: Program::default(), line: 0 }
+        B { p: Program::default(), line: 0, tmp_ptr: None }
     }
     fn var(&mut self, name: &str, ty: Type, storage: Storage, addr: bool, init: Option<Init>) -> Expr {
         let id = self.p.add_var(Var { name: name.into(), ty: ty.clone(), storage, init, address_taken: addr, loc: Loc::default() });
@@ -922,6 +924,12 @@ enum RS {
     Locked(Vec<RS>),
     /// `r = __sync_fetch_and_add(&g, c)`
     FetchAdd(usize, usize, i128),
+    /// `p = &g`
+    SetPtr(usize),
+    /// `r = *p`
+    ReadPtr(usize),
+    /// `*p = c`
+    WritePtr(i128),
 }
 
 struct Rng(u64);
@@ -943,7 +951,7 @@ const NR: usize = 2;
 fn gen_stmts(rng: &mut Rng, n: usize, depth: u32, in_atomic: bool) -> Vec<RS> {
     let mut out = vec![];
     for _ in 0..n {
-        let k = rng.below(14);
+        let k = rng.below(17);
         let r = rng.below(NR as u64) as usize;
         let g = rng.below(NG as u64) as usize;
         let c = rng.below(3) as i128;
@@ -964,6 +972,9 @@ fn gen_stmts(rng: &mut Rng, n: usize, depth: u32, in_atomic: bool) -> Vec<RS> {
                 RS::Locked(gen_stmts(rng, n, 0, true))
             }
             13 => RS::FetchAdd(r, g, c),
+            14 => RS::SetPtr(g),
+            15 => RS::ReadPtr(r),
+            16 => RS::WritePtr(c),
             _ => RS::Read(r, g),
         });
     }
@@ -984,6 +995,11 @@ enum Ins {
     Lock,
     Unlock,
     FetchAdd(usize, usize, i128),
+    SetPtr(usize),
+    /// `tp = p` (a thread-local copy of the pointer)
+    LoadPtr,
+    ReadPtr(usize),
+    WritePtr(i128),
 }
 
 fn flatten(s: &[RS], out: &mut Vec<Ins>) {
@@ -1013,6 +1029,9 @@ fn flatten(s: &[RS], out: &mut Vec<Ins>) {
                 out.push(Ins::Unlock);
             }
             RS::FetchAdd(r, g, c) => out.push(Ins::FetchAdd(*r, *g, *c)),
+            RS::SetPtr(g) => out.push(Ins::SetPtr(*g)),
+            RS::ReadPtr(r) => out.extend([Ins::LoadPtr, Ins::ReadPtr(*r)]),
+            RS::WritePtr(c) => out.extend([Ins::LoadPtr, Ins::WritePtr(*c)]),
         }
     }
 }
@@ -1028,10 +1047,12 @@ fn brute_force(threads: &[Vec<Ins>], fin: (usize, i128, usize, i128)) -> bool {
         glob: [i128; NG],
         arr: [i128; 2],
         mutex: bool,
+        ptr: usize,
+        tp: Vec<usize>,
         atomic: Option<usize>,
     }
     let wrap = |v: i128| (v as i32) as i128;
-    let init = St { pc: vec![0; threads.len()], loc: vec![[0; NR]; threads.len()], glob: [0; NG], arr: [0; 2], mutex: false, atomic: None };
+    let init = St { pc: vec![0; threads.len()], loc: vec![[0; NR]; threads.len()], glob: [0; NG], arr: [0; 2], mutex: false, ptr: 0, tp: vec![0; threads.len()], atomic: None };
     let mut seen = HashSet::new();
     let mut stack = vec![init];
     while let Some(st) = stack.pop() {
@@ -1083,6 +1104,10 @@ fn brute_force(threads: &[Vec<Ins>], fin: (usize, i128, usize, i128)) -> bool {
                     n.loc[t][r] = st.glob[g];
                     n.glob[g] = wrap(st.glob[g] + c);
                 }
+                Ins::SetPtr(g) => n.ptr = g,
+                Ins::LoadPtr => n.tp[t] = st.ptr,
+                Ins::ReadPtr(r) => n.loc[t][r] = st.glob[st.tp[t]],
+                Ins::WritePtr(c) => n.glob[st.tp[t]] = c,
             }
             stack.push(n);
         }
@@ -1095,12 +1120,15 @@ fn to_ir(threads: &[Vec<RS>], fin: (usize, i128, usize, i128)) -> Program {
     let gs: Vec<Expr> = (0..NG).map(|i| b.global(&format!("g{i}"), Type::INT)).collect();
     let arr = b.global("arr", Type::Array(Box::new(Type::INT), Some(2)));
     let mtx = b.global("m", Type::INT);
+    let ptr = b.global_init("p", Type::ptr_to(Type::INT), Init::Expr(addr(gs[0].clone())));
     let mut gs = gs;
     gs.push(arr);
     gs.push(mtx);
+    gs.push(ptr);
     fn emit(b: &mut B, s: &[RS], gs: &[Expr], rs: &[Expr]) -> Vec<Stmt> {
         let arr = &gs[NG];
         let mtx = &gs[NG + 1];
+        let ptr = &gs[NG + 2];
         let mut out = vec![];
         for x in s {
             out.push(match x {
@@ -1133,6 +1161,20 @@ fn to_ir(threads: &[Vec<RS>], fin: (usize, i128, usize, i128)) -> Program {
                     v.push(b.s(StmtKind::Unlock(addr(mtx.clone()))));
                     b.s(StmtKind::Block(v))
                 }
+                RS::SetPtr(g) => b.assign(ptr, addr(gs[*g].clone())),
+                RS::ReadPtr(r) => {
+                    // tmp = p; r = *tmp;  (the normal form: one shared access per statement)
+                    let t = b.tmp_ptr.clone().unwrap();
+                    let s1 = b.assign(&t, ptr.clone());
+                    let s2 = b.assign(&rs[*r], deref(t));
+                    b.s(StmtKind::Block(vec![s1, s2]))
+                }
+                RS::WritePtr(c) => {
+                    let t = b.tmp_ptr.clone().unwrap();
+                    let s1 = b.assign(&t, ptr.clone());
+                    let s2 = b.assign(&deref(t), c_(*c));
+                    b.s(StmtKind::Block(vec![s1, s2]))
+                }
                 RS::FetchAdd(r, g, c) => b.s(StmtKind::Rmw(Rmw {
                     op: RmwOp::FetchAdd,
                     dest: Some(rs[*r].clone()),
@@ -1152,6 +1194,7 @@ fn to_ir(threads: &[Vec<RS>], fin: (usize, i128, usize, i128)) -> Program {
     for (i, t) in threads.iter().enumerate() {
         let (f, _) = b.thread_fn(&format!("T{i}"));
         let rs: Vec<Expr> = (0..NR).map(|k| b.local(f, &format!("r{k}"), Type::INT)).collect();
+        b.tmp_ptr = Some(b.local(f, "tp", Type::ptr_to(Type::INT)));
         let mut body: Vec<Stmt> = rs.iter().map(|r| b.assign(r, c(0))).collect();
         body.extend(emit(&mut b, t, &gs, &rs));
         body.push(b.ret_null());
@@ -1203,7 +1246,8 @@ fn random_programs_agree_with_interleaving_enumeration() {
             Verdict::Safe { complete: true } => false,
             v => panic!("round {round}: unexpected verdict {v:?}"),
         };
-        assert_eq!(got, expect, "round {round}: threads {threads:#?}\nfinal {fin:?}\ntrace {:#?}", o.trace);
+        let tr: Vec<String> = o.trace.iter().map(|s| format!("{} l{}: {:?}", s.thread, s.loc.line, s.kind)).collect();
+        assert_eq!(got, expect, "round {round}: threads {threads:?}\nfinal {fin:?}\ntrace {tr:#?}");
         if expect {
             n_unsafe += 1;
         } else {
