@@ -226,6 +226,27 @@ impl Sat {
                 return (q, r);
             }
         }
+        // Division by another constant: q and r are fresh, defined by a = q*b + r, r < b
+        // (computed wide enough not to overflow); a solution always exists, so the
+        // constraints can be asserted outright.
+        if let Some(y) = as_const(b) {
+            if y != 0 {
+                let k = (128 - y.leading_zeros()) as usize;
+                let w2 = w + k;
+                let q = self.fresh_bv(w);
+                let r = self.fresh_bv(w);
+                let qe = self.bv_resize(&q, w2, false);
+                let re = self.bv_resize(&r, w2, false);
+                let ae = self.bv_resize(a, w2, false);
+                let prod = self.bv_mul(&qe, &constant(y, w2));
+                let sum = self.bv_add(&prod, &re);
+                let ok = self.bv_eq(&sum, &ae);
+                self.assert(ok);
+                let lt = self.bv_ult(&r, b);
+                self.assert(lt);
+                return (q, r);
+            }
+        }
         let mut q = vec![Lit::FALSE; w];
         // rem has w+1 bits so the shifted value never overflows.
         let mut rem = vec![Lit::FALSE; w + 1];
@@ -353,6 +374,22 @@ mod tests {
             }
         }
         v
+    }
+
+    #[test]
+    fn division_by_constant() {
+        for &x in &[0u128, 1, 2, 5, 99, 100, 254, 255] {
+            for &y in &[3u128, 7, 10, 255] {
+                let mut s = Sat::new();
+                let a = s.fresh_bv(8);
+                let (q, r) = s.bv_udivrem(&a, &constant(y, 8));
+                let eq = s.bv_eq(&a, &constant(x, 8));
+                s.assert(eq);
+                assert_eq!(s.solve(&[], None), Some(true));
+                let val = |s: &Sat, v: &Bv| v.iter().enumerate().fold(0u128, |acc, (i, l)| acc | ((s.value(*l) as u128) << i));
+                assert_eq!((val(&s, &q), val(&s, &r)), (x / y, x % y), "{x} / {y}");
+            }
+        }
     }
 
     #[test]

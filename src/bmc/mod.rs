@@ -155,8 +155,35 @@ pub struct Outcome {
 /// within the bounds of `opts`.
 pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
     let t0 = Instant::now();
-    let mut sx = symex::Symex::new(prog, opts, points_to(prog));
+    let alias = points_to(prog).map(std::rc::Rc::new);
+    // Pass 1 learns what every thread writes; each later pass resolves reads of locations
+    // no concurrent thread writes using what the previous pass learnt (and learns more
+    // precisely, as resolved pointers make addresses constant). Should a pass create threads
+    // the previous one did not predict, the final run is done without resolution.
+    let mut collected: Option<symex::Collected> = None;
+    let passes = if std::env::var_os("WEAKC_BMC_NO_RESOLVE").is_some() { 0 } else { RESOLVE_PASSES };
+    for _ in 0..passes {
+        let mut sx1 = symex::Symex::new(prog, opts, alias.clone());
+        sx1.collected = collected.take();
+        sx1.collecting = Some(Default::default());
+        sx1.run()?;
+        if sx1.collected.as_ref().is_some_and(|c| c.mismatch) {
+            collected = None;
+            break;
+        }
+        let fixpoint = sx1.collected.as_ref().is_some_and(|c| same_info(c, sx1.collecting.as_ref().unwrap()));
+        collected = sx1.collecting.take();
+        if fixpoint {
+            break;
+        }
+    }
+    let mut sx = symex::Symex::new(prog, opts, alias.clone());
+    sx.collected = collected;
     sx.run()?;
+    if sx.collected.as_ref().is_some_and(|c| c.mismatch) {
+        sx = symex::Symex::new(prog, opts, alias);
+        sx.run()?;
+    }
     let symex_time = t0.elapsed();
     let t1 = Instant::now();
     let enc = order::encode(&mut sx);
@@ -200,6 +227,13 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
             Ok(Outcome { verdict, failed: Some(failed), trace, stats, warnings })
         }
     }
+}
+
+/// Symbolic-execution passes that learn write sets before the final one.
+const RESOLVE_PASSES: usize = 3;
+
+fn same_info(a: &symex::Collected, b: &symex::Collected) -> bool {
+    a.ids == b.ids && a.writes == b.writes && a.sym.len() == b.sym.len()
 }
 
 /// Calls whose effects the points-to analysis and the checker agree on.
@@ -328,6 +362,7 @@ fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<St
         let thread = sx.threads[s.thread].name.clone();
         let kind = match &s.kind {
             symex::RawKind::Assign { lhs, val, ty } => StepKind::Assign { lhs: lhs.clone(), value: format_value(sx, val, ty) },
+            symex::RawKind::ReadValue { label, val, ty } => StepKind::Read { object: label.clone(), value: format_value(sx, val, ty) },
             symex::RawKind::Read { ev, ty } => {
                 let e = &sx.events[*ev];
                 StepKind::Read { object: e.label.clone(), value: format_value(sx, &e.val, ty) }

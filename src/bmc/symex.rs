@@ -44,6 +44,9 @@ pub struct State {
     /// Nesting depth of atomic sections on this path, and the block they share.
     atomic_depth: u32,
     cur_block: Option<u32>,
+    /// Latest value this path wrote to each constant address of a stable object (see
+    /// [`Symex::resolvable`]); addresses never written hold their initial value.
+    mem: HashMap<u128, Bv>,
 }
 
 pub enum ObjInit {
@@ -110,6 +113,8 @@ pub struct Prop {
 
 pub enum RawKind {
     Assign { lhs: String, val: Bv, ty: Type },
+    /// A read resolved during symbolic execution (no event).
+    ReadValue { label: String, val: Bv, ty: Type },
     Read { ev: usize, ty: Type },
     Write { ev: usize, ty: Type },
     Assume,
@@ -160,6 +165,20 @@ enum Place {
     Mem { addr: Bv, ty: Type, roots: Roots },
 }
 
+/// What the collection pass learnt: per thread, its identity and the constant addresses it
+/// writes; all writes at non-constant addresses (bit patterns and points-to roots).
+#[derive(Default)]
+pub struct Collected {
+    pub ids: Vec<ThreadKey>,
+    pub writes: Vec<std::collections::HashSet<u128>>,
+    pub sym: Vec<(Vec<Option<bool>>, Roots)>,
+    /// The resolution pass met a thread the collection pass did not have at that index.
+    pub mismatch: bool,
+}
+
+/// A thread's identity across passes: parent, spawn statement, call/iteration path.
+pub type ThreadKey = (usize, usize, Vec<usize>);
+
 pub struct Symex<'p> {
     pub prog: &'p Program,
     opts: &'p BmcOptions,
@@ -182,11 +201,22 @@ pub struct Symex<'p> {
     /// Location and id of the statement being executed.
     cur_loc: Loc,
     cur_stmt: u32,
+    cur_stmt_ptr: usize,
     /// Points-to analysis (when its assumptions hold for the program) and its object roots.
-    alias: Option<(Alias, HashMap<ObjId, ObjRoot>)>,
+    alias: Option<(Rc<Alias>, HashMap<ObjId, ObjRoot>)>,
     /// Something was over- or under-approximated: a `Safe` verdict is not complete.
     pub approximate: bool,
-    queue: VecDeque<(usize, FuncId, Bv)>,
+    queue: VecDeque<(usize, FuncId, Bv, HashMap<u128, Bv>)>,
+    /// What an earlier pass learnt: reads are resolved with it (see [`Symex::resolvable`]).
+    pub collected: Option<Collected>,
+    /// What this pass learns, when asked to.
+    pub collecting: Option<Collected>,
+    /// Objects with ids below this are created identically in every pass (globals, strings
+    /// of initialisers, main's address-taken locals).
+    stable_objs: u32,
+    /// Path of calls and loop iterations leading to the current statement (thread identity).
+    path: Vec<usize>,
+    resolvable_cache: HashMap<(usize, u128), bool>,
     loop_ids: HashMap<*const Stmt, String>,
     next_frame: u32,
     state: State,
@@ -196,7 +226,7 @@ pub struct Symex<'p> {
 type R<T> = Result<T, Error>;
 
 fn dead_state() -> State {
-    State { guard: Lit::FALSE, vars: HashMap::new(), atomic_depth: 0, cur_block: None }
+    State { guard: Lit::FALSE, vars: HashMap::new(), atomic_depth: 0, cur_block: None, mem: HashMap::new() }
 }
 
 fn is_cond_prefix(s: &Stmt) -> bool {
@@ -211,7 +241,7 @@ fn is_cond_prefix(s: &Stmt) -> bool {
 }
 
 impl<'p> Symex<'p> {
-    pub fn new(prog: &'p Program, opts: &'p BmcOptions, alias: Option<Alias>) -> Self {
+    pub fn new(prog: &'p Program, opts: &'p BmcOptions, alias: Option<Rc<Alias>>) -> Self {
         let mut loop_ids = HashMap::new();
         for f in &prog.funcs {
             if let Some(body) = &f.body {
@@ -243,15 +273,21 @@ impl<'p> Symex<'p> {
             rf_choices: vec![],
             cur_loc: Loc::default(),
             cur_stmt: 0,
+            cur_stmt_ptr: 0,
             alias: alias.map(|a| {
                 let r = a.roots();
                 (a, r)
             }),
             approximate: false,
             queue: VecDeque::new(),
+            collected: None,
+            collecting: None,
+            stable_objs: 1,
+            path: vec![],
+            resolvable_cache: HashMap::new(),
             loop_ids,
             next_frame: 0,
-            state: State { guard: Lit::TRUE, vars: HashMap::new(), atomic_depth: 0, cur_block: None },
+            state: State { guard: Lit::TRUE, vars: HashMap::new(), atomic_depth: 0, cur_block: None, mem: HashMap::new() },
             ctx: Ctx { thread: 0, po: 0, last_block: 0, frames: vec![] },
         }
     }
@@ -276,13 +312,17 @@ impl<'p> Symex<'p> {
             retval: vec![],
         });
         self.begin_thread(0);
+        if let Some(c) = self.collecting.as_mut() {
+            *c = Collected { ids: vec![(0, 0, vec![])], writes: vec![Default::default()], ..Default::default() };
+        }
         self.init_globals()?;
         let nparams = self.prog.func(main).params.len();
         let args: Vec<Value> = (0..nparams).map(|_| vec![]).collect();
         self.run_thread_body(main, args)?;
-        while let Some((t, f, arg)) = self.queue.pop_front() {
+        while let Some((t, f, arg, mem)) = self.queue.pop_front() {
             self.ctx = Ctx { thread: t, po: 0, last_block: 0, frames: vec![] };
-            self.state = State { guard: self.threads[t].guard, vars: HashMap::new(), atomic_depth: 0, cur_block: None };
+            self.path.clear();
+            self.state = State { guard: self.threads[t].guard, vars: HashMap::new(), atomic_depth: 0, cur_block: None, mem };
             self.begin_thread(t);
             let np = self.prog.func(f).params.len();
             let mut args = vec![];
@@ -400,6 +440,83 @@ impl<'p> Symex<'p> {
         }
     }
 
+    /// The initial value of the cell at constant address `a`.
+    fn init_cell(&mut self, a: u128, width: usize) -> Bv {
+        let o = (a >> OFF_BITS) as usize;
+        let off = (a & ((1u128 << OFF_BITS) - 1)) as usize;
+        match self.objects.get(o).map(|x| &x.init) {
+            Some(ObjInit::Zero) => bv::constant(0, width),
+            Some(ObjInit::Cells(cells)) => match cells.get(off) {
+                Some(c) => {
+                    let c = c.clone();
+                    self.sat.bv_resize(&c, width, false)
+                }
+                None => self.sat.fresh_bv(width),
+            },
+            _ => self.sat.fresh_bv(width),
+        }
+    }
+
+    /// Whether a read of constant address `a` by the current thread can take its value from
+    /// the path (`State::mem`) instead of being an event: `a` lies in a stable object, no
+    /// write at a non-constant address may touch it, no thread other than this one and its
+    /// ancestors writes it (per the collection pass), and the ancestors write it only before
+    /// spawning the line of threads leading here. Then every write the read could see is
+    /// ordered before it and on its own path.
+    fn resolvable(&mut self, a: u128) -> bool {
+        let t = self.ctx.thread;
+        if let Some(&r) = self.resolvable_cache.get(&(t, a)) {
+            return r;
+        }
+        let r = self.compute_resolvable(t, a);
+        self.resolvable_cache.insert((t, a), r);
+        r
+    }
+
+    fn compute_resolvable(&self, t: usize, a: u128) -> bool {
+        let o = (a >> OFF_BITS) as u32;
+        if o == 0 || o >= self.stable_objs {
+            return false;
+        }
+        let Some(c) = &self.collected else { return false };
+        if c.mismatch {
+            return false;
+        }
+        let root = self.objects[o as usize].root;
+        for (pat, roots) in &c.sym {
+            let bits_may = pat.iter().enumerate().all(|(i, b)| b.is_none_or(|b| b == ((a >> i) & 1 == 1)));
+            let roots_may = match (roots, root) {
+                (Some(rs), Some(r)) => rs.contains(&r),
+                _ => true,
+            };
+            if bits_may && roots_may {
+                return false;
+            }
+        }
+        // Ancestors of t, with the block of the spawn leading towards t.
+        let mut anc: HashMap<usize, u32> = HashMap::new();
+        let mut x = t;
+        while let Some((p, sb)) = self.threads.get(x).and_then(|th| th.parent) {
+            anc.insert(p, self.blocks[sb as usize].seq);
+            x = p;
+        }
+        for (k, ws) in c.writes.iter().enumerate() {
+            if k == t || anc.contains_key(&k) {
+                continue;
+            }
+            if ws.contains(&a) {
+                return false;
+            }
+        }
+        // Ancestors are fully executed: check their writes directly.
+        for ev in &self.events {
+            if ev.write && anc.get(&ev.thread).is_some_and(|&seq| self.blocks[ev.block as usize].seq > seq) && as_const(&ev.addr) == Some(a) {
+                return false;
+            }
+        }
+        true
+    }
+
     fn new_object(&mut self, name: String, init: ObjInit, root: Option<ObjRoot>) -> R<u32> {
         if self.objects.len() as u128 >= FUNC_BASE {
             return Err(Error::Internal("too many memory objects for the pointer encoding".into()));
@@ -466,10 +583,22 @@ impl<'p> Symex<'p> {
     }
 
     fn read_mem(&mut self, addr: Bv, width: usize, ty: &Type, label: String, loc: Loc, roots: Roots) -> Bv {
-        let val = self.sat.fresh_bv(width);
         if self.dead() {
-            return val;
+            return self.sat.fresh_bv(width);
         }
+        if self.collected.is_some() {
+            if let Some(a) = as_const(&addr) {
+                if self.resolvable(a) {
+                    let v = match self.state.mem.get(&a) {
+                        Some(v) => self.sat.bv_resize(v, width, false),
+                        None => self.init_cell(a, width),
+                    };
+                    self.step(loc, RawKind::ReadValue { label, val: v.clone(), ty: ty.clone() });
+                    return v;
+                }
+            }
+        }
+        let val = self.sat.fresh_bv(width);
         let block = self.event_block();
         let po = self.next_po();
         let ev = self.events.len();
@@ -492,6 +621,21 @@ impl<'p> Symex<'p> {
     fn write_mem(&mut self, addr: Bv, val: Bv, ty: &Type, label: String, loc: Loc, roots: Roots) {
         if self.dead() {
             return;
+        }
+        match as_const(&addr) {
+            Some(a) => {
+                if ((a >> OFF_BITS) as u32) < self.stable_objs {
+                    self.state.mem.insert(a, val.clone());
+                }
+                if let Some(c) = self.collecting.as_mut() {
+                    c.writes[self.ctx.thread].insert(a);
+                }
+            }
+            None => {
+                if let Some(c) = self.collecting.as_mut() {
+                    c.sym.push((addr.iter().map(|l| l.as_const()).collect(), roots.clone()));
+                }
+            }
         }
         let block = self.event_block();
         let po = self.next_po();
@@ -571,7 +715,27 @@ impl<'p> Symex<'p> {
         }
         // Paths meeting here are normally in the same atomic section (or none).
         let (atomic_depth, cur_block) = live.iter().map(|s| (s.atomic_depth, s.cur_block)).max().unwrap();
-        State { guard, vars, atomic_depth, cur_block }
+        let mut keys: Vec<u128> = live.iter().flat_map(|s| s.mem.keys().copied()).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let mut mem = HashMap::with_capacity(keys.len());
+        for a in keys {
+            let width = live.iter().find_map(|s| s.mem.get(&a)).map(|v| v.len()).unwrap_or(0);
+            let mut acc: Option<Bv> = None;
+            for s in live.iter().rev() {
+                let v = match s.mem.get(&a) {
+                    Some(v) => self.sat.bv_resize(v, width, false),
+                    None => self.init_cell(a, width),
+                };
+                acc = Some(match acc {
+                    None => v,
+                    Some(x) if x == v => x,
+                    Some(x) => self.sat.bv_ite(s.guard, &v, &x),
+                });
+            }
+            mem.insert(a, acc.unwrap());
+        }
+        State { guard, vars, atomic_depth, cur_block, mem }
     }
 
     fn frame(&mut self) -> &mut Frame {
@@ -613,6 +777,7 @@ impl<'p> Symex<'p> {
         let loc = s.loc;
         self.cur_loc = loc;
         self.cur_stmt = s.id;
+        self.cur_stmt_ptr = s as *const Stmt as usize;
         match &s.kind {
             StmtKind::Skip | StmtKind::Fence(_) => {}
             StmtKind::Block(b) => self.block(b)?,
@@ -762,10 +927,12 @@ impl<'p> Symex<'p> {
         let id = self.loop_ids.get(&(s as *const Stmt)).cloned().unwrap_or_else(|| "loop".into());
         let bound = self.opts.unwindset.get(&id).copied().unwrap_or(self.opts.unwind);
         let mut exits = vec![];
-        for _ in 0..bound {
+        for iter in 0..bound {
             if self.dead() {
                 break;
             }
+            self.path.push(s as *const Stmt as usize);
+            self.path.push(iter as usize);
             self.frame().loops.push(LoopCtx::default());
             self.block(body)?;
             let ctx = self.frame().loops.pop().unwrap();
@@ -777,6 +944,8 @@ impl<'p> Symex<'p> {
             self.block(latch)?;
             let ctx = self.frame().loops.pop().unwrap();
             exits.extend(ctx.breaks);
+            self.path.pop();
+            self.path.pop();
         }
         if !self.dead() {
             // One more (partial) iteration: evaluate the loop condition at the head of the
@@ -831,6 +1000,19 @@ impl<'p> Symex<'p> {
         let id = self.next_frame;
         self.next_frame += 1;
         self.ctx.frames.push(Frame { id, func: f, returns: vec![], labels: HashMap::new(), loops: vec![] });
+        if self.ctx.thread == 0 && self.ctx.frames.len() == 1 {
+            // Main's address-taken locals get their objects now, in a fixed order, so that
+            // their ids are the same in every pass.
+            for i in 0..self.prog.vars.len() {
+                let v = VarId(i as u32);
+                let var = self.prog.var(v);
+                let mine = matches!(var.storage, Storage::Local { func } | Storage::Temp { func } if func == f);
+                if mine && self.is_mem_var(v) && !matches!(var.ty, Type::Func(_)) {
+                    self.var_object(v)?;
+                }
+            }
+            self.stable_objs = self.objects.len() as u32;
+        }
         for (i, &p) in func.params.iter().enumerate() {
             let pty = self.prog.var(p).ty.clone();
             let v = match args.get(i) {
@@ -916,7 +1098,10 @@ impl<'p> Symex<'p> {
             }
         }
         self.step(loc, RawKind::Call { func: func.name.clone(), approx: false });
-        let ret = self.inline_call(f, vals, loc)?;
+        self.path.push(self.cur_stmt_ptr);
+        let ret = self.inline_call(f, vals, loc);
+        self.path.pop();
+        let ret = ret?;
         if let Some(d) = dest {
             let rt = func.ty.ret.clone();
             let v = match ret {
@@ -1117,6 +1302,16 @@ impl<'p> Symex<'p> {
             retval: vec![],
         });
         self.step(loc, RawKind::Spawn { thread: k });
+        let key: ThreadKey = (self.ctx.thread, self.cur_stmt_ptr, self.path.clone());
+        if let Some(c) = self.collecting.as_mut() {
+            c.ids.push(key.clone());
+            c.writes.push(Default::default());
+        }
+        if let Some(c) = self.collected.as_mut() {
+            if c.ids.get(k) != Some(&key) {
+                c.mismatch = true;
+            }
+        }
         if let Some(t) = tid {
             let addr = self.eval_ptr(t)?;
             let ty = t.ty.pointee().cloned().unwrap_or(Type::ULONG);
@@ -1124,7 +1319,8 @@ impl<'p> Symex<'p> {
             let label = format!("*{}", expr_text(self.prog, t));
             self.write_mem(addr, bv::constant(k as u128, w), &ty, label, loc, self.ptr_roots(t));
         }
-        self.queue.push_back((k, f, argv));
+        let mem = self.state.mem.clone();
+        self.queue.push_back((k, f, argv, mem));
         Ok(())
     }
 

@@ -1038,7 +1038,7 @@ fn flatten(s: &[RS], out: &mut Vec<Ins>) {
 
 /// Explores every SC interleaving; true when some assertion can fail (`fin` is the final
 /// check `!(g[a] == x && g[b] == y)` after all threads finished).
-fn brute_force(threads: &[Vec<Ins>], fin: (usize, i128, usize, i128)) -> bool {
+fn brute_force(threads: &[Vec<Ins>], fin: (usize, i128, usize, i128), prefix: &[(Option<usize>, i128)]) -> bool {
     use std::collections::HashSet;
     #[derive(Clone, Hash, PartialEq, Eq)]
     struct St {
@@ -1053,6 +1053,13 @@ fn brute_force(threads: &[Vec<Ins>], fin: (usize, i128, usize, i128)) -> bool {
     }
     let wrap = |v: i128| (v as i32) as i128;
     let init = St { pc: vec![0; threads.len()], loc: vec![[0; NR]; threads.len()], glob: [0; NG], arr: [0; 2], mutex: false, ptr: 0, tp: vec![0; threads.len()], atomic: None };
+    let mut init = init;
+    for &(g, c) in prefix {
+        match g {
+            Some(g) => init.glob[g] = c,
+            None => init.ptr = c as usize % NG,
+        }
+    }
     let mut seen = HashSet::new();
     let mut stack = vec![init];
     while let Some(st) = stack.pop() {
@@ -1115,7 +1122,7 @@ fn brute_force(threads: &[Vec<Ins>], fin: (usize, i128, usize, i128)) -> bool {
     false
 }
 
-fn to_ir(threads: &[Vec<RS>], fin: (usize, i128, usize, i128)) -> Program {
+fn to_ir(threads: &[Vec<RS>], fin: (usize, i128, usize, i128), prefix: &[(Option<usize>, i128)]) -> Program {
     let mut b = B::new();
     let gs: Vec<Expr> = (0..NG).map(|i| b.global(&format!("g{i}"), Type::INT)).collect();
     let arr = b.global("arr", Type::Array(Box::new(Type::INT), Some(2)));
@@ -1205,6 +1212,12 @@ fn to_ir(threads: &[Vec<RS>], fin: (usize, i128, usize, i128)) -> Program {
     let ids = b.local_mem(m, "ids", Type::Array(Box::new(Type::ULONG), Some(threads.len() as u64)));
     let null = ct(0, Type::ptr_to(Type::Void));
     let mut s = vec![];
+    for &(g, c) in prefix {
+        s.push(match g {
+            Some(g) => b.assign(&gs[g], c_(c)),
+            None => b.assign(&gs[NG + 2], addr(gs[c as usize % NG].clone())),
+        });
+    }
     for (i, &f) in fids.iter().enumerate() {
         s.push(b.spawn(f, null.clone(), Some(idx(ids.clone(), c(i as i128)))));
     }
@@ -1238,8 +1251,11 @@ fn random_programs_agree_with_interleaving_enumeration() {
                 v
             })
             .collect();
-        let expect = brute_force(&flat, fin);
-        let p = to_ir(&threads, fin);
+        let prefix: Vec<(Option<usize>, i128)> = (0..rng.below(3))
+            .map(|_| (if rng.below(3) == 0 { None } else { Some(rng.below(NG as u64) as usize) }, rng.below(3) as i128))
+            .collect();
+        let expect = brute_force(&flat, fin, &prefix);
+        let p = to_ir(&threads, fin, &prefix);
         let o = verify(&p, &BmcOptions::default()).expect("verify");
         let got = match o.verdict {
             Verdict::Unsafe => true,
