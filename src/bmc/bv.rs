@@ -18,23 +18,6 @@ pub fn as_const(bv: &[Lit]) -> Option<u128> {
     Some(v)
 }
 
-/// `bv` read as a signed number, if constant.
-pub fn as_const_signed(bv: &[Lit]) -> Option<i128> {
-    let v = as_const(bv)?;
-    let w = bv.len();
-    if w == 0 {
-        return Some(0);
-    }
-    if w >= 128 {
-        return Some(v as i128);
-    }
-    if v >> (w - 1) & 1 == 1 {
-        Some(v as i128 - (1i128 << w))
-    } else {
-        Some(v as i128)
-    }
-}
-
 pub fn constant(v: u128, width: usize) -> Bv {
     (0..width).map(|i| Lit::from_bool(i < 128 && (v >> i) & 1 == 1)).collect()
 }

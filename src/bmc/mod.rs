@@ -6,6 +6,21 @@
 //! shared-memory events; [`order`] adds the partial-order encoding of SC; one SAT query asks
 //! whether some property can fail; the model becomes a counterexample trace.
 //!
+//! Two reductions keep the encoding small, both sound by construction and cross-checked
+//! against brute-force interleaving enumeration in the tests:
+//! * **Read resolution.** Symbolic execution runs a few times: each run records, per thread,
+//!   the constant addresses it writes (and every write at a non-constant address); the next
+//!   run gives a read of a constant address its value straight from the path (no event, no
+//!   choice of writes) when no thread other than the reader and its ancestors writes there,
+//!   and the ancestors only before spawning the reader's line. Pointers that main stores
+//!   before starting threads thus stay constants, and so do the addresses computed from
+//!   them. Thread identities (parent, spawn statement, call and loop-iteration path) are
+//!   compared between runs; on any difference the final run resolves nothing.
+//! * **Points-to restriction.** When the program stays within what [`crate::aeg::alias`]
+//!   models (no external calls with unmodelled effects, no thread return values, no string
+//!   literals in memory), an access through a pointer is matched only with writes to, and
+//!   initial values of, the objects the analysis allows.
+//!
 //! # Semantics (documented choices)
 //! * **Integers** are bit-vectors of their `ir::Type` width. Unsigned arithmetic wraps;
 //!   **signed overflow wraps too** (two's complement, as gcc `-fwrapv`), it is not reported.

@@ -248,17 +248,6 @@ impl Sat {
         g.xor_sign(flip)
     }
 
-    pub fn and_all(&mut self, lits: impl IntoIterator<Item = Lit>) -> Lit {
-        let mut acc = Lit::TRUE;
-        for l in lits {
-            acc = self.and(acc, l);
-            if acc == Lit::FALSE {
-                break;
-            }
-        }
-        acc
-    }
-
     /// Disjunction of many literals as one gate (`g ↔ l1 ∨ … ∨ ln`).
     pub fn or_all(&mut self, lits: impl IntoIterator<Item = Lit>) -> Lit {
         let mut v: Vec<Lit> = Vec::new();

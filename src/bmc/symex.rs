@@ -91,6 +91,7 @@ pub struct Event {
     pub addr: Bv,
     pub val: Bv,
     pub label: String,
+    #[allow(dead_code)]
     pub loc: Loc,
     pub roots: Roots,
 }
