@@ -283,3 +283,38 @@ fn svcomp_sample_has_no_wrong_verdicts() {
     assert!(wrong.is_empty(), "wrong verdicts:\n{}", wrong.join("\n"));
     assert!(correct >= tasks.len() / 2, "too few decided tasks");
 }
+
+// ------------------------------------------------------------------ end to end
+
+/// weakc's own pipeline: instrument a litmus test for an architecture, then decide the
+/// instrumented IR on SC. The weak outcome must be found exactly where the architecture
+/// allows it.
+#[test]
+fn instrumented_litmus_tests_match_the_architectures() {
+    use weakc::pipeline;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c");
+    // (test, architecture, weak outcome reachable)
+    let cases: &[(&str, &str, bool)] = &[
+        ("sb", "sc", false),
+        ("sb", "tso", true),
+        ("sb_mfence", "tso", false),
+        ("mp", "tso", false),
+        ("mp", "pso", true),
+        ("iriw", "tso", false),
+        ("iriw", "power", true),
+        ("wrc", "pso", false),
+        ("wrc", "power", true),
+    ];
+    for &(test, mm, weak) in cases {
+        let arch = weakc::arch::by_name(mm).expect("architecture");
+        let path = dir.join(format!("{test}.c"));
+        let mut a = pipeline::analyze(&path, arch, &Default::default()).unwrap_or_else(|e| panic!("{test}: {e}"));
+        let ins = pipeline::instrument(&mut a, arch, Default::default(), &weakc::rewrite::Options { buffer_size: 2 });
+        let o = bmc::verify(&ins.rewritten.program, &BmcOptions { unwind: 5, ..Default::default() }).expect("verify");
+        let expect = if weak { Verdict::Unsafe } else { Verdict::Safe { complete: true } };
+        assert_eq!(o.verdict, expect, "{test} on {mm}: {:?}", o.failed);
+        if weak {
+            assert_eq!(o.failed.unwrap().kind, PropertyKind::Assertion, "{test} on {mm}");
+        }
+    }
+}
