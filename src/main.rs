@@ -80,6 +80,9 @@ struct Common {
     /// Time budget of the cycle search, in seconds.
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     cycle_timeout: f64,
+    /// Instances of a thread spawned in a loop that one cycle may go through.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    thread_instances: u32,
 }
 
 #[derive(Copy, Clone, ValueEnum, PartialEq, Eq)]
@@ -150,7 +153,11 @@ fn analyze(c: &Common, arch: &Arch) -> Result<Analysis, Failure> {
             defines: c.define.clone(),
         },
         build: weakc::aeg::BuildOptions { alias: weakc::aeg::alias::AliasOptions { array_elements: c.array_elements } },
-        limits: weakc::cycles::Limits { max_cycles: c.max_cycles, time_budget: Duration::from_secs_f64(c.cycle_timeout.max(0.0)) },
+        limits: weakc::cycles::Limits {
+            max_cycles: c.max_cycles,
+            time_budget: Duration::from_secs_f64(c.cycle_timeout.max(0.0)),
+            unbounded_instances: c.thread_instances,
+        },
     };
     pipeline::analyze(&c.file, arch, &opts).map_err(|e| {
         // Re-read the file so the diagnostic can show its source.
@@ -216,11 +223,14 @@ fn run(cli: Cli) -> Result<u8, Failure> {
                         "sccs": a.cycles.sccs, "cycles": a.cycles.cycles.len(),
                         "pairs": ins.selection.pairs.len(), "cost": ins.selection.total_cost, "optimal": ins.selection.optimal,
                         "summary": ins.rewritten.summary, "timings": a.timings, "limit_hit": a.cycles.limit_hit,
+                        "fallback_all_pairs": ins.fallback, "note": ins.selection.note,
                     }))
                     .expect("json")
                 ),
             }
-            Ok(if a.cycles.limit_hit.is_some() { EXIT_INCOMPLETE } else { 0 })
+            // With the fallback the output is sound: only the plain `all` strategy with an
+            // incomplete search (which cannot happen) or no fallback would be incomplete.
+            Ok(if a.cycles.limit_hit.is_some() && !ins.fallback && !matches!(strategy, StrategyArg::All) { EXIT_INCOMPLETE } else { 0 })
         }
     }
 }

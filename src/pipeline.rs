@@ -112,13 +112,25 @@ pub fn plan_of(aeg: &Aeg, sel: &Selection) -> Plan {
 }
 
 pub struct Instrumented {
+    /// True when an incomplete cycle search forced the `all` strategy.
+    pub fallback: bool,
     pub selection: Selection,
     pub rewritten: Rewritten,
 }
 
 pub fn instrument(a: &mut Analysis, arch: &Arch, strategy: Strategy, ropts: &rewrite::Options) -> Instrumented {
     let t = Instant::now();
-    let selection = select::select(&a.aeg, &a.cycles, arch, strategy);
+    // An incomplete cycle list cannot tell which pairs suffice: delaying every relaxable pair
+    // is the sound fallback (the paper's baseline), at a cost in verification time.
+    let fallback = a.cycles.limit_hit.is_some() && !matches!(strategy, Strategy::All);
+    let mut selection = select::select(&a.aeg, &a.cycles, arch, if fallback { Strategy::All } else { strategy });
+    if fallback {
+        selection.note = Some(format!(
+            "the cycle search was incomplete ({}); every relaxable pair was delayed instead of strategy `{}` (sound, but the program is larger and slower to verify)",
+            a.cycles.limit_hit.as_deref().unwrap_or("limit hit"),
+            strategy.name()
+        ));
+    }
     a.timings.selection = t.elapsed();
     let t = Instant::now();
     let plan = plan_of(&a.aeg, &selection);
@@ -128,5 +140,5 @@ pub fn instrument(a: &mut Analysis, arch: &Arch, strategy: Strategy, ropts: &rew
         rewrite::rewrite(&a.program, &a.aeg, &plan, &model_of(arch), ropts)
     };
     a.timings.emit = t.elapsed();
-    Instrumented { selection, rewritten }
+    Instrumented { fallback, selection, rewritten }
 }

@@ -185,9 +185,9 @@ pub fn instrument_summary(file: &str, out: &str, a: &Analysis, arch: &str, strat
         ms(t.emit)
     );
     if let Some(n) = &sel.note {
-        let _ = writeln!(s, "  note: {n}");
+        let _ = writeln!(s, "{}: {n}", if ins.fallback { "warning" } else { "  note" });
     }
-    if let Some(l) = &a.cycles.limit_hit {
+    if let (Some(l), false) = (&a.cycles.limit_hit, ins.fallback) {
         let _ = writeln!(s, "warning: cycle search stopped early: {l}");
         let _ = writeln!(s, "warning: instrumentation may be UNSOUND (weak behaviours of unlisted cycles are not simulated)");
     }

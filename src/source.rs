@@ -137,12 +137,12 @@ impl Error {
     /// Renders the error as a codespan-reporting diagnostic (with the source span when the
     /// file is readable) to a string.
     pub fn render(&self, map: &SourceMap, color: bool) -> String {
-        let kind = match self {
-            Error::Unsupported { .. } => "unsupported",
-            Error::Syntax { .. } => "syntax error",
-            _ => "error",
+        let msg = match self {
+            Error::Unsupported { .. } => format!("unsupported: {self}"),
+            Error::Syntax { .. } => format!("syntax error: {self}"),
+            _ => self.to_string(),
         };
-        render_diagnostic(map, Severity::Error, self.loc(), &format!("{kind}: {self}"), "", color)
+        render_diagnostic(map, Severity::Error, self.loc(), &msg, "", color)
     }
 }
 

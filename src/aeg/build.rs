@@ -353,7 +353,17 @@ impl ThreadWalk<'_> {
             StmtKind::Call { dest, callee, args } => {
                 let targets: Vec<FuncId> = match callee {
                     Callee::Direct(g) => vec![*g],
-                    Callee::Indirect(e) => self.alias.call_targets(prog, e).0,
+                    // A function pointer can only call functions of a matching arity.
+                    Callee::Indirect(e) => self
+                        .alias
+                        .call_targets(prog, e)
+                        .0
+                        .into_iter()
+                        .filter(|g| {
+                            let f = prog.func(*g);
+                            f.params.len() == args.len() || f.ty.variadic && f.params.len() <= args.len()
+                        })
+                        .collect(),
                 };
                 let mut out = vec![];
                 for g in targets.iter().copied() {
@@ -558,6 +568,8 @@ struct Facts {
     ctrl_isync: bool,
     /// Reached by some path without a loop back-edge.
     direct: bool,
+    /// Objects definitely written on every path so far.
+    written: BTreeSet<ObjId>,
 }
 
 impl Facts {
@@ -565,6 +577,7 @@ impl Facts {
         let before = self.clone();
         self.fences = self.fences.intersection(&o.fences).copied().collect();
         self.tainted = self.tainted.intersection(&o.tainted).copied().collect();
+        self.written = self.written.intersection(&o.written).copied().collect();
         self.ctrl &= o.ctrl;
         self.ctrl_isync &= o.ctrl_isync;
         self.direct |= o.direct;
@@ -579,6 +592,7 @@ fn meet_info(a: &mut PairInfo, b: &PairInfo) {
     a.deps.ctrl &= b.deps.ctrl;
     a.deps.ctrl_isync &= b.deps.ctrl_isync;
     a.via_back_edge &= b.via_back_edge;
+    a.writes_between = a.writes_between.intersection(&b.writes_between).copied().collect();
 }
 
 impl Builder {
@@ -587,6 +601,13 @@ impl Builder {
         let relevant = |evs: &Vec<EventId>| evs.iter().any(|e| has_com.contains(e));
         let sources: Vec<usize> = (0..cfg.nodes.len())
             .filter(|n| self.node_events.get(&(tid, *n)).is_some_and(relevant))
+            .collect();
+        // The object a node writes, when it writes exactly one.
+        let must_write: Vec<Option<ObjId>> = (0..cfg.nodes.len())
+            .map(|n| match (&cfg.nodes[n], self.node_events.get(&(tid, n))) {
+                (NodeKind::Access { dir: Dir::W, .. }, Some(evs)) if evs.len() == 1 => Some(self.aeg.event(evs[0]).obj),
+                _ => None,
+            })
             .collect();
         for src in sources {
             let src_events: Vec<EventId> = self.node_events[&(tid, src)]
@@ -604,6 +625,7 @@ impl Builder {
                 ctrl: false,
                 ctrl_isync: false,
                 direct: true,
+                written: BTreeSet::new(),
             };
             if let (Dir::R, Some(d)) = (src_dir, src_def) {
                 start.tainted.insert(d);
@@ -623,7 +645,10 @@ impl Builder {
                     continue;
                 }
                 let entry = state[n].clone().expect("set above");
-                let out = transfer(&cfg.nodes[n], entry);
+                let mut out = transfer(&cfg.nodes[n], entry);
+                if let Some(o) = must_write[n] {
+                    out.written.insert(o);
+                }
                 for &(m, back) in &cfg.succ[n] {
                     let mut o = out.clone();
                     if back {
@@ -652,6 +677,7 @@ impl Builder {
                         ctrl_isync: from_read && facts.ctrl_isync,
                     },
                     via_back_edge: !facts.direct,
+                    writes_between: facts.written.clone(),
                 };
                 for &a in &src_events {
                     for &b in dst_events.iter().filter(|e| has_com.contains(e)) {

@@ -108,6 +108,9 @@ pub struct PairInfo {
     pub deps: Deps,
     /// The second event is reached only through a loop back-edge (an event copy, §4.2).
     pub via_back_edge: bool,
+    /// Objects written (by one definite write) on every path strictly between the two
+    /// events: a read of such an object after them reads that write or a later one.
+    pub writes_between: BTreeSet<ObjId>,
 }
 
 /// Must-dependencies from a read to a later event.

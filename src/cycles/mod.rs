@@ -57,11 +57,15 @@ pub struct Limits {
     pub max_cycles: usize,
     /// Wall-clock budget for the whole search (default 60 s).
     pub time_budget: Duration,
+    /// How many instances of a thread spawned an unbounded number of times (in a loop) one
+    /// cycle may go through (default 2). Without a bound such threads give infinitely many
+    /// cycles; longer rings through more instances repeat the same abstract pairs.
+    pub unbounded_instances: u32,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_cycles: 10_000, time_budget: Duration::from_secs(60) }
+        Limits { max_cycles: 10_000, time_budget: Duration::from_secs(60), unbounded_instances: 2 }
     }
 }
 
@@ -200,12 +204,17 @@ fn classify(aeg: &Aeg, arch: &Arch, segs: &[Seg]) -> Option<Cycle> {
         events.push(s.first);
         if let Some(info) = s.pair {
             events.push(s.last);
-            edges.push(CycleEdge {
-                from: s.first,
-                to: s.last,
-                kind: EdgeKind::Po { info: info.clone() },
-                safe: arch.po_pair_safe(dir(s.first), dir(s.last), info),
-            });
+            // A read of an exact object written on every path since `first` reads that write
+            // or a coherence-later one: when the cycle leaves the read by fr, the path really
+            // runs first -po-> that write -ws-> …, so the pair is as safe as (first, write).
+            let obj = aeg.event(s.last).obj;
+            let via_write = dir(s.last) == Dir::R
+                && dir(next.first) == Dir::W
+                && aeg.object(obj).exact
+                && info.writes_between.contains(&obj);
+            let safe = arch.po_pair_safe(dir(s.first), dir(s.last), info)
+                || via_write && arch.po_pair_safe(dir(s.first), Dir::W, info);
+            edges.push(CycleEdge { from: s.first, to: s.last, kind: EdgeKind::Po { info: info.clone() }, safe });
         }
         let kind = com_kind(dir(s.last), dir(next.first))?;
         let safe = match kind {

@@ -146,7 +146,7 @@ pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits) -> CycleSet {
             .iter()
             .map(|t| match t.instances {
                 Instances::Count(n) => n,
-                Instances::Unbounded => u32::MAX,
+                Instances::Unbounded => limits.unbounded_instances.max(1),
             })
             .collect(),
         exact: aeg.objects.iter().map(|o| o.exact).collect(),

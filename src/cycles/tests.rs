@@ -655,7 +655,7 @@ fn stress() {
         let aeg = litmus(&refs);
         for a in ["tso", "power"] {
             let t = std::time::Instant::now();
-            let set = critical_cycles(&aeg, by_name(a).unwrap(), &Limits { max_cycles: 1_000_000, time_budget: Duration::from_secs(30) });
+            let set = critical_cycles(&aeg, by_name(a).unwrap(), &Limits { max_cycles: 1_000_000, time_budget: Duration::from_secs(30), ..Limits::default() });
             eprintln!(
                 "{nthreads}x{len} on {nvars} vars, {a}: {} cycles of {} candidates in {:?} (limit: {:?})",
                 set.cycles.len(),

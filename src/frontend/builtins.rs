@@ -361,6 +361,18 @@ impl<'t> Lowerer<'t> {
                 self.emit(StmtKind::Fence(f), loc);
                 return Ok(Some(r(&dest, void())));
             }
+            "_Static_assert" | "static_assert" => {
+                if let Some(c) = args.first() {
+                    if self.const_eval(*c)? == 0 {
+                        let msg = match args.get(1) {
+                            Some(m) => String::from_utf8_lossy(&self.string_literal_bytes(*m)?).into_owned(),
+                            None => self.text(*c).to_string(),
+                        };
+                        return Err(Error::syntax(loc, format!("static assertion failed: {msg}")));
+                    }
+                }
+                return Ok(Some(r(&dest, void())));
+            }
             "__builtin_expect" | "__builtin_expect_with_probability" => {
                 if args.is_empty() {
                     return Err(Error::syntax(loc, "`__builtin_expect` needs arguments"));

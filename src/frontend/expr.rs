@@ -27,7 +27,7 @@ pub(super) fn parse_number(s: &str) -> Option<Number> {
     let s = s.trim();
     if let Some(rest) = s.strip_prefix('-') {
         return match parse_number(rest)? {
-            Number::Int(v, ty) => Some(Number::Int(wrap(-v, &ty), ty)),
+            Number::Int(v, ty) => Some(Number::Int(wrap(v.wrapping_neg(), &ty), ty)),
             Number::Float(f, ty) => Some(Number::Float(format!("-{f}"), ty)),
         };
     }
@@ -987,6 +987,9 @@ impl<'t> Lowerer<'t> {
 
     /// `({ ...; e; })`: the statements are emitted, the last expression is the value.
     pub fn stmt_expr(&mut self, body: Node<'t>, want: bool) -> R<Expr> {
+        if self.fs.is_none() {
+            return Err(self.unsupported(body, "statement expression outside a function"));
+        }
         self.scopes.push(Default::default());
         let r = (|| {
             let items = named_children(body);

@@ -138,10 +138,8 @@ pub(super) fn collect_structs(p: &mut Program) {
     // order gives valid C), otherwise in definition order.
     let mut order = Vec::new();
     let mut state = vec![0u8; n];
-    for i in 0..n {
-        if used[i] {
-            visit(i, &p.structs, &mut state, &mut order);
-        }
+    for (i, _) in used.iter().enumerate().filter(|(_, u)| **u) {
+        visit(i, &p.structs, &mut state, &mut order);
     }
     let mut old: Vec<Option<StructDef>> = std::mem::take(&mut p.structs).into_iter().map(Some).collect();
     let mut map = HashMap::new();

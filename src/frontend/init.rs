@@ -17,6 +17,9 @@ pub(super) enum PInit<'t> {
     List(Vec<PInit<'t>>),
 }
 
+/// Designated indices beyond this are rejected.
+const MAX_INIT_INDEX: usize = 1 << 24;
+
 /// Above this many scalar assignments a local initialiser is rejected.
 const MAX_LOCAL_INIT: usize = 100_000;
 
@@ -104,10 +107,14 @@ impl<'t> Lowerer<'t> {
         Ok(p)
     }
 
-    fn ensure(slots: &mut Vec<PInit<'t>>, idx: usize) {
+    fn ensure(&self, slots: &mut Vec<PInit<'t>>, idx: usize, at: Node) -> R<()> {
+        if idx >= MAX_INIT_INDEX {
+            return Err(self.unsupported(at, "initialiser with too many elements"));
+        }
         while slots.len() <= idx {
             slots.push(PInit::Empty);
         }
+        Ok(())
     }
 
     /// Fills the members of aggregate `ty` from `items[*pos..]`. `braced`: the list belongs
@@ -132,7 +139,7 @@ impl<'t> Lowerer<'t> {
                 rest_all.extend(rest.iter().map(|d| Path::Node(*d)));
                 let mut last = 0;
                 for idx in idxs {
-                    Self::ensure(&mut slots, idx);
+                    self.ensure(&mut slots, idx, it)?;
                     if is_union {
                         for (k, s) in slots.iter_mut().enumerate() {
                             if k != idx {
@@ -157,7 +164,7 @@ impl<'t> Lowerer<'t> {
                 }
             }
             let mty = self.member_ty(ty, cursor, it)?;
-            Self::ensure(&mut slots, cursor);
+            self.ensure(&mut slots, cursor, it)?;
             slots[cursor] = self.init_member(&mty, items, pos)?;
             cursor += 1;
             if !braced {
@@ -215,13 +222,16 @@ impl<'t> Lowerer<'t> {
                 if v < 0 {
                     return Err(Error::syntax(self.loc(e), "negative array index"));
                 }
+                if v as u128 >= MAX_INIT_INDEX as u128 {
+                    return Err(self.unsupported(e, "designated initialiser index too large"));
+                }
                 Ok((vec![v as usize], vec![]))
             }
             "subscript_range_designator" => {
                 let s = d.child_by_field_name("start").ok_or_else(|| self.syntax_err(d))?;
                 let e = d.child_by_field_name("end").ok_or_else(|| self.syntax_err(d))?;
                 let (a, b) = (self.const_eval(s)?, self.const_eval(e)?);
-                if a < 0 || b < a || b - a > 1_000_000 {
+                if a < 0 || b < a || b - a > 1_000_000 || b >= MAX_INIT_INDEX as i128 {
                     return Err(Error::syntax(self.loc(d), "bad designator range"));
                 }
                 Ok(((a as usize..=b as usize).collect(), vec![]))
@@ -243,7 +253,7 @@ impl<'t> Lowerer<'t> {
             let mut rest2: Vec<Path<'t>> = extra.into_iter().map(Path::Index).collect();
             rest2.extend(rest.iter().cloned());
             for idx in idxs {
-                Self::ensure(&mut slots, idx);
+                self.ensure(&mut slots, idx, value)?;
                 let sub = self.member_ty(mty, idx, value)?;
                 let ex = std::mem::replace(&mut slots[idx], PInit::Empty);
                 slots[idx] = self.designated(&sub, ex, &rest2, value, items, pos)?;

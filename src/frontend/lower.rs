@@ -12,15 +12,40 @@
 //!
 //! Conventions of the produced IR (beyond those documented in [`crate::ir`]):
 //! - implicit conversions are explicit: operands of arithmetic and comparisons are cast to
-//!   their common type, assignment right-hand sides and call arguments to the target type
-//!   (integer constants are re-typed and wrapped instead of being wrapped in a `Cast`);
-//! - arrays used as values decay to `&a[0]` (`AddrOf(Index(a, 0))`), functions to `FuncAddr`;
+//!   their common type, assignment right-hand sides, call arguments and return values to the
+//!   target type (integer constants are re-typed and wrapped instead of being wrapped in a
+//!   `Cast`; operations on two integer constants are folded);
+//! - arrays used as values decay to `&a[0]` (`AddrOf(Index(a, 0))`, marking `a` address-taken),
+//!   functions to `FuncAddr` (type `Ptr(Func)`); `NULL` is `Const(0)` of type `void *`;
 //! - `ExprKind::Str` holds the literal's bytes with escapes resolved (adjacent literals
 //!   concatenated); its type is `char *`;
 //! - `Call`/`Rmw` destinations have exactly the callee's result type (a temporary is used
-//!   otherwise);
-//! - a global without initialiser has `init: None` (zero-initialised);
-//! - `__thread` variables have [`Storage::ThreadLocal`].
+//!   otherwise); `Spawn::arg` is converted to `void *`;
+//! - only what `main` uses is lowered: functions called, spawned or whose address is taken
+//!   (transitively, including through used globals' initialisers) and the globals they use;
+//!   without `main`, every function defined in the user's files is a root. Body-less
+//!   [`Function`]s (externals) have empty `params`. [`Program::globals`] lists the used
+//!   file-scope variables (and `static` locals) in declaration order;
+//! - a global without initialiser has `init: None` (zero-initialised); `__thread` variables
+//!   have [`Storage::ThreadLocal`]; `static` locals are globals named `func$name`;
+//! - names: locals shadowing another local of the function are renamed `name$N`;
+//!   temporaries are `__weakc_tmpN`, unnamed parameters `__weakc_paramN`; anonymous structs
+//!   and unions get tags `__anonN`, anonymous members field names `__anon_memberN`;
+//! - [`Program::structs`] only keeps the structs the program uses, each after the ones it
+//!   contains by value; bit-fields keep their declared type (their width only affects
+//!   `sizeof`);
+//! - `switch` becomes a temporary, `if (t == c) goto case;` tests and labels named
+//!   `__weakc_caseN`, `__weakc_defaultN`, `__weakc_switch_endN`;
+//! - a backward `goto L` whose label starts a statement of an enclosing block becomes a loop
+//!   (`loop { L: ...; continue; ...; break; }`); one whose labeled statement ends the path
+//!   (SV-COMP's `ERROR: { reach_error(); abort(); }`) is replaced by a copy of it; other
+//!   backward gotos are unsupported;
+//! - a variable-length array `T a[n]` is a `T *a` pointing to `__builtin_alloca(n *
+//!   sizeof(T))`;
+//! - `__sync_lock_test_and_set` is an acquire and `__sync_lock_release` a release
+//!   operation (as GCC documents them); the other `__sync_*` are `SeqCst`;
+//! - a designated initialiser of a union member other than the first is positional like
+//!   structs: empty entries (`List(vec![])`) before the initialised member.
 
 use super::preprocess::Prepared;
 use crate::ir::*;
@@ -181,6 +206,21 @@ pub(super) fn named_children<'a>(n: Node<'a>) -> Vec<Node<'a>> {
 pub(super) fn field_children<'a>(n: Node<'a>, field: &str) -> Vec<Node<'a>> {
     let mut c = n.walk();
     n.children_by_field_name(field, &mut c).collect()
+}
+
+/// All ERROR and MISSING nodes under `n` (outermost ones).
+pub(super) fn all_errors(n: Node) -> Vec<Node> {
+    let mut out = Vec::new();
+    let mut stack = vec![n];
+    while let Some(n) = stack.pop() {
+        if n.is_error() || n.is_missing() {
+            out.push(n);
+        } else if n.has_error() {
+            let mut c = n.walk();
+            stack.extend(n.children(&mut c));
+        }
+    }
+    out
 }
 
 /// Finds the first ERROR or MISSING node under `n`.
@@ -356,7 +396,30 @@ impl<'t> Lowerer<'t> {
         Error::unsupported(self.loc(n), msg)
     }
 
+    /// The GNU extension that makes tree-sitter fail at error node `e`, if any (`typeof` in
+    /// the enclosing statement, as in the Linux kernel's `container_of`).
+    pub fn gnu_extension_at(&self, e: Node) -> Option<&'static str> {
+        let mut cur = Some(e);
+        while let Some(n) = cur {
+            let k = n.kind();
+            if k.ends_with("_statement") || k == "declaration" || k == "function_definition" {
+                let t = self.text(n);
+                for ext in ["__typeof__", "__typeof", "typeof", "__auto_type", "__label__"] {
+                    if t.contains(ext) {
+                        return Some(ext);
+                    }
+                }
+                return None;
+            }
+            cur = n.parent();
+        }
+        None
+    }
+
     pub fn syntax_err(&self, n: Node) -> Error {
+        if let Some(ext) = self.gnu_extension_at(n) {
+            return Error::unsupported(self.loc(n), format!("`{ext}` (a GNU extension the C parser does not handle)"));
+        }
         // GNU extensions tree-sitter-c does not parse.
         let parent = n.parent().map(|p| p.kind()).unwrap_or("");
         if parent == "goto_statement" && self.text(n).starts_with('*') {
@@ -436,6 +499,11 @@ impl<'t> Lowerer<'t> {
                         }
                     } else if !in_body {
                         return Err(self.syntax_err(e));
+                    } else if let Some(bad) = all_errors(item).into_iter().find(|e| self.gnu_extension_at(*e).is_none()) {
+                        // Malformed C in the user's file is an error even in an unused
+                        // function; GNU extensions tree-sitter cannot parse only matter
+                        // when the function is used.
+                        return Err(self.syntax_err(bad));
                     }
                 }
                 let r = match item.kind() {

@@ -3,6 +3,17 @@
 //! [`load_file`] and [`load_str`] run the system preprocessor when needed
 //! ([`preprocess`]), parse with tree-sitter-c and lower the syntax tree to a typed
 //! [`Program`] (see [`lower`] for the conventions of the produced IR).
+//!
+//! Understood beyond plain C: CBMC's litmus conventions (`__CPROVER_ASYNC_n: f(x);`,
+//! `__CPROVER_assume/assert`, `__CPROVER_atomic_begin/end`), SV-COMP's (`__VERIFIER_*`,
+//! `reach_error`, `assume_abort_if_not`, atomic sections and `__VERIFIER_atomic_*`
+//! functions), glibc's `assert` expansions, pthreads (create, join, mutex lock/unlock), GCC
+//! inline-assembly fences, `__sync_*`/`__atomic_*` builtins, and C11 `<stdatomic.h>` (through
+//! a shim header mapping it to the `__atomic_*` builtins).
+//!
+//! Errors: malformed C in the user's files is [`Error::Syntax`]; constructs weakc does not
+//! model, in code that is used, are [`Error::Unsupported`] (declarations of system headers
+//! that cannot be handled are only reported when the program uses them).
 
 mod builtins;
 pub mod dump;

@@ -447,12 +447,11 @@ impl<'t> Lowerer<'t> {
             let r = self.declarator(base.clone(), decl);
             let vla = self.vla_sizes.take().unwrap_or_default();
             let (_, ty) = r?;
-            let is_vla = !vla.is_empty();
-            for s in vla {
-                // The size is not kept (the array's count is unknown); its effects are.
-                self.effect(s)?;
-            }
             let loc = self.loc(name_node);
+            if !vla.is_empty() {
+                self.vla_local(&name, ty, &vla, loc, d)?;
+                continue;
+            }
             if let Type::Func(ft) = ty {
                 let proto = is_prototyped(decl);
                 self.declare_function(&name, Ok(*ft), proto, None, loc, false);
@@ -485,7 +484,7 @@ impl<'t> Lowerer<'t> {
                     }
                 }
                 None => {
-                    if matches!(ty, Type::Array(_, None)) && !is_vla {
+                    if matches!(ty, Type::Array(_, None)) {
                         return Err(Error::syntax(loc, format!("array `{name}` has no size")));
                     }
                     if ty.is_scalar() {
@@ -494,6 +493,38 @@ impl<'t> Lowerer<'t> {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// A variable-length array `T a[n]`: a pointer `T *a` to `__builtin_alloca(n * sizeof(T))`
+    /// (indexing and decay behave the same; `sizeof a` does not).
+    fn vla_local(&mut self, name: &str, ty: Type, sizes: &[Node<'t>], loc: crate::source::Loc, at: Node<'t>) -> R<()> {
+        let elem = match &ty {
+            Type::Array(e, None) if sizes.len() == 1 && !has_unknown_array(e) => (**e).clone(),
+            _ => return Err(Error::unsupported(loc, format!("variable-length array `{name}` with more than one variable dimension"))),
+        };
+        if !matches!(ty, Type::Array(..)) {
+            return Err(Error::unsupported(loc, format!("pointer to a variable-length array (`{name}`)")));
+        }
+        let (esize, _) = self.size_align(&elem, at)?;
+        let n = self.rvalue(sizes[0])?;
+        let n = self.conv(n, &Type::ULONG);
+        let bytes = self.arith(BinOp::Mul, n, Expr::new(ExprKind::Const(esize as i128), Type::ULONG), at)?;
+        let vp = Type::ptr_to(Type::Void);
+        let alloca = match self.scopes[0].ords.get("__builtin_alloca").cloned() {
+            Some(Ord::Func(i)) => i,
+            _ => {
+                let ft = FuncType { ret: vp.clone(), params: vec![Type::ULONG], variadic: false };
+                self.declare_function("__builtin_alloca", Ok(ft), true, None, loc, true)
+            }
+        };
+        let f = self.func_id(alloca, at)?;
+        let pty = Type::ptr_to(elem);
+        let v = self.new_local(name, pty.clone(), loc, true);
+        let t = self.new_temp(vp.clone(), at)?;
+        self.emit(StmtKind::Call { dest: Some(Expr::var(t, vp.clone())), callee: Callee::Direct(f), args: vec![bytes] }, loc);
+        let rhs = self.conv(Expr::var(t, vp), &pty);
+        self.emit(StmtKind::Assign { lhs: Expr::var(v, pty), rhs }, loc);
         Ok(())
     }
 
@@ -562,4 +593,12 @@ fn ends_path(b: &[Stmt]) -> bool {
         }
     }
     clean && last_ends(b)
+}
+
+fn has_unknown_array(t: &Type) -> bool {
+    match t {
+        Type::Array(_, None) => true,
+        Type::Array(e, _) => has_unknown_array(e),
+        _ => false,
+    }
 }

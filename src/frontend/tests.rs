@@ -424,6 +424,14 @@ int main() { sc = uc = sh = us = u = ll = ull = m[1][2] = en = bo = 0; f = 1.5f;
 }
 
 #[test]
+fn offsetof_and_static_assert() {
+    let m = main_body("#include <stddef.h>\nstruct s { char c; int x; long y; };\nint main() {\n  _Static_assert(sizeof(struct s) == 16, \"size\");\n  return offsetof(struct s, y);\n}\n");
+    assert_eq!(m, "return 8;\n");
+    let e = lower_err("int main() {\n  _Static_assert(sizeof(int) == 8, \"int is 8 bytes\");\n  return 0;\n}\n");
+    assert!(matches!(e, Error::Syntax { .. }) && line_of(&e) == 2, "{e:?}");
+}
+
+#[test]
 fn anonymous_structs_and_members() {
     let p = lower(
         r#"struct T { int k; union { int a; char b; }; struct { int c; } named; };
@@ -505,6 +513,18 @@ int main() {
         m.starts_with("a[0] = 1;\na[1] = 2;\na[2] = 0;\np.x = 4;\np.y[0] = 5;\np.y[1] = 0;\ns[0] = 97;\ns[1] = 98;\ns[2] = 0;\ns[3] = 0;\nu = nondet();\npp = nondet();\n"),
         "{m}"
     );
+}
+
+#[test]
+fn variable_length_arrays() {
+    let p = lower("int n = 3;\nint main() { int a[n + 1]; a[2] = 5; int *q = a; return a[2] + *q; }");
+    assert_eq!(
+        body(&p, "main"),
+        "__weakc_tmp0 = __builtin_alloca(((u64)(n + 1) * 4));\na = (i32*)__weakc_tmp0;\n*(a + 2) = 5;\nq = a;\nreturn (*(a + 2) + *q);\n"
+    );
+    assert_eq!(var(&p, "a").ty, Type::ptr_to(Type::INT));
+    let e = lower_err("int n = 3;\nint main() {\n int a[n][n];\n return 0;\n}");
+    assert!(matches!(e, Error::Unsupported { .. }) && line_of(&e) == 3, "{e:?}");
 }
 
 // ----- control flow -----
@@ -697,6 +717,21 @@ fn malformed_c_is_a_syntax_error_at_its_line() {
 }
 
 #[test]
+fn syntax_errors_in_unused_functions() {
+    // Malformed C is reported even in a function main does not use...
+    let e = lower_err("int unused() {\n  return 1 +;\n}\nint main() { return 0; }\n");
+    assert!(matches!(e, Error::Syntax { .. }) && line_of(&e) == 2, "{e:?}");
+    // ...but a GNU extension tree-sitter cannot parse only matters in used code.
+    let src = "struct s { int a; int b; };\nint helper(int *p) {\n  const typeof( ((struct s *)0)->b ) *q = p;\n  return *q;\n}\n";
+    lower(&format!("{src}int main() {{ return 0; }}\n"));
+    let e = lower_err(&format!("{src}int main() {{ int v = 0; return helper(&v); }}\n"));
+    match &e {
+        Error::Unsupported { loc, msg } => assert!(loc.line == 3 && msg.contains("typeof"), "{msg}"),
+        e => panic!("{e:?}"),
+    }
+}
+
+#[test]
 fn unsupported_construct_at_its_line() {
     let e = lower_err("int main() {\n  int x = 0;\n  x = _Generic(x, int: 1, default: 0);\n  return x;\n}\n");
     assert!(matches!(e, Error::Unsupported { .. }), "{e:?}");
@@ -728,6 +763,23 @@ fn preprocessor_failure() {
     let mut map = SourceMap::default();
     let opts = Options { preprocess: Preprocess::Never, ..Default::default() };
     load_str("t.c", "#include \"does_not_exist.h\"\nint main() { return 0; }\n", &opts, &mut map).unwrap();
+}
+
+#[test]
+fn load_file_and_missing_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("prog.c");
+    std::fs::write(dir.path().join("local.h"), "#define N 2\nint shared;\n").unwrap();
+    std::fs::write(&path, "#include \"local.h\"\nint main() {\n  shared = N;\n  return 0;\n}\n").unwrap();
+    let mut map = SourceMap::default();
+    let p = load_file(&path, &Options::default(), &mut map).unwrap();
+    let s = stmts_of(&p, "main")[0];
+    assert_eq!((map.name(s.loc), s.loc.line), (path.display().to_string().as_str(), 3));
+    assert_eq!(map.line_text(s.loc), Some("shared = N;"));
+    let g = var(&p, "shared");
+    assert!(map.name(g.loc).ends_with("local.h") && g.loc.line == 2);
+    let e = load_file(&dir.path().join("nope.c"), &Options::default(), &mut SourceMap::default()).unwrap_err();
+    assert!(matches!(e, Error::Io { output: false, .. }), "{e:?}");
 }
 
 #[test]
@@ -765,6 +817,15 @@ fn never_panics_on_garbage() {
         "int a[-1]; int main() { return a[0]; }",
         "int main() { switch (1) { case 1 ... 2: ; } }",
         "int main() { int i; for (int i = 0; ; ) { } }",
+        "int g = ({ int y = 1; y; }); int main() { return g; }",
+        "char a[] = {[100000000] = 1}; int main() { return a[0]; }",
+        "char big[1L<<62][16]; int main() { return sizeof big; }",
+        "int main() { return -340282366920938463463374607431768211455; }",
+        "int main() { return 99999999999999999999999999999999999999999999999; }",
+        "struct s { int x : 99999999999; }; int main() { return sizeof(struct s); }",
+        "int main() { int a[3] = { [2] = 1, 5 }; return a[0]; }",
+        "union u { int a; char b; } v = { .b = 1, 2 }; int main() { return v.a; }",
+        "int main() { static int x = ({ 1; }); return x; }",
     ];
     for s in samples {
         let r = try_lower(s);

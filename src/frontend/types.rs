@@ -523,7 +523,8 @@ impl<'t> Lowerer<'t> {
             Type::Func(_) => (1, 1),
             Type::Array(t, n) => {
                 let (s, a) = self.size_align(t, at)?;
-                (s * n.unwrap_or(0), a)
+                let total = s.checked_mul(n.unwrap_or(0)).filter(|t| *t < (1u64 << 62));
+                (total.ok_or_else(|| self.unsupported(at, "object larger than 2^62 bytes"))?, a)
             }
             Type::Struct(id) => {
                 let sd = &self.prog.structs[id.0 as usize];
@@ -561,6 +562,7 @@ impl<'t> Lowerer<'t> {
                     offsets.push(bit / 8);
                 }
                 Some(w) => {
+                    let w = w.min(128);
                     let unit = fs * 8;
                     // Move to the next unit when the field would straddle one.
                     if unit > 0 && bit / unit != (bit + w - 1) / unit {
@@ -573,7 +575,11 @@ impl<'t> Lowerer<'t> {
                 None => {
                     let off = (bit.div_ceil(8)).div_ceil(fa) * fa;
                     offsets.push(off);
-                    bit = (off + fs) * 8;
+                    bit = off
+                        .checked_add(fs)
+                        .and_then(|e| e.checked_mul(8))
+                        .filter(|b| *b < (1u64 << 62))
+                        .ok_or_else(|| self.unsupported(at, "object larger than 2^62 bytes"))?;
                     align = align.max(fa);
                 }
             }

@@ -368,9 +368,11 @@ impl<'a> Rewriter<'a> {
         for t in &self.aeg.threads {
             self.entries.insert(t.func);
         }
-        let reach = crate::aeg::reachable_funcs(self.src, self.src.main.expect("AEG built"));
-        for f in reach {
-            if self.src.func(f).body.is_some() && !self.entries.contains(&f) {
+        // Every defined function may run in any thread (also those reached only through
+        // pointers stored in initialisers), so every one gets the thread id.
+        for (i, func) in self.src.funcs.iter().enumerate() {
+            let f = FuncId(i as u32);
+            if func.body.is_some() && !self.entries.contains(&f) {
                 self.takes_me.insert(f);
             }
         }
@@ -956,12 +958,26 @@ impl Rewriter<'_> {
                     }
                 }
                 let mut args = args.clone();
-                if let Callee::Direct(g) = callee {
-                    if self.takes_me.contains(g) {
-                        args.push(ctx.me.clone());
+                let mut callee = callee.clone();
+                match &mut callee {
+                    Callee::Direct(g) => {
+                        if self.takes_me.contains(g) {
+                            args.push(ctx.me.clone());
+                        }
+                    }
+                    // Defined functions called through pointers take the thread id too: call
+                    // through the extended type.
+                    Callee::Indirect(e) => {
+                        if let Some(Type::Func(ft)) = e.ty.pointee() {
+                            let mut ft = (**ft).clone();
+                            ft.params.push(Type::INT);
+                            let ty = Type::ptr_to(Type::Func(Box::new(ft)));
+                            *e = Expr::new(ExprKind::Cast(Box::new(e.clone())), ty);
+                            args.push(ctx.me.clone());
+                        }
                     }
                 }
-                out.push(Stmt { kind: StmtKind::Call { dest: dest.clone(), callee: callee.clone(), args }, loc, id: s.id });
+                out.push(Stmt { kind: StmtKind::Call { dest: dest.clone(), callee, args }, loc, id: s.id });
             }
             StmtKind::Return(_) => {
                 out.extend(self.end_of_thread(ctx, loc));

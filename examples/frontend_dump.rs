@@ -1,3 +1,5 @@
+//! Lowers C files with the front end and reports errors; `--dump` prints the IR, `--locs`
+//! every statement's location. Files whose preprocessing fails are retried as their `.i`.
 use weakc::frontend::*;
 use weakc::source::SourceMap;
 fn main() {

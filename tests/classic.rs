@@ -1,0 +1,132 @@
+//! End to end through the CLI: `weakc cycles` finds the classic idioms on the small programs
+//! in tests/c, for exactly the architectures that relax them, and `instrument` writes C that
+//! compiles.
+
+use std::path::Path;
+use std::process::Command;
+
+fn weakc(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_weakc")).args(args).output().expect("run weakc");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn cycle_names(arch: &str, file: &str) -> Vec<String> {
+    let (code, out, err) = weakc(&["cycles", "--mm", arch, file, "--format", "json"]);
+    assert_eq!(code, 0, "weakc cycles --mm {arch} {file}: {err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    v["cycles"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap().to_string()).collect()
+}
+
+const WEAK: [&str; 5] = ["tso", "pso", "rmo", "power", "arm"];
+
+fn check(file: &str, idiom: &str, critical_on: &[&str]) {
+    for arch in ["sc"].iter().chain(WEAK.iter()) {
+        let names = cycle_names(arch, file);
+        let has = names.iter().any(|n| n == idiom);
+        assert_eq!(has, critical_on.contains(arch), "{file} on {arch}: expected {idiom} critical = {}, got {names:?}", critical_on.contains(arch));
+        if *arch == "sc" {
+            assert!(names.is_empty(), "no critical cycle under sc, got {names:?}");
+        }
+    }
+}
+
+#[test]
+fn sb_is_critical_on_every_weak_model() {
+    check("tests/c/sb.c", "sb", &WEAK);
+}
+
+#[test]
+fn mp_is_critical_except_on_tso() {
+    check("tests/c/mp.c", "mp", &["pso", "rmo", "power", "arm"]);
+}
+
+#[test]
+fn lb_needs_read_write_reordering() {
+    check("tests/c/lb.c", "lb", &["rmo", "power", "arm"]);
+}
+
+#[test]
+fn iriw_needs_non_atomic_writes() {
+    check("tests/c/iriw.c", "iriw", &["power", "arm"]);
+}
+
+#[test]
+fn wrc_needs_non_atomic_writes_or_read_reordering() {
+    check("tests/c/wrc.c", "wrc", &["rmo", "power", "arm"]);
+}
+
+#[test]
+fn two_plus_two_w_needs_write_reordering() {
+    check("tests/c/2+2w.c", "2+2w", &["pso", "rmo", "power", "arm"]);
+}
+
+#[test]
+fn fences_and_dependencies_remove_cycles() {
+    assert!(cycle_names("tso", "tests/c/sb_mfence.c").is_empty());
+    assert!(cycle_names("power", "tests/c/sb_mfence.c").is_empty());
+    assert!(cycle_names("power", "tests/c/mp_lwsync_addr.c").is_empty());
+}
+
+#[test]
+fn instrumented_classics_compile() {
+    let dir = tempfile::tempdir().unwrap();
+    let cc = which::which("cc");
+    for f in ["sb", "mp", "lb", "iriw", "wrc", "2+2w"] {
+        for arch in ["sc"].iter().chain(WEAK.iter()) {
+            let out = dir.path().join(format!("{f}_{arch}.c"));
+            let (code, stdout, err) = weakc(&["instrument", "--mm", arch, &format!("tests/c/{f}.c"), "-o", out.to_str().unwrap()]);
+            assert_eq!(code, 0, "{f} {arch}: {err}");
+            assert!(stdout.contains("critical cycles"), "summary printed: {stdout}");
+            if let Ok(cc) = &cc {
+                let st = Command::new(cc).args(["-fsyntax-only", "-I", "runtime"]).arg(&out).output().unwrap();
+                assert!(st.status.success(), "{f} {arch} does not compile: {}", String::from_utf8_lossy(&st.stderr));
+            }
+        }
+    }
+    if cc.is_err() {
+        println!("skipped compiling: no `cc` on PATH");
+    }
+}
+
+#[test]
+fn bad_input_gives_a_diagnostic_and_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.c");
+    std::fs::write(&bad, "int x;\nvoid *P0(void *a) { x = ; return 0; }\nint main() { return 0; }\n").unwrap();
+    let (code, _, err) = weakc(&["cycles", "--mm", "tso", bad.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("bad.c:2"), "diagnostic names file and line: {err}");
+    let (code, _, err) = weakc(&["cycles", "--mm", "alpha", "tests/c/sb.c"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown memory model"), "{err}");
+    let (code, _, _) = weakc(&["cycles", "--mm", "tso", "does/not/exist.c"]);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn output_is_not_left_behind_on_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.c");
+    let bad = dir.path().join("bad.c");
+    std::fs::write(&bad, "int main() { int r = f(; }\n").unwrap();
+    let (code, _, _) = weakc(&["instrument", "--mm", "tso", bad.to_str().unwrap(), "-o", out.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(!out.exists());
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
+}
+
+#[test]
+fn dot_output_highlights_cycles() {
+    let dir = tempfile::tempdir().unwrap();
+    let dot = dir.path().join("g.dot");
+    let (code, _, err) = weakc(&["cycles", "--mm", "tso", "tests/c/sb.c", "--dot", dot.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&dot).unwrap();
+    assert!(text.starts_with("digraph"));
+    assert!(text.contains("color=red"));
+    assert!(Path::new(&dot).exists());
+}
