@@ -7,6 +7,7 @@
 //! §4.5) → `rewrite` (instrumented C, §3.1/§4.4).
 
 pub mod aeg;
+pub mod bmc;
 pub mod cprint;
 pub mod frontend;
 pub mod ir;

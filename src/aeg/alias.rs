@@ -659,3 +659,29 @@ pub fn for_each_expr<'a>(s: &'a Stmt, f: &mut impl FnMut(&'a Expr)) {
         _ => {}
     }
 }
+
+/// The variable or allocation site (statement id of the `malloc`-like call) an abstract
+/// object belongs to: lets a client with its own memory model (the bounded model checker)
+/// map the analysis' objects back to its own.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ObjRoot {
+    Var(VarId),
+    Heap(u32),
+}
+
+impl Alias {
+    /// The root of every abstract object.
+    pub fn roots(&self) -> HashMap<ObjId, ObjRoot> {
+        let mut out = HashMap::new();
+        for (root, leaves) in &self.leaves {
+            let r = match root {
+                Root::Var(v) => ObjRoot::Var(*v),
+                Root::Heap(s) => ObjRoot::Heap(*s),
+            };
+            for (_, id) in leaves {
+                out.insert(*id, r);
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,109 @@
+//! Memory layout: every object is a sequence of scalar *cells* (struct fields and array
+//! elements flattened in order). Pointers are `(object, cell offset)` pairs packed into a
+//! 64-bit vector: the object id in the top [`OBJ_BITS`], the offset in the low [`OFF_BITS`].
+//! Pointer arithmetic moves by cells (`p + i` on `T*` adds `i * cells(T)`), so `&a[i]`,
+//! `&s.f` and `p++` over arrays work whatever the byte sizes; byte-level reinterpretation
+//! (`(char*)&int_var + 1`) is not modelled.
+
+use crate::ir::{Program, StructId, Type};
+use std::collections::HashMap;
+
+pub const PTR_BITS: usize = 64;
+pub const OFF_BITS: usize = 48;
+pub const OBJ_BITS: usize = 16;
+/// Object ids from here on denote functions (`FUNC_BASE + FuncId`).
+pub const FUNC_BASE: u128 = 0x8000;
+/// Width of symbolic cell offsets into thread-local (SSA) aggregates.
+pub const LOCAL_OFF_BITS: usize = 32;
+
+/// Bit width of a scalar type's value.
+pub fn width(ty: &Type) -> usize {
+    match ty {
+        Type::Void => 8,
+        Type::Bool => 1,
+        Type::Int { bits, .. } => *bits as usize,
+        Type::Float { bits } => *bits as usize,
+        Type::Ptr(_) | Type::Func(_) => PTR_BITS,
+        // Aggregates are not scalars; callers use `cells` for them.
+        Type::Array(..) | Type::Struct(_) => PTR_BITS,
+    }
+}
+
+pub fn is_signed(ty: &Type) -> bool {
+    matches!(ty, Type::Int { signed: true, .. })
+}
+
+/// Cell widths of each type, cached per struct.
+pub struct Layout<'p> {
+    prog: &'p Program,
+    structs: HashMap<StructId, (Vec<usize>, Vec<usize>)>,
+}
+
+impl<'p> Layout<'p> {
+    pub fn new(prog: &'p Program) -> Self {
+        Layout { prog, structs: HashMap::new() }
+    }
+
+    /// Widths of the cells of a value of type `ty` (one for a scalar).
+    pub fn cells(&mut self, ty: &Type) -> Vec<usize> {
+        match ty {
+            Type::Array(elem, n) => {
+                let e = self.cells(elem);
+                let n = n.unwrap_or(1).min(1 << 20) as usize;
+                let mut out = Vec::with_capacity(e.len() * n);
+                for _ in 0..n {
+                    out.extend_from_slice(&e);
+                }
+                out
+            }
+            Type::Struct(s) => self.strukt(*s).0,
+            t => vec![width(t)],
+        }
+    }
+
+    pub fn ncells(&mut self, ty: &Type) -> usize {
+        match ty {
+            Type::Array(elem, n) => self.ncells(elem) * n.unwrap_or(1).min(1 << 20) as usize,
+            Type::Struct(s) => self.strukt(*s).0.len(),
+            Type::Void => 1,
+            _ => 1,
+        }
+    }
+
+    /// Cell offset of field `idx` of struct `s` (0 for every field of a union).
+    pub fn field_offset(&mut self, s: StructId, idx: usize) -> usize {
+        self.strukt(s).1.get(idx).copied().unwrap_or(0)
+    }
+
+    fn strukt(&mut self, s: StructId) -> (Vec<usize>, Vec<usize>) {
+        if let Some(l) = self.structs.get(&s) {
+            return l.clone();
+        }
+        // Guard against (invalid) self-containing structs.
+        self.structs.insert(s, (vec![8], vec![0]));
+        let def = self.prog.strukt(s).clone();
+        let mut cells: Vec<usize> = vec![];
+        let mut offs = vec![];
+        for f in &def.fields {
+            let fc = self.cells(&f.ty);
+            if def.is_union {
+                offs.push(0);
+                for (i, w) in fc.into_iter().enumerate() {
+                    if i < cells.len() {
+                        cells[i] = cells[i].max(w);
+                    } else {
+                        cells.push(w);
+                    }
+                }
+            } else {
+                offs.push(cells.len());
+                cells.extend(fc);
+            }
+        }
+        if cells.is_empty() {
+            cells.push(8);
+        }
+        self.structs.insert(s, (cells.clone(), offs.clone()));
+        (cells, offs)
+    }
+}

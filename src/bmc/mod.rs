@@ -1,0 +1,422 @@
+//! The built-in verifier: a bounded model checker for concurrent C under sequential
+//! consistency, deciding the programs weakc's rewriter emits (and SV-COMP-style tasks).
+//!
+//! Pipeline: [`symex`] executes the IR symbolically (inlining, loop unwinding, path merging)
+//! straight into bit-blasted SSA ([`bv`] over the gate store of [`sat`]) and a list of
+//! shared-memory events; [`order`] adds the partial-order encoding of SC; one SAT query asks
+//! whether some property can fail; the model becomes a counterexample trace.
+//!
+//! Two reductions keep the encoding small, both sound by construction and cross-checked
+//! against brute-force interleaving enumeration in the tests:
+//! * **Read resolution.** Symbolic execution runs a few times: each run records, per thread,
+//!   the constant addresses it writes (and every write at a non-constant address); the next
+//!   run gives a read of a constant address its value straight from the path (no event, no
+//!   choice of writes) when no thread other than the reader and its ancestors writes there,
+//!   and the ancestors only before spawning the reader's line. Pointers that main stores
+//!   before starting threads thus stay constants, and so do the addresses computed from
+//!   them. Thread identities (parent, spawn statement, call and loop-iteration path) are
+//!   compared between runs; on any difference the final run resolves nothing.
+//! * **Points-to restriction.** When the program stays within what [`crate::aeg::alias`]
+//!   models (no external calls with unmodelled effects, no thread return values, no string
+//!   literals in memory), an access through a pointer is matched only with writes to, and
+//!   initial values of, the objects the analysis allows.
+//!
+//! # Semantics (documented choices)
+//! * **Integers** are bit-vectors of their `ir::Type` width. Unsigned arithmetic wraps;
+//!   **signed overflow wraps too** (two's complement, as gcc `-fwrapv`), it is not reported.
+//!   Conversions truncate or sign/zero-extend by the source type; `_Bool` normalises to 0/1.
+//! * **Shifts** by a negative amount or by the width or more give 0 (`>>` of a negative
+//!   signed value: all sign bits). `>>` on signed types is arithmetic.
+//! * **Division and remainder by zero** yield an unconstrained value (no property);
+//!   `INT_MIN / -1` wraps to `INT_MIN` (remainder 0); division truncates toward zero.
+//! * **Floating point** is not reasoned about: float values are opaque bit patterns; any
+//!   arithmetic, comparison (except on identical constants) or int/float conversion of a
+//!   non-zero value is unconstrained. Results involving floats are over-approximate.
+//! * **Memory** is a set of objects made of scalar cells (see [`layout`]); pointers are
+//!   (object, cell offset). Out-of-bounds and null dereferences are not checked: a read
+//!   outside any object yields an unconstrained value and a write there is lost only for
+//!   thread-local arrays (shared memory writes to a wild address still happen, at that
+//!   address). Byte-level type punning is not modelled (unions overlay cells at offset 0).
+//! * **Uninitialised** locals are unconstrained; globals are zero unless initialised;
+//!   `malloc` never fails and returns fresh, unconstrained memory (each read of a cell never
+//!   written is unconstrained on its own); `calloc` memory is zero; `free` does nothing.
+//! * **External functions** without a body return an unconstrained value; their possible
+//!   writes through pointer arguments are ignored (a warning is emitted and a `Safe`
+//!   verdict is then reported as not complete).
+//! * **Threads**: `pthread_create` (also in unwound loops: each unwinding is a new thread)
+//!   stores the new thread's number (1, 2, …; main is 0) in `*tid`; `pthread_join` waits for
+//!   the thread with that number to finish (a number no thread has returns at once).
+//!   Mutexes are cells: lock = atomically wait for 0 and write 1; unlock writes 0.
+//!   `__VERIFIER_atomic_*` functions and `AtomicBegin/End` are indivisible.
+//! * **Every global is shared memory**, including `__unbuffered_*` ones (which the
+//!   instrumentation treats as registers: on SC that distinction does not matter, but main
+//!   must still see the threads' final values); address-taken locals too.
+//! * **Assumptions** (`assume`, `abort`, `exit`, a lock that is never free, a join on a thread
+//!   that never finishes, an unwinding assumption) stop the executing thread only: other
+//!   threads run on. For reachability of a failing assertion this is exact.
+//! * **Loops**: `unwind = k` executes the body at most `k` times; the loop condition is then
+//!   checked once more and, if it can still hold, the *unwinding assertion* fails (or, with
+//!   `unwinding_assertions = false`, the path is cut and a `Safe` verdict is not complete).
+//!   Recursion is rejected (`Error::Unsupported`).
+
+mod bv;
+mod layout;
+mod order;
+mod sat;
+mod symex;
+#[cfg(test)]
+mod tests;
+
+use crate::ir::{Program, Type};
+use crate::source::{Error, Loc};
+use serde::Serialize;
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+#[derive(Clone, Debug)]
+pub struct BmcOptions {
+    /// Default loop bound: the body of every loop runs at most this many times.
+    pub unwind: u32,
+    /// Bounds for single loops, by id `"function.N"` (N counts the loops of the function
+    /// in source order from 0).
+    pub unwindset: HashMap<String, u32>,
+    /// Check that the bounds suffice (otherwise paths beyond the bound are cut silently).
+    pub unwinding_assertions: bool,
+    /// Time limit for the SAT solver.
+    pub timeout: Option<Duration>,
+}
+
+impl Default for BmcOptions {
+    fn default() -> Self {
+        BmcOptions { unwind: 2, unwindset: HashMap::new(), unwinding_assertions: true, timeout: None }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Verdict {
+    /// No property can fail within the bounds; `complete` when the bounds were shown
+    /// sufficient (unwinding assertions hold) and nothing was approximated.
+    Safe { complete: bool },
+    Unsafe,
+    Unknown(String),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum PropertyKind {
+    Assertion,
+    UnwindingAssertion,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Property {
+    pub kind: PropertyKind,
+    pub loc: Loc,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum StepKind {
+    /// A thread-local variable was assigned.
+    Assign { lhs: String, value: String },
+    /// Shared memory was read.
+    Read { object: String, value: String },
+    /// Shared memory was written.
+    Write { object: String, value: String },
+    /// An assumption held (the path went on).
+    Assume,
+    Spawn { thread: String },
+    Join { thread: String },
+    AtomicBegin,
+    AtomicEnd,
+    Lock,
+    Unlock,
+    Call { function: String },
+    /// The property that fails.
+    Failure { message: String },
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Step {
+    pub thread: String,
+    pub loc: Loc,
+    pub kind: StepKind,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Stats {
+    pub vars: usize,
+    pub clauses: usize,
+    pub events: usize,
+    pub threads: usize,
+    pub blocks: usize,
+    pub properties: usize,
+    pub symex_time: Duration,
+    pub encode_time: Duration,
+    pub solve_time: Duration,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Outcome {
+    pub verdict: Verdict,
+    pub failed: Option<Property>,
+    /// The counterexample (empty unless `Unsafe`), in a valid SC order.
+    pub trace: Vec<Step>,
+    pub stats: Stats,
+    /// Approximations made (external functions, …).
+    pub warnings: Vec<String>,
+}
+
+/// Decides whether some assertion (or unwinding assertion) of `prog` can fail under SC
+/// within the bounds of `opts`.
+pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
+    let t0 = Instant::now();
+    let alias = points_to(prog).map(std::rc::Rc::new);
+    // Pass 1 learns what every thread writes; each later pass resolves reads of locations
+    // no concurrent thread writes using what the previous pass learnt (and learns more
+    // precisely, as resolved pointers make addresses constant). Should a pass create threads
+    // the previous one did not predict, the final run is done without resolution.
+    let mut collected: Option<symex::Collected> = None;
+    let passes = if std::env::var_os("WEAKC_BMC_NO_RESOLVE").is_some() { 0 } else { RESOLVE_PASSES };
+    for _ in 0..passes {
+        let mut sx1 = symex::Symex::new(prog, opts, alias.clone());
+        sx1.collected = collected.take();
+        sx1.collecting = Some(Default::default());
+        sx1.run()?;
+        if sx1.collected.as_ref().is_some_and(|c| c.mismatch) {
+            collected = None;
+            break;
+        }
+        let fixpoint = sx1.collected.as_ref().is_some_and(|c| same_info(c, sx1.collecting.as_ref().unwrap()));
+        collected = sx1.collecting.take();
+        if fixpoint {
+            break;
+        }
+    }
+    let mut sx = symex::Symex::new(prog, opts, alias.clone());
+    sx.collected = collected;
+    sx.run()?;
+    if sx.collected.as_ref().is_some_and(|c| c.mismatch) {
+        sx = symex::Symex::new(prog, opts, alias);
+        sx.run()?;
+    }
+    let symex_time = t0.elapsed();
+    let t1 = Instant::now();
+    let enc = order::encode(&mut sx);
+    let viols: Vec<sat::Lit> = sx.props.iter().map(|p| p.viol).collect();
+    let any = sx.sat.or_all(viols);
+    let encode_time = t1.elapsed();
+    let mut stats = Stats {
+        vars: sx.sat.num_vars(),
+        clauses: sx.sat.clauses,
+        events: sx.events.len(),
+        threads: sx.threads.len(),
+        blocks: sx.blocks.len(),
+        properties: sx.props.len(),
+        symex_time,
+        encode_time,
+        solve_time: Duration::ZERO,
+    };
+    let complete = sx.cuts.iter().all(|&c| c == sat::Lit::FALSE) && !sx.approximate;
+    let warnings = sx.warnings.clone();
+    if any == sat::Lit::FALSE {
+        return Ok(Outcome { verdict: Verdict::Safe { complete }, failed: None, trace: vec![], stats, warnings });
+    }
+    let t2 = Instant::now();
+    let res = sx.sat.solve(&[any], opts.timeout);
+    stats.solve_time = t2.elapsed();
+    match res {
+        None => Ok(Outcome {
+            verdict: Verdict::Unknown("time limit reached".into()),
+            failed: None,
+            trace: vec![],
+            stats,
+            warnings,
+        }),
+        Some(false) => Ok(Outcome { verdict: Verdict::Safe { complete }, failed: None, trace: vec![], stats, warnings }),
+        Some(true) => {
+            let (failed, trace, unmodelled) = counterexample(&sx, &enc);
+            let verdict = match unmodelled {
+                None => Verdict::Unsafe,
+                Some(f) => Verdict::Unknown(format!("the counterexample calls `{f}`, whose effects are not modelled")),
+            };
+            Ok(Outcome { verdict, failed: Some(failed), trace, stats, warnings })
+        }
+    }
+}
+
+/// Symbolic-execution passes that learn write sets before the final one.
+const RESOLVE_PASSES: usize = 3;
+
+fn same_info(a: &symex::Collected, b: &symex::Collected) -> bool {
+    a.ids == b.ids && a.writes == b.writes && a.sym.len() == b.sym.len()
+}
+
+/// Calls whose effects the points-to analysis and the checker agree on.
+const KNOWN_EXTERNALS: &[&str] = &[
+    "malloc", "calloc", "alloca", "__builtin_alloca", "valloc", "free", "__builtin_free", "pthread_mutex_lock",
+    "pthread_mutex_unlock", "pthread_mutex_trylock", "pthread_mutex_init", "pthread_mutex_destroy", "pthread_cond_wait",
+    "pthread_cond_timedwait", "pthread_cond_signal", "pthread_cond_broadcast", "pthread_cond_init", "pthread_cond_destroy",
+    "pthread_spin_lock", "pthread_spin_unlock", "pthread_spin_trylock", "pthread_spin_init", "pthread_spin_destroy",
+    "pthread_attr_init", "pthread_attr_destroy", "pthread_mutexattr_init", "pthread_mutexattr_destroy",
+    "pthread_mutexattr_settype", "pthread_self", "printf", "puts", "putchar", "fprintf", "fputs", "fflush", "perror",
+    "sched_yield", "sleep", "usleep", "nanosleep", "srand", "rand", "random", "time", "memset", "__builtin_memset", "strlen",
+];
+
+/// The points-to analysis, when the program stays within what both it and the checker model
+/// the same way: no external calls with unmodelled effects (copies of pointers through
+/// `memcpy`, …), no thread return values, no address-taken `__unbuffered_*` variables.
+/// Accesses through pointers are then matched only against the objects it allows.
+fn points_to(prog: &Program) -> Option<crate::aeg::alias::Alias> {
+    use crate::ir::{walk_stmts, Callee, ExprKind, StmtKind};
+    let mut ok = !prog.vars.iter().any(|v| v.address_taken && v.name.starts_with(crate::normalize::UNBUFFERED_PREFIX));
+    let funcs: Vec<crate::ir::FuncId> =
+        (0..prog.funcs.len()).map(|i| crate::ir::FuncId(i as u32)).filter(|f| prog.func(*f).body.is_some()).collect();
+    for &f in &funcs {
+        walk_stmts(prog.func(f).body.as_ref().unwrap(), &mut |s| match &s.kind {
+            StmtKind::Join { ret: Some(_), .. } => ok = false,
+            StmtKind::Call { callee: Callee::Direct(g), .. } => {
+                let g = prog.func(*g);
+                if g.body.is_none() && !KNOWN_EXTERNALS.contains(&g.name.as_str()) && !g.name.starts_with("__VERIFIER_nondet") {
+                    ok = false;
+                }
+            }
+            StmtKind::Call { callee: Callee::Indirect(_), .. } => {}
+            _ => {}
+        });
+    }
+    // String literals are not objects of the analysis: only allowed as arguments of the
+    // external functions above (which read them directly, not through memory).
+    for &f in &funcs {
+        walk_stmts(prog.func(f).body.as_ref().unwrap(), &mut |s| {
+            if let StmtKind::Call { callee: Callee::Direct(g), .. } = &s.kind {
+                if prog.func(*g).body.is_none() {
+                    return;
+                }
+            }
+            crate::aeg::alias::for_each_expr(s, &mut |e| {
+                e.visit(&mut |x| {
+                    if matches!(x.kind, ExprKind::Str(_)) {
+                        ok = false;
+                    }
+                })
+            })
+        });
+    }
+    fn init_has_str(i: &crate::ir::Init) -> bool {
+        match i {
+            crate::ir::Init::Expr(e) => {
+                let mut found = false;
+                e.visit(&mut |x| found |= matches!(x.kind, ExprKind::Str(_)));
+                found
+            }
+            crate::ir::Init::List(l) => l.iter().any(init_has_str),
+        }
+    }
+    if prog.vars.iter().any(|v| v.init.as_ref().is_some_and(init_has_str)) {
+        ok = false;
+    }
+    if std::env::var_os("WEAKC_BMC_DEBUG").is_some() {
+        eprintln!("bmc: points-to analysis {}", if ok { "used" } else { "not applicable" });
+    }
+    if !ok || std::env::var_os("WEAKC_BMC_NO_ALIAS").is_some() {
+        return None;
+    }
+    Some(crate::aeg::alias::Alias::analyze(prog, &funcs, Default::default()))
+}
+
+fn model_value(sx: &symex::Symex, v: &[sat::Lit]) -> u128 {
+    let mut x = 0u128;
+    for (i, l) in v.iter().enumerate().take(128) {
+        if sx.sat.value(*l) {
+            x |= 1 << i;
+        }
+    }
+    x
+}
+
+fn format_value(sx: &symex::Symex, v: &[sat::Lit], ty: &Type) -> String {
+    let x = model_value(sx, v);
+    let w = v.len();
+    match ty {
+        Type::Int { signed: true, .. } if w > 0 && w < 128 => {
+            let s = if x >> (w - 1) & 1 == 1 { x as i128 - (1i128 << w) } else { x as i128 };
+            s.to_string()
+        }
+        Type::Ptr(_) | Type::Func(_) if w == layout::PTR_BITS => {
+            if x == 0 {
+                return "NULL".into();
+            }
+            let obj = x >> layout::OFF_BITS;
+            let off = x & ((1u128 << layout::OFF_BITS) - 1);
+            let name = if obj >= layout::FUNC_BASE {
+                sx.prog.funcs.get((obj - layout::FUNC_BASE) as usize).map(|f| f.name.clone())
+            } else {
+                sx.objects.get(obj as usize).map(|o| o.name.clone())
+            };
+            match name {
+                Some(n) if off == 0 => format!("&{n}"),
+                Some(n) => format!("&{n}+{off}"),
+                None => format!("{x:#x}"),
+            }
+        }
+        _ => x.to_string(),
+    }
+}
+
+/// The failing property, the trace, and the first call on it whose effects are not modelled
+/// (which makes the counterexample possibly spurious).
+fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<Step>, Option<String>) {
+    // Which property fails: the first one (in trace order) whose violation holds.
+    let clock = |b: u32| model_value(sx, &enc.clocks[b as usize]);
+    let mut live: Vec<&symex::RawStep> = sx.steps.iter().filter(|s| sx.sat.value(s.guard)).collect();
+    live.sort_by_key(|s| (clock(s.block), s.thread, s.po));
+    let mut failed = None;
+    let mut unmodelled = None;
+    let mut trace = vec![];
+    for s in live {
+        let thread = sx.threads[s.thread].name.clone();
+        let kind = match &s.kind {
+            symex::RawKind::Assign { lhs, val, ty } => StepKind::Assign { lhs: lhs.clone(), value: format_value(sx, val, ty) },
+            symex::RawKind::ReadValue { label, val, ty } => StepKind::Read { object: label.clone(), value: format_value(sx, val, ty) },
+            symex::RawKind::Read { ev, ty } => {
+                let e = &sx.events[*ev];
+                StepKind::Read { object: e.label.clone(), value: format_value(sx, &e.val, ty) }
+            }
+            symex::RawKind::Write { ev, ty } => {
+                let e = &sx.events[*ev];
+                StepKind::Write { object: e.label.clone(), value: format_value(sx, &e.val, ty) }
+            }
+            symex::RawKind::Assume => StepKind::Assume,
+            symex::RawKind::Spawn { thread } => StepKind::Spawn { thread: sx.threads[*thread].name.clone() },
+            symex::RawKind::Join { tid } => {
+                let k = model_value(sx, tid) as usize;
+                StepKind::Join { thread: sx.threads.get(k).map(|t| t.name.clone()).unwrap_or_else(|| k.to_string()) }
+            }
+            symex::RawKind::AtomicBegin => StepKind::AtomicBegin,
+            symex::RawKind::AtomicEnd => StepKind::AtomicEnd,
+            symex::RawKind::Lock => StepKind::Lock,
+            symex::RawKind::Unlock => StepKind::Unlock,
+            symex::RawKind::Call { func, approx } => {
+                if *approx && unmodelled.is_none() {
+                    unmodelled = Some(func.clone());
+                }
+                StepKind::Call { function: func.clone() }
+            }
+            symex::RawKind::Fail { prop } => {
+                let p = &sx.props[*prop];
+                if failed.is_none() {
+                    failed = Some(Property { kind: p.kind, loc: p.loc, message: p.msg.clone() });
+                    trace.push(Step { thread, loc: s.loc, kind: StepKind::Failure { message: p.msg.clone() } });
+                    break;
+                }
+                continue;
+            }
+        };
+        trace.push(Step { thread, loc: s.loc, kind });
+    }
+    let failed = failed.unwrap_or_else(|| {
+        let p = sx.props.iter().find(|p| sx.sat.value(p.viol)).expect("a failing property");
+        Property { kind: p.kind, loc: p.loc, message: p.msg.clone() }
+    });
+    (failed, trace, unmodelled)
+}

@@ -1,0 +1,420 @@
+//! Sequential consistency as a partial-order encoding (Alglave, Kroening, Tautschnig,
+//! CAV 2013): no interleavings are enumerated; instead every *block* of events gets a clock
+//! (a bit-vector) and the constraints say there is one total order of the blocks that
+//! explains every value read.
+//!
+//! * A block is one event, or all events of one atomic section (`AtomicBegin..End`, a lock
+//!   acquisition, an RMW): they share a clock, ordered among themselves by program order,
+//!   so no other thread's conflicting access can fall between them.
+//! * Program order: consecutive blocks of a thread have increasing clocks; a spawn comes
+//!   before the child's first block; a (matching) join comes after the child's last one.
+//! * Reads-from: each active read picks one source — an active write to the same address
+//!   ordered before it, or the initial value — and takes its value.
+//! * From-read (which implies write serialisation where it matters): if `r` reads from `w`
+//!   and `w'` is another active write to the same address not before `w`, then `r` comes
+//!   before `w'`. Blocks with equal clocks are thereby forced apart whenever they conflict.
+//!
+//! Orders fixed by the program structure (same thread, or parent-before-spawn and child)
+//! are constants, which prunes most candidate pairs before the solver sees them.
+
+use super::bv::{self, as_const, Bv};
+use super::layout::*;
+use super::sat::{Lit, Sat};
+use super::symex::{ObjInit, Symex};
+use std::collections::HashMap;
+
+/// What the encoding leaves for the counterexample.
+pub struct Encoding {
+    /// Clock of each block.
+    pub clocks: Vec<Bv>,
+}
+
+struct Enc<'a, 'p> {
+    sx: &'a mut Symex<'p>,
+    clocks: Vec<Bv>,
+    lt_cache: HashMap<(u32, u32), Lit>,
+    aeq_cache: HashMap<(usize, usize), Lit>,
+    init_clauses: usize,
+    fr_clauses: usize,
+    fr_pairs: usize,
+}
+
+pub fn encode(sx: &mut Symex) -> Encoding {
+    let nblocks = sx.blocks.len();
+    let cw = (usize::BITS - (nblocks + 1).leading_zeros()) as usize;
+    let clocks: Vec<Bv> = (0..nblocks).map(|_| sx.sat.fresh_bv(cw.max(1))).collect();
+    let debug = std::env::var_os("WEAKC_BMC_DEBUG").is_some();
+    if debug {
+        eprintln!("bmc: after symex: {} vars, {} clauses, {} events, {} blocks", sx.sat.num_vars(), sx.sat.clauses, sx.events.len(), nblocks);
+    }
+    let mut e = Enc { sx, clocks, lt_cache: HashMap::new(), aeq_cache: HashMap::new(), init_clauses: 0, fr_clauses: 0, fr_pairs: 0 };
+    e.program_order();
+    e.joins();
+    e.reads();
+    if debug {
+        let sym = e.sx.events.iter().filter(|ev| as_const(&ev.addr).is_none()).count();
+        let with_roots = e.sx.events.iter().filter(|ev| ev.roots.is_some()).count();
+        let sym_obj = e.sx.events.iter().filter(|ev| as_const(&ev.addr[OFF_BITS..]).is_none()).count();
+        eprintln!("bmc: {with_roots} events with points-to roots, {sym_obj} with a symbolic object");
+        eprintln!(
+            "bmc: after encoding: {} vars, {} clauses; {} events with symbolic addresses, {} clock comparisons, {} address comparisons",
+            e.sx.sat.num_vars(),
+            e.sx.sat.clauses,
+            sym,
+            e.lt_cache.len(),
+            e.aeq_cache.len()
+        );
+        eprintln!("bmc: init-value clauses {}, from-read clauses {} ({} source/write pairs)", e.init_clauses, e.fr_clauses, e.fr_pairs);
+    }
+    Encoding { clocks: e.clocks }
+}
+
+/// What an access may touch, as far as known without the solver.
+enum Tgt<'a> {
+    Obj(usize),
+    Roots(&'a std::collections::BTreeSet<crate::aeg::alias::ObjRoot>),
+    Any,
+}
+
+/// Whether two address vectors can be equal (no bit position with opposite constants).
+fn may_equal(a: &[Lit], b: &[Lit]) -> bool {
+    a.iter().zip(b).all(|(x, y)| !(x.is_const() && y.is_const() && x != y))
+}
+
+impl Enc<'_, '_> {
+    fn target(&self, e: usize) -> Tgt<'_> {
+        let ev = &self.sx.events[e];
+        if let Some(o) = as_const(&ev.addr[OFF_BITS..]) {
+            return Tgt::Obj(o as usize);
+        }
+        match &ev.roots {
+            Some(r) => Tgt::Roots(r),
+            None => Tgt::Any,
+        }
+    }
+
+    fn obj_in(&self, o: usize, roots: &std::collections::BTreeSet<crate::aeg::alias::ObjRoot>) -> bool {
+        match self.sx.objects.get(o).and_then(|x| x.root) {
+            Some(r) => roots.contains(&r),
+            // Objects the analysis does not know (string literals): possible.
+            None => o != 0,
+        }
+    }
+
+    /// Whether events `e1` and `e2` may touch the same object (points-to and constant bits).
+    fn may_alias(&self, e1: usize, e2: usize) -> bool {
+        if !may_equal(&self.sx.events[e1].addr, &self.sx.events[e2].addr) {
+            return false;
+        }
+        match (self.target(e1), self.target(e2)) {
+            (Tgt::Any, _) | (_, Tgt::Any) => true,
+            (Tgt::Obj(a), Tgt::Obj(b)) => a == b,
+            (Tgt::Obj(o), Tgt::Roots(r)) | (Tgt::Roots(r), Tgt::Obj(o)) => self.obj_in(o, r),
+            (Tgt::Roots(a), Tgt::Roots(b)) => !a.is_disjoint(b),
+        }
+    }
+
+    fn raw_lt(&mut self, b1: u32, b2: u32) -> Lit {
+        let (c1, c2) = (self.clocks[b1 as usize].clone(), self.clocks[b2 as usize].clone());
+        self.sx.sat.bv_ult(&c1, &c2)
+    }
+
+    fn program_order(&mut self) {
+        for t in 0..self.sx.threads.len() {
+            let bs = self.sx.threads[t].blocks.clone();
+            for w in bs.windows(2) {
+                let l = self.raw_lt(w[0], w[1]);
+                self.sx.sat.assert(l);
+            }
+            if let Some((_, sb)) = self.sx.threads[t].parent {
+                let start = self.sx.threads[t].start;
+                let l = self.raw_lt(sb, start);
+                self.sx.sat.assert(l);
+            }
+        }
+    }
+
+    /// Statically known order of two different blocks.
+    fn static_before(&self, b1: u32, b2: u32) -> Option<bool> {
+        let i1 = &self.sx.blocks[b1 as usize];
+        let i2 = &self.sx.blocks[b2 as usize];
+        if i1.thread == i2.thread {
+            return Some(i1.seq < i2.seq);
+        }
+        if self.ancestor_before(i1.thread, i1.seq, i2.thread) {
+            return Some(true);
+        }
+        if self.ancestor_before(i2.thread, i2.seq, i1.thread) {
+            return Some(false);
+        }
+        None
+    }
+
+    /// Whether position `seq` of thread `t1` precedes the spawn (transitively) of `t2`.
+    fn ancestor_before(&self, t1: usize, seq: u32, t2: usize) -> bool {
+        let mut t = t2;
+        while let Some((p, sb)) = self.sx.threads[t].parent {
+            if p == t1 {
+                return seq <= self.sx.blocks[sb as usize].seq;
+            }
+            t = p;
+        }
+        false
+    }
+
+    fn lt_block(&mut self, b1: u32, b2: u32) -> Lit {
+        if b1 == b2 {
+            return Lit::FALSE;
+        }
+        if let Some(b) = self.static_before(b1, b2) {
+            return Lit::from_bool(b);
+        }
+        if let Some(&l) = self.lt_cache.get(&(b1, b2)) {
+            return l;
+        }
+        let l = self.raw_lt(b1, b2);
+        self.lt_cache.insert((b1, b2), l);
+        l
+    }
+
+    /// `e1` is ordered before `e2`.
+    fn lt(&mut self, e1: usize, e2: usize) -> Lit {
+        let (b1, p1) = (self.sx.events[e1].block, self.sx.events[e1].po);
+        let (b2, p2) = (self.sx.events[e2].block, self.sx.events[e2].po);
+        if b1 == b2 {
+            return Lit::from_bool(p1 < p2);
+        }
+        self.lt_block(b1, b2)
+    }
+
+    fn aeq(&mut self, e1: usize, e2: usize) -> Lit {
+        let key = (e1.min(e2), e1.max(e2));
+        if let Some(&l) = self.aeq_cache.get(&key) {
+            return l;
+        }
+        let a1 = self.sx.events[e1].addr.clone();
+        let a2 = self.sx.events[e2].addr.clone();
+        let l = self.sx.sat.bv_eq(&a1, &a2);
+        self.aeq_cache.insert(key, l);
+        l
+    }
+
+    fn joins(&mut self) {
+        let joins = std::mem::take(&mut self.sx.joins);
+        for j in &joins {
+            let mut matched = vec![];
+            let mut any_eq = Lit::FALSE;
+            for k in 1..self.sx.threads.len() {
+                if k == j.thread {
+                    continue;
+                }
+                let kc = bv::constant(k as u128, 64);
+                let eq = self.sx.sat.bv_eq(&j.tid, &kc);
+                let m = self.sx.sat.and(j.guard, eq);
+                if m == Lit::FALSE {
+                    continue;
+                }
+                any_eq = self.sx.sat.or(any_eq, eq);
+                let fin = self.sx.threads[k].finished;
+                let end = self.sx.threads[k].end;
+                let mf = self.sx.sat.and(eq, fin);
+                matched.push(mf);
+                let lt = self.raw_lt(end, j.block);
+                self.sx.sat.add_clause(&[!m, !fin, lt]);
+                let rv = self.sx.threads[k].retval.clone();
+                for (a, b) in j.ret.iter().zip(rv.iter()) {
+                    self.sx.sat.add_clause(&[!m, !fin, !*a, *b]);
+                    self.sx.sat.add_clause(&[!m, !fin, *a, !*b]);
+                }
+            }
+            let any = self.sx.sat.or_all(matched);
+            let ok = self.sx.sat.or(any, !any_eq);
+            self.sx.sat.implies(j.joined, ok);
+            self.sx.sat.implies(ok, j.joined);
+        }
+        self.sx.joins = joins;
+    }
+
+    /// The initial value of the cell read by event `r` with `width` bits.
+    fn init_value(&mut self, r: usize, width: usize) -> Bv {
+        let addr = self.sx.events[r].addr.clone();
+        let roots = self.sx.events[r].roots.clone();
+        let nobj = self.sx.objects.len();
+        let obj_bits = addr[OFF_BITS..].to_vec();
+        let off = addr[..OFF_BITS].to_vec();
+        let mut acc = self.sx.sat.fresh_bv(width);
+        for o in 1..nobj {
+            let oc = bv::constant(o as u128, OBJ_BITS);
+            if !may_equal(&obj_bits, &oc) || roots.as_ref().is_some_and(|rs| !self.obj_in(o, rs)) {
+                continue;
+            }
+            let c = self.sx.sat.bv_eq(&obj_bits, &oc);
+            let v = match &self.sx.objects[o].init {
+                ObjInit::Zero => bv::constant(0, width),
+                ObjInit::Nondet => self.sx.sat.fresh_bv(width),
+                ObjInit::Cells(cells) => {
+                    let cells = cells.clone();
+                    match as_const(&off) {
+                        Some(k) => match cells.get(k as usize) {
+                            Some(c) => self.sx.sat.bv_resize(c, width, false),
+                            None => self.sx.sat.fresh_bv(width),
+                        },
+                        None => {
+                            let mut v = self.sx.sat.fresh_bv(width);
+                            for (k, cell) in cells.iter().enumerate() {
+                                let kc = bv::constant(k as u128, OFF_BITS);
+                                if !may_equal(&off, &kc) {
+                                    continue;
+                                }
+                                let eq = self.sx.sat.bv_eq(&off, &kc);
+                                let cv = self.sx.sat.bv_resize(cell, width, false);
+                                v = self.sx.sat.bv_ite(eq, &cv, &v);
+                            }
+                            v
+                        }
+                    }
+                }
+            };
+            acc = self.sx.sat.bv_ite(c, &v, &acc);
+        }
+        acc
+    }
+
+    fn reads(&mut self) {
+        let n = self.sx.events.len();
+        let mut by_addr: HashMap<u128, Vec<usize>> = HashMap::new();
+        let mut sym_writes = vec![];
+        let mut all_writes = vec![];
+        for i in 0..n {
+            let e = &self.sx.events[i];
+            if !e.write || e.guard == Lit::FALSE {
+                continue;
+            }
+            all_writes.push(i);
+            match as_const(&e.addr) {
+                Some(a) => by_addr.entry(a).or_default().push(i),
+                None => sym_writes.push(i),
+            }
+        }
+        for r in 0..n {
+            if self.sx.events[r].write || self.sx.events[r].guard == Lit::FALSE {
+                continue;
+            }
+            let raddr = self.sx.events[r].addr.clone();
+            let rconst = as_const(&raddr);
+            let pool: Vec<usize> = match rconst {
+                Some(a) => {
+                    let mut v = by_addr.get(&a).cloned().unwrap_or_default();
+                    v.extend(sym_writes.iter().copied().filter(|&w| self.may_alias(w, r)));
+                    v
+                }
+                None => all_writes.iter().copied().filter(|&w| self.may_alias(w, r)).collect(),
+            };
+            // Writes that may be ordered before the read.
+            let mut cands: Vec<usize> = vec![];
+            for w in pool {
+                let after = self.lt(r, w);
+                if after != Lit::TRUE {
+                    cands.push(w);
+                }
+            }
+            // Dominating writes: same constant address, statically before the read, active
+            // whenever the read is. Nothing statically before one of them can be read.
+            let rguard = self.sx.events[r].guard;
+            let mut dom = vec![];
+            if rconst.is_some() {
+                for &w in &cands {
+                    if as_const(&self.sx.events[w].addr) == rconst
+                        && self.lt(w, r) == Lit::TRUE
+                        && self.sx.sat.syntactically_implies(rguard, self.sx.events[w].guard)
+                    {
+                        dom.push(w);
+                    }
+                }
+            }
+            let init_possible = dom.is_empty();
+            if !dom.is_empty() {
+                let mut keep = vec![];
+                for &w in &cands {
+                    let shadowed = dom.iter().any(|&d| d != w && self.lt(w, d) == Lit::TRUE);
+                    if !shadowed {
+                        keep.push(w);
+                    }
+                }
+                cands = keep;
+            }
+            let rval = self.sx.events[r].val.clone();
+            let width = rval.len();
+            // Sources: None = initial value.
+            let mut sources: Vec<(Option<usize>, Lit)> = vec![];
+            if init_possible {
+                let s = self.sx.sat.fresh();
+                let c0 = self.sx.sat.clauses;
+                let iv = self.init_value(r, width);
+                self.init_clauses += self.sx.sat.clauses - c0;
+                self.equal_under(s, &rval, &iv);
+                sources.push((None, s));
+            }
+            for &w in &cands {
+                let ok_order = self.lt(w, r);
+                let g = self.sx.events[w].guard;
+                let a = self.aeq(w, r);
+                if ok_order == Lit::FALSE || a == Lit::FALSE {
+                    continue;
+                }
+                let s = self.sx.sat.fresh();
+                self.sx.sat.implies(s, g);
+                self.sx.sat.implies(s, a);
+                self.sx.sat.implies(s, ok_order);
+                let wv = self.sx.events[w].val.clone();
+                let wv = self.sx.sat.bv_resize(&wv, width, false);
+                self.equal_under(s, &rval, &wv);
+                sources.push((Some(w), s));
+            }
+            let mut clause: Vec<Lit> = vec![!rguard];
+            clause.extend(sources.iter().map(|s| s.1));
+            self.sx.sat.add_clause(&clause);
+            // From-read.
+            let c0 = self.sx.sat.clauses;
+            self.fr_pairs += sources.len() * cands.len();
+            for &(src, s) in &sources {
+                for &w2 in &cands {
+                    if Some(w2) == src {
+                        continue;
+                    }
+                    let r_before = self.lt(r, w2);
+                    if r_before == Lit::TRUE {
+                        continue;
+                    }
+                    let w2_before_src = match src {
+                        None => Lit::FALSE,
+                        Some(w) => self.lt(w2, w),
+                    };
+                    if w2_before_src == Lit::TRUE {
+                        continue;
+                    }
+                    let g2 = self.sx.events[w2].guard;
+                    let a2 = self.aeq(w2, r);
+                    if a2 == Lit::FALSE {
+                        continue;
+                    }
+                    self.sx.sat.add_clause(&[!s, !g2, !a2, w2_before_src, r_before]);
+                }
+            }
+            self.fr_clauses += self.sx.sat.clauses - c0;
+            self.sx.rf_choices.push((r, sources));
+        }
+    }
+
+    /// `s → (a == b)` bitwise.
+    fn equal_under(&mut self, s: Lit, a: &[Lit], b: &[Lit]) {
+        let sat: &mut Sat = &mut self.sx.sat;
+        for (&x, &y) in a.iter().zip(b) {
+            if x == y {
+                continue;
+            }
+            sat.add_clause(&[!s, !x, y]);
+            sat.add_clause(&[!s, x, !y]);
+        }
+    }
+}

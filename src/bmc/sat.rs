@@ -1,0 +1,367 @@
+//! Propositional layer: literals, a gate store with structural hashing and constant
+//! propagation (an and/xor/ite graph), Tseitin clauses sent straight to CaDiCaL.
+//!
+//! Variable 0 is the constant `true`; every gate is created once per distinct set of inputs
+//! (after normalising operand order and polarity), so equal sub-circuits share one variable.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+/// A literal: variable index times two, plus one when negated.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub struct Lit(u32);
+
+impl Lit {
+    pub const TRUE: Lit = Lit(0);
+    pub const FALSE: Lit = Lit(1);
+
+    pub fn var(self) -> u32 {
+        self.0 >> 1
+    }
+    pub fn is_neg(self) -> bool {
+        self.0 & 1 == 1
+    }
+    pub fn is_const(self) -> bool {
+        self.var() == 0
+    }
+    pub fn from_bool(b: bool) -> Lit {
+        if b {
+            Lit::TRUE
+        } else {
+            Lit::FALSE
+        }
+    }
+    /// The constant value, if this literal is a constant.
+    pub fn as_const(self) -> Option<bool> {
+        if self.is_const() {
+            Some(self == Lit::TRUE)
+        } else {
+            None
+        }
+    }
+    fn dimacs(self) -> i32 {
+        let v = self.var() as i32 + 1;
+        if self.is_neg() {
+            -v
+        } else {
+            v
+        }
+    }
+    /// `self` with its polarity flipped when `b`.
+    pub fn xor_sign(self, b: bool) -> Lit {
+        Lit(self.0 ^ b as u32)
+    }
+}
+
+impl std::ops::Not for Lit {
+    type Output = Lit;
+    fn not(self) -> Lit {
+        Lit(self.0 ^ 1)
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Def {
+    Input,
+    And(Lit, Lit),
+    Xor,
+    Ite,
+}
+
+/// The gate store and the solver it feeds.
+pub struct Sat {
+    solver: cadical::Solver,
+    defs: Vec<Def>,
+    and_cache: HashMap<(Lit, Lit), Lit>,
+    xor_cache: HashMap<(Lit, Lit), Lit>,
+    ite_cache: HashMap<(Lit, Lit, Lit), Lit>,
+    /// Number of clauses sent to the solver.
+    pub clauses: usize,
+    /// Whether the last `solve` found a model.
+    has_model: bool,
+}
+
+impl Default for Sat {
+    fn default() -> Self {
+        Sat::new()
+    }
+}
+
+impl Sat {
+    pub fn new() -> Sat {
+        let mut solver: cadical::Solver = cadical::Solver::new();
+        solver.add_clause([1]);
+        Sat {
+            solver,
+            defs: vec![Def::Input],
+            and_cache: HashMap::new(),
+            xor_cache: HashMap::new(),
+            ite_cache: HashMap::new(),
+            clauses: 1,
+            has_model: false,
+        }
+    }
+
+    /// Number of variables (including the constant).
+    pub fn num_vars(&self) -> usize {
+        self.defs.len()
+    }
+
+    /// A fresh unconstrained variable.
+    pub fn fresh(&mut self) -> Lit {
+        self.defs.push(Def::Input);
+        Lit((self.defs.len() as u32 - 1) << 1)
+    }
+
+    fn gate(&mut self, d: Def) -> Lit {
+        self.defs.push(d);
+        Lit((self.defs.len() as u32 - 1) << 1)
+    }
+
+    /// Adds a clause, dropping false literals and skipping satisfied clauses.
+    pub fn add_clause(&mut self, lits: &[Lit]) {
+        let mut out: Vec<i32> = Vec::with_capacity(lits.len());
+        for &l in lits {
+            match l.as_const() {
+                Some(true) => return,
+                Some(false) => {}
+                None => out.push(l.dimacs()),
+            }
+        }
+        self.clauses += 1;
+        self.solver.add_clause(out);
+    }
+
+    /// Asserts `l`.
+    pub fn assert(&mut self, l: Lit) {
+        self.add_clause(&[l]);
+    }
+
+    /// Asserts `a → b`.
+    pub fn implies(&mut self, a: Lit, b: Lit) {
+        self.add_clause(&[!a, b]);
+    }
+
+    pub fn and(&mut self, a: Lit, b: Lit) -> Lit {
+        if a == Lit::FALSE || b == Lit::FALSE || a == !b {
+            return Lit::FALSE;
+        }
+        if a == Lit::TRUE || a == b {
+            return b;
+        }
+        if b == Lit::TRUE {
+            return a;
+        }
+        let key = if a < b { (a, b) } else { (b, a) };
+        if let Some(&g) = self.and_cache.get(&key) {
+            return g;
+        }
+        let g = self.gate(Def::And(key.0, key.1));
+        self.add_clause(&[!g, a]);
+        self.add_clause(&[!g, b]);
+        self.add_clause(&[g, !a, !b]);
+        self.and_cache.insert(key, g);
+        g
+    }
+
+    pub fn or(&mut self, a: Lit, b: Lit) -> Lit {
+        !self.and(!a, !b)
+    }
+
+    pub fn xor(&mut self, a: Lit, b: Lit) -> Lit {
+        if a.is_const() {
+            return b.xor_sign(a == Lit::TRUE);
+        }
+        if b.is_const() {
+            return a.xor_sign(b == Lit::TRUE);
+        }
+        if a == b {
+            return Lit::FALSE;
+        }
+        if a == !b {
+            return Lit::TRUE;
+        }
+        let parity = a.is_neg() ^ b.is_neg();
+        let (a, b) = (Lit(a.0 & !1), Lit(b.0 & !1));
+        let key = if a < b { (a, b) } else { (b, a) };
+        let g = match self.xor_cache.get(&key) {
+            Some(&g) => g,
+            None => {
+                let g = self.gate(Def::Xor);
+                self.add_clause(&[!g, a, b]);
+                self.add_clause(&[!g, !a, !b]);
+                self.add_clause(&[g, !a, b]);
+                self.add_clause(&[g, a, !b]);
+                self.xor_cache.insert(key, g);
+                g
+            }
+        };
+        g.xor_sign(parity)
+    }
+
+    pub fn xnor(&mut self, a: Lit, b: Lit) -> Lit {
+        !self.xor(a, b)
+    }
+
+    /// `c ? t : e`.
+    pub fn ite(&mut self, c: Lit, t: Lit, e: Lit) -> Lit {
+        match c.as_const() {
+            Some(true) => return t,
+            Some(false) => return e,
+            None => {}
+        }
+        if t == e {
+            return t;
+        }
+        if t == !e {
+            return self.xnor(c, t);
+        }
+        if t == Lit::TRUE || c == t {
+            return self.or(c, e);
+        }
+        if t == Lit::FALSE || c == !t {
+            return self.and(!c, e);
+        }
+        if e == Lit::TRUE || c == !e {
+            return self.or(!c, t);
+        }
+        if e == Lit::FALSE || c == e {
+            return self.and(c, t);
+        }
+        let (c, t, e) = if c.is_neg() { (!c, e, t) } else { (c, t, e) };
+        let (t, e, flip) = if t.is_neg() { (!t, !e, true) } else { (t, e, false) };
+        let key = (c, t, e);
+        let g = match self.ite_cache.get(&key) {
+            Some(&g) => g,
+            None => {
+                let g = self.gate(Def::Ite);
+                self.add_clause(&[!c, !t, g]);
+                self.add_clause(&[!c, t, !g]);
+                self.add_clause(&[c, !e, g]);
+                self.add_clause(&[c, e, !g]);
+                self.add_clause(&[!t, !e, g]);
+                self.add_clause(&[t, e, !g]);
+                self.ite_cache.insert(key, g);
+                g
+            }
+        };
+        g.xor_sign(flip)
+    }
+
+    /// Disjunction of many literals as one gate (`g ↔ l1 ∨ … ∨ ln`).
+    pub fn or_all(&mut self, lits: impl IntoIterator<Item = Lit>) -> Lit {
+        let mut v: Vec<Lit> = Vec::new();
+        for l in lits {
+            if l == Lit::TRUE {
+                return Lit::TRUE;
+            }
+            if l != Lit::FALSE {
+                v.push(l);
+            }
+        }
+        v.sort();
+        v.dedup();
+        match v.len() {
+            0 => Lit::FALSE,
+            1 => v[0],
+            2 => self.or(v[0], v[1]),
+            _ => {
+                let g = self.fresh();
+                let mut big = vec![!g];
+                for &l in &v {
+                    self.add_clause(&[g, !l]);
+                    big.push(l);
+                }
+                self.add_clause(&big);
+                g
+            }
+        }
+    }
+
+    /// Whether `a` syntactically implies `b` (looking through and-gates): a cheap, incomplete
+    /// check used to prune the encoding.
+    pub fn syntactically_implies(&self, a: Lit, b: Lit) -> bool {
+        fn go(s: &Sat, a: Lit, b: Lit, depth: u32) -> bool {
+            if a == b || b == Lit::TRUE || a == Lit::FALSE {
+                return true;
+            }
+            if depth == 0 || a.is_neg() {
+                return false;
+            }
+            match s.defs[a.var() as usize] {
+                Def::And(x, y) => go(s, x, b, depth - 1) || go(s, y, b, depth - 1),
+                _ => false,
+            }
+        }
+        go(self, a, b, 64)
+    }
+
+    /// Solves under `assumptions`; `None` when the time limit ran out.
+    pub fn solve(&mut self, assumptions: &[Lit], timeout: Option<Duration>) -> Option<bool> {
+        let mut assume = Vec::new();
+        for &a in assumptions {
+            match a.as_const() {
+                Some(true) => {}
+                Some(false) => {
+                    self.has_model = false;
+                    return Some(false);
+                }
+                None => assume.push(a.dimacs()),
+            }
+        }
+        match timeout {
+            Some(t) => self.solver.set_callbacks(Some(cadical::Timeout::new(t.as_secs_f32()))),
+            None => self.solver.set_callbacks(None),
+        }
+        let r = self.solver.solve_with(assume);
+        self.has_model = r == Some(true);
+        r
+    }
+
+    /// The value of `l` in the last model (false for variables the solver never saw).
+    pub fn value(&self, l: Lit) -> bool {
+        if let Some(b) = l.as_const() {
+            return b;
+        }
+        debug_assert!(self.has_model);
+        let v = self.solver.value(l.dimacs()).unwrap_or(l.is_neg());
+        v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constants_fold() {
+        let mut s = Sat::new();
+        let a = s.fresh();
+        assert_eq!(s.and(a, Lit::TRUE), a);
+        assert_eq!(s.and(a, !a), Lit::FALSE);
+        assert_eq!(s.xor(a, a), Lit::FALSE);
+        assert_eq!(s.ite(Lit::TRUE, a, !a), a);
+        let b = s.fresh();
+        let g1 = s.and(a, b);
+        let g2 = s.and(b, a);
+        assert_eq!(g1, g2);
+        let x1 = s.xor(!a, b);
+        let x2 = s.xor(a, b);
+        assert_eq!(x1, !x2);
+        assert!(s.syntactically_implies(g1, a));
+    }
+
+    #[test]
+    fn solve_and_model() {
+        let mut s = Sat::new();
+        let a = s.fresh();
+        let b = s.fresh();
+        let x = s.xor(a, b);
+        let c = s.ite(a, b, !b);
+        s.assert(x);
+        s.assert(a);
+        assert_eq!(s.solve(&[], None), Some(true));
+        assert!(s.value(a) && !s.value(b) && !s.value(c));
+        assert_eq!(s.solve(&[b], None), Some(false));
+    }
+}

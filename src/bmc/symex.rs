@@ -1,0 +1,2172 @@
+//! Symbolic execution of the IR into guarded bit-vector SSA and shared-memory events.
+//!
+//! Each thread is executed path-merging: a [`State`] holds the path guard and the SSA values
+//! (already bit-blasted) of the thread's non-shared locals; branches are executed under
+//! `guard ∧ c` / `guard ∧ ¬c` and merged with if-then-else. Functions are inlined, loops
+//! unwound, forward `goto`/`break`/`continue`/`return` park their state until the join point.
+//! Every access to shared memory (globals, address-taken locals, anything behind a pointer)
+//! becomes an [`Event`] whose value is a fresh vector for reads; [`super::order`] then
+//! constrains which write each read sees.
+//!
+//! `assume(c)` (and `abort()`, `exit()`, a failed lock, an unwinding cut) restricts the guard
+//! of the rest of the *thread's* path: the thread stops there, other threads go on. This is
+//! exact for reachability — a stopped thread's later steps can always be scheduled after the
+//! error — and never loses an error that needs another thread to block.
+
+use super::bv::{self, as_const, Bv};
+use super::layout::*;
+use super::sat::{Lit, Sat};
+use super::{BmcOptions, PropertyKind};
+use crate::ir::*;
+use crate::source::{Error, Loc};
+use crate::aeg::alias::{Alias, ObjRoot};
+use crate::aeg::ObjId;
+use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::rc::Rc;
+
+/// The roots (variables, allocation sites) an access through a pointer may reach, from the
+/// points-to analysis; `None` when unknown (anything).
+pub type Roots = Option<Rc<BTreeSet<ObjRoot>>>;
+
+pub type Value = Vec<Bv>;
+/// (frame, variable); `RETVAL` for a frame's return value.
+type VKey = (u32, u32);
+const RETVAL: u32 = u32::MAX;
+/// Frame id of objects that exist once (globals, static locals).
+const GLOBAL_FRAME: u32 = u32::MAX;
+/// Frame ids from here on (up to `GLOBAL_FRAME`) hold thread-local storage, per thread.
+const TLS_FRAME: u32 = 0x8000_0000;
+
+#[derive(Clone)]
+pub struct State {
+    pub guard: Lit,
+    vars: HashMap<VKey, Value>,
+    /// Nesting depth of atomic sections on this path, and the block they share.
+    atomic_depth: u32,
+    cur_block: Option<u32>,
+    /// Latest value this path wrote to each constant address of a stable object (see
+    /// [`Symex::resolvable`]); addresses never written hold their initial value.
+    mem: HashMap<u128, Bv>,
+}
+
+pub enum ObjInit {
+    Zero,
+    Cells(Vec<Bv>),
+    /// Uninitialised heap memory: every read of an unwritten cell is unconstrained.
+    Nondet,
+}
+
+pub struct Object {
+    pub name: String,
+    pub init: ObjInit,
+    /// What the points-to analysis calls it (none for string literals).
+    pub root: Option<ObjRoot>,
+}
+
+pub struct Thread {
+    pub name: String,
+    pub guard: Lit,
+    /// Parent thread and the block of the spawn in it.
+    pub parent: Option<(usize, u32)>,
+    /// Block ids in program order.
+    pub blocks: Vec<u32>,
+    pub start: u32,
+    pub end: u32,
+    /// The thread ran to its end.
+    pub finished: Lit,
+    pub retval: Bv,
+}
+
+pub struct BlockInfo {
+    pub thread: usize,
+    pub seq: u32,
+}
+
+pub struct Event {
+    pub thread: usize,
+    pub block: u32,
+    pub po: u32,
+    pub guard: Lit,
+    pub write: bool,
+    pub addr: Bv,
+    pub val: Bv,
+    pub label: String,
+    #[allow(dead_code)]
+    pub loc: Loc,
+    pub roots: Roots,
+}
+
+pub struct JoinRec {
+    pub thread: usize,
+    pub block: u32,
+    pub guard: Lit,
+    pub tid: Bv,
+    pub joined: Lit,
+    pub ret: Bv,
+}
+
+pub struct Prop {
+    pub kind: PropertyKind,
+    pub loc: Loc,
+    pub msg: String,
+    pub viol: Lit,
+}
+
+pub enum RawKind {
+    Assign { lhs: String, val: Bv, ty: Type },
+    /// A read resolved during symbolic execution (no event).
+    ReadValue { label: String, val: Bv, ty: Type },
+    Read { ev: usize, ty: Type },
+    Write { ev: usize, ty: Type },
+    Assume,
+    Spawn { thread: usize },
+    Join { tid: Bv },
+    AtomicBegin,
+    AtomicEnd,
+    Lock,
+    Unlock,
+    Call { func: String, approx: bool },
+    Fail { prop: usize },
+}
+
+pub struct RawStep {
+    pub thread: usize,
+    pub block: u32,
+    pub po: u32,
+    pub guard: Lit,
+    pub loc: Loc,
+    pub kind: RawKind,
+}
+
+#[derive(Default)]
+struct LoopCtx {
+    breaks: Vec<State>,
+    conts: Vec<State>,
+}
+
+struct Frame {
+    id: u32,
+    func: FuncId,
+    returns: Vec<State>,
+    labels: HashMap<LabelId, Vec<State>>,
+    loops: Vec<LoopCtx>,
+}
+
+/// Per-thread execution context.
+struct Ctx {
+    thread: usize,
+    po: u32,
+    last_block: u32,
+    frames: Vec<Frame>,
+}
+
+/// A place a value lives: an SSA local (cells `off..` of the variable) or shared memory.
+enum Place {
+    Local { key: VKey, var_ty: Type, off: Bv, ty: Type },
+    Mem { addr: Bv, ty: Type, roots: Roots },
+}
+
+/// What the collection pass learnt: per thread, its identity and the constant addresses it
+/// writes; all writes at non-constant addresses (bit patterns and points-to roots).
+#[derive(Default)]
+pub struct Collected {
+    pub ids: Vec<ThreadKey>,
+    pub writes: Vec<std::collections::HashSet<u128>>,
+    pub sym: Vec<(Vec<Option<bool>>, Roots)>,
+    /// The resolution pass met a thread the collection pass did not have at that index.
+    pub mismatch: bool,
+}
+
+/// A thread's identity across passes: parent, spawn statement, call/iteration path.
+pub type ThreadKey = (usize, usize, Vec<usize>);
+
+pub struct Symex<'p> {
+    pub prog: &'p Program,
+    opts: &'p BmcOptions,
+    pub sat: Sat,
+    pub layout: Layout<'p>,
+    pub objects: Vec<Object>,
+    obj_of: HashMap<(u32, VarId), u32>,
+    strings: HashMap<String, u32>,
+    pub threads: Vec<Thread>,
+    pub blocks: Vec<BlockInfo>,
+    pub events: Vec<Event>,
+    pub joins: Vec<JoinRec>,
+    pub props: Vec<Prop>,
+    pub steps: Vec<RawStep>,
+    /// Guards of paths cut by an unwinding assumption.
+    pub cuts: Vec<Lit>,
+    pub warnings: Vec<String>,
+    /// For each read: its possible sources (None = initial value) and their selectors.
+    pub rf_choices: Vec<(usize, Vec<(Option<usize>, Lit)>)>,
+    /// Location and id of the statement being executed.
+    cur_loc: Loc,
+    cur_stmt: u32,
+    cur_stmt_ptr: usize,
+    /// Points-to analysis (when its assumptions hold for the program) and its object roots.
+    alias: Option<(Rc<Alias>, HashMap<ObjId, ObjRoot>)>,
+    /// Something was over- or under-approximated: a `Safe` verdict is not complete.
+    pub approximate: bool,
+    queue: VecDeque<(usize, FuncId, Bv, HashMap<u128, Bv>)>,
+    /// What an earlier pass learnt: reads are resolved with it (see [`Symex::resolvable`]).
+    pub collected: Option<Collected>,
+    /// What this pass learns, when asked to.
+    pub collecting: Option<Collected>,
+    /// Objects with ids below this are created identically in every pass (globals, strings
+    /// of initialisers, main's address-taken locals).
+    stable_objs: u32,
+    /// Path of calls and loop iterations leading to the current statement (thread identity).
+    path: Vec<usize>,
+    resolvable_cache: HashMap<(usize, u128), bool>,
+    loop_ids: HashMap<*const Stmt, String>,
+    next_frame: u32,
+    state: State,
+    ctx: Ctx,
+}
+
+type R<T> = Result<T, Error>;
+
+fn dead_state() -> State {
+    State { guard: Lit::FALSE, vars: HashMap::new(), atomic_depth: 0, cur_block: None, mem: HashMap::new() }
+}
+
+fn is_cond_prefix(s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Assign { .. } | StmtKind::Skip => true,
+        StmtKind::If { then_, else_, .. } => {
+            let brk = |b: &Block| b.len() == 1 && matches!(b[0].kind, StmtKind::Break);
+            (brk(then_) && else_.is_empty()) || (then_.is_empty() && brk(else_))
+        }
+        _ => false,
+    }
+}
+
+impl<'p> Symex<'p> {
+    pub fn new(prog: &'p Program, opts: &'p BmcOptions, alias: Option<Rc<Alias>>) -> Self {
+        let mut loop_ids = HashMap::new();
+        for f in &prog.funcs {
+            if let Some(body) = &f.body {
+                let mut n = 0;
+                walk_stmts(body, &mut |s| {
+                    if matches!(s.kind, StmtKind::Loop { .. }) {
+                        loop_ids.insert(s as *const Stmt, format!("{}.{}", f.name, n));
+                        n += 1;
+                    }
+                });
+            }
+        }
+        Symex {
+            prog,
+            opts,
+            sat: Sat::new(),
+            layout: Layout::new(prog),
+            objects: vec![Object { name: "NULL".into(), init: ObjInit::Zero, root: None }],
+            obj_of: HashMap::new(),
+            strings: HashMap::new(),
+            threads: vec![],
+            blocks: vec![],
+            events: vec![],
+            joins: vec![],
+            props: vec![],
+            steps: vec![],
+            cuts: vec![],
+            warnings: vec![],
+            rf_choices: vec![],
+            cur_loc: Loc::default(),
+            cur_stmt: 0,
+            cur_stmt_ptr: 0,
+            alias: alias.map(|a| {
+                let r = a.roots();
+                (a, r)
+            }),
+            approximate: false,
+            queue: VecDeque::new(),
+            collected: None,
+            collecting: None,
+            stable_objs: 1,
+            path: vec![],
+            resolvable_cache: HashMap::new(),
+            loop_ids,
+            next_frame: 0,
+            state: State { guard: Lit::TRUE, vars: HashMap::new(), atomic_depth: 0, cur_block: None, mem: HashMap::new() },
+            ctx: Ctx { thread: 0, po: 0, last_block: 0, frames: vec![] },
+        }
+    }
+
+    // ---------------------------------------------------------------- driver
+
+    /// Executes `main` and every thread it (transitively) spawns.
+    pub fn run(&mut self) -> R<()> {
+        let main = self.prog.main.or_else(|| self.prog.func_by_name("main"));
+        let main = main.ok_or_else(|| Error::Usage("the program has no `main` function".into()))?;
+        if self.prog.func(main).body.is_none() {
+            return Err(Error::Usage("`main` has no body".into()));
+        }
+        self.threads.push(Thread {
+            name: "main".into(),
+            guard: Lit::TRUE,
+            parent: None,
+            blocks: vec![],
+            start: 0,
+            end: 0,
+            finished: Lit::FALSE,
+            retval: vec![],
+        });
+        self.begin_thread(0);
+        if let Some(c) = self.collecting.as_mut() {
+            *c = Collected { ids: vec![(0, 0, vec![])], writes: vec![Default::default()], ..Default::default() };
+        }
+        self.init_globals()?;
+        let nparams = self.prog.func(main).params.len();
+        let args: Vec<Value> = (0..nparams).map(|_| vec![]).collect();
+        self.run_thread_body(main, args)?;
+        while let Some((t, f, arg, mem)) = self.queue.pop_front() {
+            self.ctx = Ctx { thread: t, po: 0, last_block: 0, frames: vec![] };
+            self.path.clear();
+            self.state = State { guard: self.threads[t].guard, vars: HashMap::new(), atomic_depth: 0, cur_block: None, mem };
+            self.begin_thread(t);
+            let np = self.prog.func(f).params.len();
+            let mut args = vec![];
+            if np > 0 {
+                args.push(vec![arg]);
+            }
+            self.run_thread_body(f, args)?;
+        }
+        Ok(())
+    }
+
+    fn begin_thread(&mut self, t: usize) {
+        let b = self.new_block();
+        self.threads[t].start = b;
+    }
+
+    fn run_thread_body(&mut self, f: FuncId, args: Vec<Value>) -> R<()> {
+        let loc = self.prog.func(f).loc;
+        let ret = self.inline_call(f, args, loc)?;
+        let t = self.ctx.thread;
+        let b = self.new_block();
+        self.threads[t].end = b;
+        self.threads[t].finished = self.state.guard;
+        let rt = self.prog.func(f).ty.ret.clone();
+        self.threads[t].retval = match ret {
+            Some(v) if !v.is_empty() && rt.is_scalar() => self.convert(&v[0], &rt, &Type::ptr_to(Type::Void)),
+            _ => bv::constant(0, PTR_BITS),
+        };
+        Ok(())
+    }
+
+    fn init_globals(&mut self) -> R<()> {
+        let prog = self.prog;
+        for (i, v) in prog.vars.iter().enumerate() {
+            let id = VarId(i as u32);
+            if matches!(v.ty, Type::Func(_)) {
+                continue;
+            }
+            let is_static_local = matches!(v.storage, Storage::Local { .. }) && v.init.is_some();
+            if !v.is_global() && !is_static_local {
+                continue;
+            }
+            let init = match &v.init {
+                None => ObjInit::Zero,
+                Some(init) => {
+                    let cells = self.init_cells(&v.ty, Some(init))?;
+                    if cells.iter().all(|c| as_const(c) == Some(0)) {
+                        ObjInit::Zero
+                    } else {
+                        ObjInit::Cells(cells)
+                    }
+                }
+            };
+            let o = self.new_object(v.name.clone(), init, Some(ObjRoot::Var(id)))?;
+            self.obj_of.insert((GLOBAL_FRAME, id), o);
+        }
+        Ok(())
+    }
+
+    /// Cell values of a static initialiser (missing parts are zero).
+    fn init_cells(&mut self, ty: &Type, init: Option<&Init>) -> R<Vec<Bv>> {
+        let widths = self.layout.cells(ty);
+        let zero = |ws: &[usize]| ws.iter().map(|&w| bv::constant(0, w)).collect::<Vec<_>>();
+        let Some(init) = init else { return Ok(zero(&widths)) };
+        match (ty, init) {
+            (Type::Array(elem, _), Init::Expr(Expr { kind: ExprKind::Str(s), .. })) => {
+                let ew = self.layout.cells(elem);
+                let mut out = vec![];
+                let bytes = s.as_bytes();
+                for i in 0..widths.len() / ew.len().max(1) {
+                    let b = bytes.get(i).copied().unwrap_or(0);
+                    out.push(bv::constant(b as u128, ew[0]));
+                }
+                Ok(out)
+            }
+            (_, Init::Expr(e)) if ty.is_scalar() => {
+                let v = self.eval_as(e, ty)?;
+                Ok(vec![v])
+            }
+            (_, Init::Expr(e)) => {
+                let v = self.eval(e)?;
+                Ok(if v.len() == widths.len() { v } else { zero(&widths) })
+            }
+            (Type::Array(elem, _), Init::List(items)) => {
+                let per = self.layout.ncells(elem);
+                let n = widths.len() / per.max(1);
+                let mut out = vec![];
+                for i in 0..n {
+                    out.extend(self.init_cells(elem, items.get(i))?);
+                }
+                Ok(out)
+            }
+            (Type::Struct(s), Init::List(items)) => {
+                let def = self.prog.strukt(*s);
+                if def.is_union {
+                    let mut out = zero(&widths);
+                    if let (Some(f), Some(i)) = (def.fields.first(), items.first()) {
+                        let v = self.init_cells(&f.ty.clone(), Some(i))?;
+                        for (k, c) in v.into_iter().enumerate() {
+                            if k < out.len() {
+                                out[k] = self.sat.bv_resize(&c, widths[k], false);
+                            }
+                        }
+                    }
+                    return Ok(out);
+                }
+                let mut out = vec![];
+                let fields: Vec<Type> = def.fields.iter().map(|f| f.ty.clone()).collect();
+                for (i, fty) in fields.iter().enumerate() {
+                    out.extend(self.init_cells(fty, items.get(i))?);
+                }
+                Ok(out)
+            }
+            (_, Init::List(items)) => self.init_cells(ty, items.first()),
+        }
+    }
+
+    /// The initial value of the cell at constant address `a`.
+    fn init_cell(&mut self, a: u128, width: usize) -> Bv {
+        let o = (a >> OFF_BITS) as usize;
+        let off = (a & ((1u128 << OFF_BITS) - 1)) as usize;
+        match self.objects.get(o).map(|x| &x.init) {
+            Some(ObjInit::Zero) => bv::constant(0, width),
+            Some(ObjInit::Cells(cells)) => match cells.get(off) {
+                Some(c) => {
+                    let c = c.clone();
+                    self.sat.bv_resize(&c, width, false)
+                }
+                None => self.sat.fresh_bv(width),
+            },
+            _ => self.sat.fresh_bv(width),
+        }
+    }
+
+    /// Whether a read of constant address `a` by the current thread can take its value from
+    /// the path (`State::mem`) instead of being an event: `a` lies in a stable object, no
+    /// write at a non-constant address may touch it, no thread other than this one and its
+    /// ancestors writes it (per the collection pass), and the ancestors write it only before
+    /// spawning the line of threads leading here. Then every write the read could see is
+    /// ordered before it and on its own path.
+    fn resolvable(&mut self, a: u128) -> bool {
+        let t = self.ctx.thread;
+        if let Some(&r) = self.resolvable_cache.get(&(t, a)) {
+            return r;
+        }
+        let r = self.compute_resolvable(t, a);
+        self.resolvable_cache.insert((t, a), r);
+        r
+    }
+
+    fn compute_resolvable(&self, t: usize, a: u128) -> bool {
+        let o = (a >> OFF_BITS) as u32;
+        if o == 0 || o >= self.stable_objs {
+            return false;
+        }
+        let Some(c) = &self.collected else { return false };
+        if c.mismatch {
+            return false;
+        }
+        let root = self.objects[o as usize].root;
+        for (pat, roots) in &c.sym {
+            let bits_may = pat.iter().enumerate().all(|(i, b)| b.is_none_or(|b| b == ((a >> i) & 1 == 1)));
+            let roots_may = match (roots, root) {
+                (Some(rs), Some(r)) => rs.contains(&r),
+                _ => true,
+            };
+            if bits_may && roots_may {
+                return false;
+            }
+        }
+        // Ancestors of t, with the block of the spawn leading towards t.
+        let mut anc: HashMap<usize, u32> = HashMap::new();
+        let mut x = t;
+        while let Some((p, sb)) = self.threads.get(x).and_then(|th| th.parent) {
+            anc.insert(p, self.blocks[sb as usize].seq);
+            x = p;
+        }
+        for (k, ws) in c.writes.iter().enumerate() {
+            if k == t || anc.contains_key(&k) {
+                continue;
+            }
+            if ws.contains(&a) {
+                return false;
+            }
+        }
+        // Ancestors are fully executed: check their writes directly.
+        for ev in &self.events {
+            if ev.write && anc.get(&ev.thread).is_some_and(|&seq| self.blocks[ev.block as usize].seq > seq) && as_const(&ev.addr) == Some(a) {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn new_object(&mut self, name: String, init: ObjInit, root: Option<ObjRoot>) -> R<u32> {
+        if self.objects.len() as u128 >= FUNC_BASE {
+            return Err(Error::Internal("too many memory objects for the pointer encoding".into()));
+        }
+        self.objects.push(Object { name, init, root });
+        Ok(self.objects.len() as u32 - 1)
+    }
+
+    // ---------------------------------------------------------------- blocks, events, steps
+
+    fn new_block(&mut self) -> u32 {
+        let t = self.ctx.thread;
+        let id = self.blocks.len() as u32;
+        let seq = self.threads[t].blocks.len() as u32;
+        self.blocks.push(BlockInfo { thread: t, seq });
+        self.threads[t].blocks.push(id);
+        self.ctx.last_block = id;
+        id
+    }
+
+    fn event_block(&mut self) -> u32 {
+        match self.state.cur_block {
+            Some(b) => b,
+            None => self.new_block(),
+        }
+    }
+
+    fn next_po(&mut self) -> u32 {
+        self.ctx.po += 1;
+        self.ctx.po
+    }
+
+    fn step(&mut self, loc: Loc, kind: RawKind) {
+        let po = self.next_po();
+        self.steps.push(RawStep {
+            thread: self.ctx.thread,
+            block: self.ctx.last_block,
+            po,
+            guard: self.state.guard,
+            loc,
+            kind,
+        });
+    }
+
+    fn dead(&self) -> bool {
+        self.state.guard == Lit::FALSE
+    }
+
+    fn atomic_begin(&mut self) {
+        if self.state.atomic_depth == 0 {
+            let b = self.new_block();
+            self.state.cur_block = Some(b);
+        }
+        self.state.atomic_depth += 1;
+    }
+
+    fn atomic_end(&mut self) {
+        if self.state.atomic_depth > 0 {
+            self.state.atomic_depth -= 1;
+            if self.state.atomic_depth == 0 {
+                self.state.cur_block = None;
+            }
+        }
+    }
+
+    fn read_mem(&mut self, addr: Bv, width: usize, ty: &Type, label: String, loc: Loc, roots: Roots) -> Bv {
+        if self.dead() {
+            return self.sat.fresh_bv(width);
+        }
+        if self.collected.is_some() {
+            if let Some(a) = as_const(&addr) {
+                if self.resolvable(a) {
+                    let v = match self.state.mem.get(&a) {
+                        Some(v) => self.sat.bv_resize(v, width, false),
+                        None => self.init_cell(a, width),
+                    };
+                    self.step(loc, RawKind::ReadValue { label, val: v.clone(), ty: ty.clone() });
+                    return v;
+                }
+            }
+        }
+        let val = self.sat.fresh_bv(width);
+        let block = self.event_block();
+        let po = self.next_po();
+        let ev = self.events.len();
+        self.events.push(Event {
+            thread: self.ctx.thread,
+            block,
+            po,
+            guard: self.state.guard,
+            write: false,
+            addr,
+            val: val.clone(),
+            label,
+            loc,
+            roots,
+        });
+        self.step(loc, RawKind::Read { ev, ty: ty.clone() });
+        val
+    }
+
+    fn write_mem(&mut self, addr: Bv, val: Bv, ty: &Type, label: String, loc: Loc, roots: Roots) {
+        if self.dead() {
+            return;
+        }
+        match as_const(&addr) {
+            Some(a) => {
+                if ((a >> OFF_BITS) as u32) < self.stable_objs {
+                    self.state.mem.insert(a, val.clone());
+                }
+                if let Some(c) = self.collecting.as_mut() {
+                    c.writes[self.ctx.thread].insert(a);
+                }
+            }
+            None => {
+                if let Some(c) = self.collecting.as_mut() {
+                    c.sym.push((addr.iter().map(|l| l.as_const()).collect(), roots.clone()));
+                }
+            }
+        }
+        let block = self.event_block();
+        let po = self.next_po();
+        let ev = self.events.len();
+        self.events.push(Event {
+            thread: self.ctx.thread,
+            block,
+            po,
+            guard: self.state.guard,
+            write: true,
+            addr,
+            val,
+            label,
+            loc,
+            roots,
+        });
+        self.step(loc, RawKind::Write { ev, ty: ty.clone() });
+    }
+
+    // ---------------------------------------------------------------- states
+
+    fn kill(&mut self) -> State {
+        let mut st = std::mem::replace(&mut self.state, dead_state());
+        // Keep the variables so later (dead) code can still look values up cheaply.
+        self.state.vars = st.vars.clone();
+        st.vars.shrink_to_fit();
+        st
+    }
+
+    /// Merges states reaching one program point. Paths are mutually exclusive, so values
+    /// are if-then-else chains on the path guards. `known_guard` replaces the disjunction
+    /// when the caller knows it (both sides of an `if` falling through).
+    fn merge(&mut self, states: Vec<State>, known_guard: Option<Lit>) -> State {
+        let mut live: Vec<State> = states.into_iter().filter(|s| s.guard != Lit::FALSE).collect();
+        if live.is_empty() {
+            return dead_state();
+        }
+        if live.len() == 1 {
+            return live.pop().unwrap();
+        }
+        let guard = match known_guard {
+            Some(g) => g,
+            None => {
+                let gs: Vec<Lit> = live.iter().map(|s| s.guard).collect();
+                self.sat.or_all(gs)
+            }
+        };
+        let mut keys: Vec<VKey> = live.iter().flat_map(|s| s.vars.keys().copied()).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let mut vars = HashMap::with_capacity(keys.len());
+        for k in keys {
+            // Start from the last state having the variable; a state without it (the variable
+            // is uninitialised on that path) takes any other path's value.
+            let mut acc: Option<Value> = None;
+            for s in live.iter().rev() {
+                let Some(v) = s.vars.get(&k) else { continue };
+                acc = Some(match acc {
+                    None => v.clone(),
+                    Some(a) if a == *v => a,
+                    Some(a) => {
+                        let mut out = Vec::with_capacity(v.len());
+                        for (x, y) in v.iter().zip(a.iter()) {
+                            if x.len() == y.len() {
+                                out.push(self.sat.bv_ite(s.guard, x, y));
+                            } else {
+                                out.push(x.clone());
+                            }
+                        }
+                        out
+                    }
+                });
+            }
+            if let Some(v) = acc {
+                vars.insert(k, v);
+            }
+        }
+        // Paths meeting here are normally in the same atomic section (or none).
+        let (atomic_depth, cur_block) = live.iter().map(|s| (s.atomic_depth, s.cur_block)).max().unwrap();
+        let mut keys: Vec<u128> = live.iter().flat_map(|s| s.mem.keys().copied()).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let mut mem = HashMap::with_capacity(keys.len());
+        for a in keys {
+            let width = live.iter().find_map(|s| s.mem.get(&a)).map(|v| v.len()).unwrap_or(0);
+            let mut acc: Option<Bv> = None;
+            for s in live.iter().rev() {
+                let v = match s.mem.get(&a) {
+                    Some(v) => self.sat.bv_resize(v, width, false),
+                    None => self.init_cell(a, width),
+                };
+                acc = Some(match acc {
+                    None => v,
+                    Some(x) if x == v => x,
+                    Some(x) => self.sat.bv_ite(s.guard, &v, &x),
+                });
+            }
+            mem.insert(a, acc.unwrap());
+        }
+        State { guard, vars, atomic_depth, cur_block, mem }
+    }
+
+    fn frame(&mut self) -> &mut Frame {
+        self.ctx.frames.last_mut().expect("frame")
+    }
+
+    // ---------------------------------------------------------------- statements
+
+    fn block(&mut self, stmts: &'p [Stmt]) -> R<()> {
+        for s in stmts {
+            if self.dead() {
+                // Only a label can revive a dead path.
+                if !self.contains_pending_label(s) {
+                    continue;
+                }
+            }
+            self.stmt(s)?;
+        }
+        Ok(())
+    }
+
+    fn contains_pending_label(&self, s: &Stmt) -> bool {
+        let Some(fr) = self.ctx.frames.last() else { return false };
+        if fr.labels.is_empty() {
+            return false;
+        }
+        let mut found = false;
+        walk_stmts(std::slice::from_ref(s), &mut |x| {
+            if let StmtKind::Label(l, _) = &x.kind {
+                if fr.labels.get(l).is_some_and(|v| !v.is_empty()) {
+                    found = true;
+                }
+            }
+        });
+        found
+    }
+
+    fn stmt(&mut self, s: &'p Stmt) -> R<()> {
+        let loc = s.loc;
+        self.cur_loc = loc;
+        self.cur_stmt = s.id;
+        self.cur_stmt_ptr = s as *const Stmt as usize;
+        match &s.kind {
+            StmtKind::Skip | StmtKind::Fence(_) => {}
+            StmtKind::Block(b) => self.block(b)?,
+            StmtKind::Assign { lhs, rhs } => {
+                let v = self.eval_as_value(rhs, &lhs.ty)?;
+                let place = self.place(lhs)?;
+                self.store(place, v, lhs, loc)?;
+            }
+            StmtKind::If { cond, then_, else_ } => {
+                let c = self.eval_cond(cond)?;
+                let g = self.state.guard;
+                let gt = self.sat.and(g, c);
+                let ge = self.sat.and(g, !c);
+                if ge == Lit::FALSE {
+                    self.state.guard = gt;
+                    self.block(then_)?;
+                } else if gt == Lit::FALSE {
+                    self.state.guard = ge;
+                    self.block(else_)?;
+                } else {
+                    let saved = self.state.clone();
+                    self.state.guard = gt;
+                    self.block(then_)?;
+                    let st = std::mem::replace(&mut self.state, saved);
+                    self.state.guard = ge;
+                    self.block(else_)?;
+                    let se = std::mem::replace(&mut self.state, dead_state());
+                    let known = (st.guard == gt && se.guard == ge).then_some(g);
+                    self.state = self.merge(vec![st, se], known);
+                }
+            }
+            StmtKind::Loop { body, latch } => self.loop_(s, body, latch)?,
+            StmtKind::Break => {
+                let st = self.kill();
+                match self.frame().loops.last_mut() {
+                    Some(l) => l.breaks.push(st),
+                    None => return Err(Error::syntax(loc, "`break` outside a loop")),
+                }
+            }
+            StmtKind::Continue => {
+                let st = self.kill();
+                match self.frame().loops.last_mut() {
+                    Some(l) => l.conts.push(st),
+                    None => return Err(Error::syntax(loc, "`continue` outside a loop")),
+                }
+            }
+            StmtKind::Return(e) => {
+                let fid = self.frame().id;
+                let f = self.frame().func;
+                if let Some(e) = e {
+                    let rt = self.prog.func(f).ty.ret.clone();
+                    let v = if rt == Type::Void { self.eval(e)? } else { self.eval_as_value(e, &rt)? };
+                    self.state.vars.insert((fid, RETVAL), v);
+                }
+                let st = self.kill();
+                self.frame().returns.push(st);
+            }
+            StmtKind::Goto(l) => {
+                let st = self.kill();
+                self.frame().labels.entry(*l).or_default().push(st);
+            }
+            StmtKind::Label(l, _) => {
+                let pending = self.frame().labels.remove(l).unwrap_or_default();
+                if !pending.is_empty() {
+                    let cur = std::mem::replace(&mut self.state, dead_state());
+                    let mut all = pending;
+                    all.push(cur);
+                    self.state = self.merge(all, None);
+                }
+            }
+            StmtKind::Assert { cond, msg } => {
+                let c = self.eval_cond(cond)?;
+                let viol = self.sat.and(self.state.guard, !c);
+                if viol != Lit::FALSE {
+                    let msg = if msg.is_empty() { "assertion".to_string() } else { msg.clone() };
+                    self.props.push(Prop { kind: PropertyKind::Assertion, loc, msg, viol });
+                    let prop = self.props.len() - 1;
+                    let g = self.state.guard;
+                    self.state.guard = viol;
+                    self.step(loc, RawKind::Fail { prop });
+                    self.state.guard = g;
+                }
+            }
+            StmtKind::Assume(c) => {
+                let c = self.eval_cond(c)?;
+                self.step(loc, RawKind::Assume);
+                self.state.guard = self.sat.and(self.state.guard, c);
+            }
+            StmtKind::AtomicBegin => {
+                self.atomic_begin();
+                self.step(loc, RawKind::AtomicBegin);
+            }
+            StmtKind::AtomicEnd => {
+                self.step(loc, RawKind::AtomicEnd);
+                self.atomic_end();
+            }
+            StmtKind::Call { dest, callee, args } => self.call(dest.as_ref(), callee, args, loc)?,
+            StmtKind::Spawn { tid, func, arg } => self.spawn(tid.as_ref(), func, arg, loc)?,
+            StmtKind::Join { tid, ret } => self.join(tid, ret.as_ref(), loc)?,
+            StmtKind::Lock(p) => self.lock(p, loc)?,
+            StmtKind::Unlock(p) => self.unlock(p, loc)?,
+            StmtKind::Rmw(r) => self.rmw(r, loc)?,
+        }
+        Ok(())
+    }
+
+    fn lock(&mut self, p: &Expr, loc: Loc) -> R<()> {
+        let addr = self.eval_ptr(p)?;
+        let roots = self.ptr_roots(p);
+        let ty = Type::INT;
+        self.atomic_begin();
+        let label = format!("*{}", expr_text(self.prog, p));
+        let v = self.read_mem(addr.clone(), 32, &ty, label.clone(), loc, roots.clone());
+        let free = self.sat.bv_is_zero(&v);
+        self.step(loc, RawKind::Lock);
+        self.state.guard = self.sat.and(self.state.guard, free);
+        self.write_mem(addr, bv::constant(1, 32), &ty, label, loc, roots.clone());
+        self.atomic_end();
+        Ok(())
+    }
+
+    fn unlock(&mut self, p: &Expr, loc: Loc) -> R<()> {
+        let addr = self.eval_ptr(p)?;
+        let roots = self.ptr_roots(p);
+        let label = format!("*{}", expr_text(self.prog, p));
+        self.step(loc, RawKind::Unlock);
+        self.write_mem(addr, bv::constant(0, 32), &Type::INT, label, loc, roots.clone());
+        Ok(())
+    }
+
+    /// `trylock`: atomically take the lock if free; returns 0 on success, EBUSY otherwise.
+    fn trylock(&mut self, addr: &Bv, p: &Expr, loc: Loc) -> Bv {
+        let roots = self.ptr_roots(p);
+        self.atomic_begin();
+        let label = format!("*{}", expr_text(self.prog, p));
+        let v = self.read_mem(addr.clone(), 32, &Type::INT, label.clone(), loc, roots.clone());
+        let free = self.sat.bv_is_zero(&v);
+        let g = self.state.guard;
+        self.state.guard = self.sat.and(g, free);
+        self.write_mem(addr.clone(), bv::constant(1, 32), &Type::INT, label, loc, roots.clone());
+        self.state.guard = g;
+        self.atomic_end();
+        self.sat.bv_ite(free, &bv::constant(0, 32), &bv::constant(16, 32))
+    }
+
+    fn loop_(&mut self, s: &'p Stmt, body: &'p [Stmt], latch: &'p [Stmt]) -> R<()> {
+        let id = self.loop_ids.get(&(s as *const Stmt)).cloned().unwrap_or_else(|| "loop".into());
+        let bound = self.opts.unwindset.get(&id).copied().unwrap_or(self.opts.unwind);
+        let mut exits = vec![];
+        for iter in 0..bound {
+            if self.dead() {
+                break;
+            }
+            self.path.push(s as *const Stmt as usize);
+            self.path.push(iter as usize);
+            self.frame().loops.push(LoopCtx::default());
+            self.block(body)?;
+            let ctx = self.frame().loops.pop().unwrap();
+            let cur = std::mem::replace(&mut self.state, dead_state());
+            let mut all = ctx.conts;
+            all.push(cur);
+            self.state = self.merge(all, None);
+            self.frame().loops.push(LoopCtx { breaks: ctx.breaks, conts: vec![] });
+            self.block(latch)?;
+            let ctx = self.frame().loops.pop().unwrap();
+            exits.extend(ctx.breaks);
+            self.path.pop();
+            self.path.pop();
+        }
+        if !self.dead() {
+            // One more (partial) iteration: evaluate the loop condition at the head of the
+            // body, then the path that would enter the body again is cut.
+            self.frame().loops.push(LoopCtx::default());
+            for st in body {
+                if self.dead() || !is_cond_prefix(st) {
+                    break;
+                }
+                self.stmt(st)?;
+            }
+            let ctx = self.frame().loops.pop().unwrap();
+            exits.extend(ctx.breaks);
+            exits.extend(ctx.conts);
+            if !self.dead() {
+                let g = self.state.guard;
+                if self.opts.unwinding_assertions {
+                    self.props.push(Prop {
+                        kind: PropertyKind::UnwindingAssertion,
+                        loc: s.loc,
+                        msg: format!("unwinding assertion loop {id}"),
+                        viol: g,
+                    });
+                    let prop = self.props.len() - 1;
+                    self.step(s.loc, RawKind::Fail { prop });
+                } else {
+                    self.cuts.push(g);
+                }
+                self.kill();
+            }
+        }
+        let cur = std::mem::replace(&mut self.state, dead_state());
+        exits.push(cur);
+        self.state = self.merge(exits, None);
+        Ok(())
+    }
+
+    // ---------------------------------------------------------------- calls and threads
+
+    /// Inlines `f`; returns the merged return value.
+    fn inline_call(&mut self, f: FuncId, args: Vec<Value>, loc: Loc) -> R<Option<Value>> {
+        let func = self.prog.func(f);
+        let Some(body) = &func.body else {
+            return Err(Error::Internal(format!("`{}` has no body", func.name)));
+        };
+        if self.ctx.frames.iter().any(|fr| fr.func == f) {
+            return Err(Error::unsupported(loc, format!("recursive call of `{}`", func.name)));
+        }
+        if self.ctx.frames.len() > 200 {
+            return Err(Error::unsupported(loc, "call depth over 200"));
+        }
+        let id = self.next_frame;
+        self.next_frame += 1;
+        self.ctx.frames.push(Frame { id, func: f, returns: vec![], labels: HashMap::new(), loops: vec![] });
+        if self.ctx.thread == 0 && self.ctx.frames.len() == 1 {
+            // Main's address-taken locals get their objects now, in a fixed order, so that
+            // their ids are the same in every pass.
+            for i in 0..self.prog.vars.len() {
+                let v = VarId(i as u32);
+                let var = self.prog.var(v);
+                let mine = matches!(var.storage, Storage::Local { func } | Storage::Temp { func } if func == f);
+                if mine && self.is_mem_var(v) && !matches!(var.ty, Type::Func(_)) {
+                    self.var_object(v)?;
+                }
+            }
+            self.stable_objs = self.objects.len() as u32;
+        }
+        for (i, &p) in func.params.iter().enumerate() {
+            let pty = self.prog.var(p).ty.clone();
+            let v = match args.get(i) {
+                Some(v) if !v.is_empty() => v.clone(),
+                _ => self.nondet_value(&pty),
+            };
+            let pe = Expr::var(p, pty);
+            let place = self.place(&pe)?;
+            self.store(place, v, &pe, loc)?;
+        }
+        self.block(body)?;
+        let fr = self.ctx.frames.pop().unwrap();
+        let cur = std::mem::replace(&mut self.state, dead_state());
+        let mut all = fr.returns;
+        all.push(cur);
+        self.state = self.merge(all, None);
+        let ret = self.state.vars.remove(&(id, RETVAL));
+        self.state.vars.retain(|k, _| k.0 != id);
+        Ok(ret)
+    }
+
+    fn call(&mut self, dest: Option<&Expr>, callee: &Callee, args: &[Expr], loc: Loc) -> R<()> {
+        let f = match callee {
+            Callee::Direct(f) => Some(*f),
+            Callee::Indirect(e) => {
+                let p = self.eval_ptr(e)?;
+                match as_const(&p) {
+                    Some(v) if (v >> OFF_BITS) >= FUNC_BASE => Some(FuncId(((v >> OFF_BITS) - FUNC_BASE) as u32)),
+                    Some(_) => {
+                        // A call through a null or data pointer: the path cannot go on.
+                        self.state.guard = Lit::FALSE;
+                        return Ok(());
+                    }
+                    None => return self.indirect_call(dest, &p, args, loc),
+                }
+            }
+        };
+        let f = f.unwrap();
+        self.direct_call(dest, f, args, loc)
+    }
+
+    fn indirect_call(&mut self, dest: Option<&Expr>, p: &Bv, args: &[Expr], loc: Loc) -> R<()> {
+        let g = self.state.guard;
+        let mut outs = vec![];
+        let mut any = Lit::FALSE;
+        for (i, f) in self.prog.funcs.iter().enumerate() {
+            if f.body.is_none() || (f.params.len() != args.len() && !f.ty.variadic) {
+                continue;
+            }
+            let fp = bv::constant((FUNC_BASE + i as u128) << OFF_BITS, PTR_BITS);
+            let c = self.sat.bv_eq(p, &fp);
+            let gc = self.sat.and(g, c);
+            if gc == Lit::FALSE {
+                continue;
+            }
+            any = self.sat.or(any, c);
+            let saved = self.state.clone();
+            self.state.guard = gc;
+            self.direct_call(dest, FuncId(i as u32), args, loc)?;
+            outs.push(std::mem::replace(&mut self.state, saved));
+        }
+        // No matching function: the call is undefined; the path stops.
+        let _ = any;
+        self.state = self.merge(outs, None);
+        Ok(())
+    }
+
+    fn direct_call(&mut self, dest: Option<&Expr>, f: FuncId, args: &[Expr], loc: Loc) -> R<()> {
+        let func = self.prog.func(f);
+        if func.body.is_none() {
+            return self.external_call(dest, &func.name, args, loc);
+        }
+        let mut vals = vec![];
+        for (i, a) in args.iter().enumerate() {
+            match func.params.get(i) {
+                Some(&p) => {
+                    let pty = self.prog.var(p).ty.clone();
+                    vals.push(self.eval_as_value(a, &pty)?);
+                }
+                None => {
+                    self.eval(a)?;
+                }
+            }
+        }
+        self.step(loc, RawKind::Call { func: func.name.clone(), approx: false });
+        self.path.push(self.cur_stmt_ptr);
+        let ret = self.inline_call(f, vals, loc);
+        self.path.pop();
+        let ret = ret?;
+        if let Some(d) = dest {
+            let rt = func.ty.ret.clone();
+            let v = match ret {
+                Some(v) if rt.is_scalar() && d.ty.is_scalar() && !v.is_empty() => vec![self.convert(&v[0], &rt, &d.ty)],
+                Some(v) => v,
+                None => self.nondet_value(&d.ty),
+            };
+            let place = self.place(d)?;
+            self.store(place, v, d, loc)?;
+        }
+        Ok(())
+    }
+
+    fn external_call(&mut self, dest: Option<&Expr>, name: &str, args: &[Expr], loc: Loc) -> R<()> {
+        let mut vals = vec![];
+        for a in args {
+            let v = if a.ty.is_scalar() || matches!(a.ty, Type::Array(..)) {
+                vec![self.eval_as(a, &if matches!(a.ty, Type::Array(..)) { Type::ptr_to(Type::Void) } else { a.ty.clone() })?]
+            } else {
+                self.eval(a)?
+            };
+            vals.push(v);
+        }
+        let mut approx = false;
+        let ptr_args = args.iter().any(|a| a.ty.is_pointer() || matches!(a.ty, Type::Array(..)));
+        let const_arg = |i: usize| vals.get(i).and_then(|v| v.first()).and_then(|b| as_const(b));
+        let result: Option<Bv> = match name {
+            "malloc" | "__builtin_malloc" | "alloca" | "__builtin_alloca" | "valloc" | "calloc" | "realloc" => {
+                let n = self.objects.len();
+                let init = if name == "calloc" { ObjInit::Zero } else { ObjInit::Nondet };
+                let o = self.new_object(format!("{name}#{n}"), init, Some(ObjRoot::Heap(self.cur_stmt)))?;
+                if name == "realloc" {
+                    self.warn(loc, "realloc returns fresh memory; the old contents are not copied");
+                    approx = true;
+                }
+                Some(bv::constant((o as u128) << OFF_BITS, PTR_BITS))
+            }
+            "free" | "__builtin_free" => None,
+            "pthread_mutex_lock" | "pthread_mutex_unlock" | "pthread_spin_lock" | "pthread_spin_unlock" if args.len() == 1 => {
+                if name.ends_with("_lock") {
+                    self.lock(&args[0], loc)?;
+                } else {
+                    self.unlock(&args[0], loc)?;
+                }
+                Some(bv::constant(0, 32))
+            }
+            "pthread_mutex_trylock" | "pthread_spin_trylock" if args.len() == 1 => Some(self.trylock(&vals[0][0], &args[0], loc)),
+            // Waiting on a condition variable: release the mutex, (spuriously) wake up,
+            // re-acquire it. Signals are then no-ops: every wake-up is allowed anyway.
+            "pthread_cond_wait" | "pthread_cond_timedwait" if args.len() >= 2 => {
+                self.unlock(&args[1], loc)?;
+                self.lock(&args[1], loc)?;
+                Some(bv::constant(0, 32))
+            }
+            "pthread_cond_signal" | "pthread_cond_broadcast" | "pthread_cond_init" | "pthread_cond_destroy"
+            | "pthread_mutex_destroy" | "pthread_attr_init" | "pthread_attr_destroy" | "pthread_spin_destroy"
+            | "pthread_mutexattr_init" | "pthread_mutexattr_destroy" | "pthread_mutexattr_settype" => Some(bv::constant(0, 32)),
+            "pthread_mutex_init" | "pthread_spin_init" => {
+                if !vals.is_empty() {
+                    let addr = vals[0][0].clone();
+                    let label = format!("*{}", expr_text(self.prog, &args[0]));
+                    self.write_mem(addr, bv::constant(0, 32), &Type::INT, label, loc, None);
+                }
+                Some(bv::constant(0, 32))
+            }
+            "pthread_self" => Some(bv::constant(self.ctx.thread as u128, 64)),
+            "printf" | "puts" | "putchar" | "fprintf" | "fputs" | "fflush" | "perror" | "sched_yield" | "sleep" | "usleep"
+            | "nanosleep" | "srand" | "rand" | "random" | "time" | "__VERIFIER_nondet_int" | "__VERIFIER_nondet_uint"
+            | "__VERIFIER_nondet_bool" | "__VERIFIER_nondet_char" | "__VERIFIER_nondet_long" | "__VERIFIER_nondet_ulong"
+            | "__VERIFIER_nondet_pointer" | "__VERIFIER_nondet_uchar" | "__VERIFIER_nondet_short" | "__VERIFIER_nondet_ushort" => {
+                None
+            }
+            "memset" | "__builtin_memset" if args.len() == 3 => {
+                let elem = elem_type(&args[0]);
+                match (const_arg(1), const_arg(2), elem) {
+                    (Some(c), Some(n), Some(elem)) if elem.is_scalar() => {
+                        let w = width(&elem);
+                        let bytes = (w / 8).max(1) as u128;
+                        let mut v: u128 = 0;
+                        for _ in 0..(w / 8).max(1) {
+                            v = (v << 8) | (c & 0xff);
+                        }
+                        if w == 1 {
+                            v = (c & 0xff != 0) as u128;
+                        }
+                        let k = (n / bytes).min(4096) as usize;
+                        let base = vals[0][0].clone();
+                        for j in 0..k {
+                            let a = self.ptr_add(&base, &bv::constant(j as u128, 64), false, 1, false);
+                            let lab = format!("{}[{j}]", expr_text(self.prog, peel(&args[0])));
+                            self.write_mem(a, bv::constant(v, w), &elem, lab, loc, None);
+                        }
+                    }
+                    _ => approx = true,
+                }
+                Some(vals[0][0].clone())
+            }
+            "memcpy" | "memmove" | "__builtin_memcpy" if args.len() == 3 => {
+                let elem = elem_type(&args[0]).or_else(|| elem_type(&args[1]));
+                match (const_arg(2), elem) {
+                    (Some(n), Some(elem)) if elem.is_scalar() => {
+                        let w = width(&elem);
+                        let k = (n / (w / 8).max(1) as u128).min(4096) as usize;
+                        let (d, src) = (vals[0][0].clone(), vals[1][0].clone());
+                        let mut tmp = vec![];
+                        for j in 0..k {
+                            let a = self.ptr_add(&src, &bv::constant(j as u128, 64), false, 1, false);
+                            let lab = format!("{}[{j}]", expr_text(self.prog, peel(&args[1])));
+                            tmp.push(self.read_mem(a, w, &elem, lab, loc, None));
+                        }
+                        for (j, v) in tmp.into_iter().enumerate() {
+                            let a = self.ptr_add(&d, &bv::constant(j as u128, 64), false, 1, false);
+                            let lab = format!("{}[{j}]", expr_text(self.prog, peel(&args[0])));
+                            self.write_mem(a, v, &elem, lab, loc, None);
+                        }
+                    }
+                    _ => approx = true,
+                }
+                Some(vals[0][0].clone())
+            }
+            "strcpy" | "strlen" if !args.is_empty() => {
+                let si = if name == "strcpy" { 1 } else { 0 };
+                let text = vals.get(si).and_then(|v| as_const(&v[0])).and_then(|p| {
+                    let (o, off) = ((p >> OFF_BITS) as u32, (p & ((1 << OFF_BITS) - 1)) as usize);
+                    self.strings.iter().find(|(_, &so)| so == o).map(|(t, _)| t.as_bytes().get(off..).unwrap_or(&[]).to_vec())
+                });
+                match (name, text) {
+                    ("strlen", Some(t)) => Some(bv::constant(t.len() as u128, 64)),
+                    ("strcpy", Some(t)) if args.len() == 2 => {
+                        let d = vals[0][0].clone();
+                        let lab = expr_text(self.prog, peel(&args[0]));
+                        for (j, &b) in t.iter().chain(std::iter::once(&0u8)).enumerate() {
+                            let a = self.ptr_add(&d, &bv::constant(j as u128, 64), false, 1, false);
+                            self.write_mem(a, bv::constant(b as u128, 8), &Type::CHAR, format!("{lab}[{j}]"), loc, None);
+                        }
+                        Some(d)
+                    }
+                    _ => {
+                        approx = true;
+                        None
+                    }
+                }
+            }
+            _ => {
+                approx = ptr_args;
+                None
+            }
+        };
+        if approx {
+            self.warn(loc, &format!("call of external function `{name}`: its effects on memory are not modelled"));
+            self.approximate = true;
+        }
+        self.step(loc, RawKind::Call { func: name.to_string(), approx });
+        if let Some(d) = dest {
+            let v = match result {
+                Some(r) if d.ty.is_scalar() => {
+                    let from = if r.len() == PTR_BITS { Type::ptr_to(Type::Void) } else { Type::INT };
+                    vec![self.convert(&r, &from, &d.ty)]
+                }
+                _ => self.nondet_value(&d.ty),
+            };
+            let place = self.place(d)?;
+            self.store(place, v, d, loc)?;
+        }
+        Ok(())
+    }
+
+    fn warn(&mut self, loc: Loc, msg: &str) {
+        let m = format!("line {}: {msg}", loc.line);
+        if !self.warnings.contains(&m) {
+            self.warnings.push(m);
+        }
+    }
+
+    fn spawn(&mut self, tid: Option<&Expr>, func: &Expr, arg: &Expr, loc: Loc) -> R<()> {
+        let fp = self.eval_ptr(func)?;
+        let f = match as_const(&fp) {
+            Some(v) if (v >> OFF_BITS) >= FUNC_BASE => FuncId(((v >> OFF_BITS) - FUNC_BASE) as u32),
+            _ => return Err(Error::unsupported(loc, "thread start routine is not a known function")),
+        };
+        if self.prog.func(f).body.is_none() {
+            return Err(Error::unsupported(loc, format!("thread function `{}` has no body", self.prog.func(f).name)));
+        }
+        let argv = self.eval_as(arg, &Type::ptr_to(Type::Void))?;
+        if self.dead() {
+            return Ok(());
+        }
+        let k = self.threads.len();
+        let block = self.new_block();
+        self.threads.push(Thread {
+            name: format!("{}#{k}", self.prog.func(f).name),
+            guard: self.state.guard,
+            parent: Some((self.ctx.thread, block)),
+            blocks: vec![],
+            start: 0,
+            end: 0,
+            finished: Lit::FALSE,
+            retval: vec![],
+        });
+        self.step(loc, RawKind::Spawn { thread: k });
+        let key: ThreadKey = (self.ctx.thread, self.cur_stmt_ptr, self.path.clone());
+        if let Some(c) = self.collecting.as_mut() {
+            c.ids.push(key.clone());
+            c.writes.push(Default::default());
+        }
+        if let Some(c) = self.collected.as_mut() {
+            if c.ids.get(k) != Some(&key) {
+                c.mismatch = true;
+            }
+        }
+        if let Some(t) = tid {
+            let addr = self.eval_ptr(t)?;
+            let ty = t.ty.pointee().cloned().unwrap_or(Type::ULONG);
+            let w = width(&ty);
+            let label = format!("*{}", expr_text(self.prog, t));
+            self.write_mem(addr, bv::constant(k as u128, w), &ty, label, loc, self.ptr_roots(t));
+        }
+        let mem = self.state.mem.clone();
+        self.queue.push_back((k, f, argv, mem));
+        Ok(())
+    }
+
+    fn join(&mut self, tid: &Expr, ret: Option<&Expr>, loc: Loc) -> R<()> {
+        let tv = self.eval_scalar(tid)?;
+        let tv = self.sat.bv_resize(&tv, 64, false);
+        if self.dead() {
+            return Ok(());
+        }
+        let block = self.new_block();
+        let joined = self.sat.fresh();
+        let retv = self.sat.fresh_bv(PTR_BITS);
+        self.joins.push(JoinRec { thread: self.ctx.thread, block, guard: self.state.guard, tid: tv.clone(), joined, ret: retv.clone() });
+        self.step(loc, RawKind::Join { tid: tv });
+        self.state.guard = self.sat.and(self.state.guard, joined);
+        if let Some(r) = ret {
+            let addr = self.eval_ptr(r)?;
+            let label = format!("*{}", expr_text(self.prog, r));
+            self.write_mem(addr, retv, &Type::ptr_to(Type::Void), label, loc, self.ptr_roots(r));
+        }
+        Ok(())
+    }
+
+    fn rmw(&mut self, r: &Rmw, loc: Loc) -> R<()> {
+        use RmwOp::*;
+        let ty = r.ptr.ty.pointee().cloned().unwrap_or(Type::INT);
+        let ty = if ty.is_scalar() { ty } else { Type::INT };
+        let w = width(&ty);
+        let addr = self.eval_ptr(&r.ptr)?;
+        let roots = self.ptr_roots(&r.ptr);
+        let val = self.eval_as(&r.val, &ty)?;
+        let label = format!("*{}", expr_text(self.prog, &r.ptr));
+        // For compare-exchange, the expected value lives behind a pointer.
+        let (expected, exp_addr) = match (r.op, &r.expected) {
+            (CompareExchange, Some(e)) => {
+                let a = self.eval_ptr(e)?;
+                let v = self.load(Place::Mem { addr: a.clone(), ty: ty.clone(), roots: self.ptr_roots(e) }, &format!("*{}", expr_text(self.prog, e)), loc)?;
+                (Some(v[0].clone()), Some(a))
+            }
+            (_, Some(e)) => (Some(self.eval_as(e, &ty)?), None),
+            (_, None) => (None, None),
+        };
+        self.atomic_begin();
+        let old = if r.op == Store { bv::constant(0, w) } else { self.read_mem(addr.clone(), w, &ty, label.clone(), loc, roots.clone()) };
+        let signed = is_signed(&ty);
+        let _ = signed;
+        let (new, result, write_cond): (Option<Bv>, Bv, Lit) = match r.op {
+            FetchAdd | AddFetch => {
+                let n = self.sat.bv_add(&old, &val);
+                let res = if r.op == FetchAdd { old.clone() } else { n.clone() };
+                (Some(n), res, Lit::TRUE)
+            }
+            FetchSub | SubFetch => {
+                let n = self.sat.bv_sub(&old, &val);
+                let res = if r.op == FetchSub { old.clone() } else { n.clone() };
+                (Some(n), res, Lit::TRUE)
+            }
+            FetchAnd | AndFetch => {
+                let n = self.sat.bv_and(&old, &val);
+                let res = if r.op == FetchAnd { old.clone() } else { n.clone() };
+                (Some(n), res, Lit::TRUE)
+            }
+            FetchOr | OrFetch => {
+                let n = self.sat.bv_or(&old, &val);
+                let res = if r.op == FetchOr { old.clone() } else { n.clone() };
+                (Some(n), res, Lit::TRUE)
+            }
+            FetchXor | XorFetch => {
+                let n = self.sat.bv_xor(&old, &val);
+                let res = if r.op == FetchXor { old.clone() } else { n.clone() };
+                (Some(n), res, Lit::TRUE)
+            }
+            FetchNand | NandFetch => {
+                let a = self.sat.bv_and(&old, &val);
+                let n = self.sat.bv_not(&a);
+                let res = if r.op == FetchNand { old.clone() } else { n.clone() };
+                (Some(n), res, Lit::TRUE)
+            }
+            Exchange => (Some(val.clone()), old.clone(), Lit::TRUE),
+            CasVal | CasBool | CompareExchange => {
+                let exp = expected.clone().unwrap_or_else(|| bv::constant(0, w));
+                let eq = self.sat.bv_eq(&old, &exp);
+                let res = if r.op == CasVal { old.clone() } else { vec![eq] };
+                (Some(val.clone()), res, eq)
+            }
+            Load => (None, old.clone(), Lit::FALSE),
+            Store => (Some(val.clone()), bv::constant(0, w), Lit::TRUE),
+        };
+        if let Some(n) = new {
+            let g = self.state.guard;
+            self.state.guard = self.sat.and(g, write_cond);
+            self.write_mem(addr, n, &ty, label, loc, roots.clone());
+            self.state.guard = g;
+        }
+        self.atomic_end();
+        if let (Some(ea), CompareExchange) = (exp_addr, r.op) {
+            // On failure the current value is written back to *expected.
+            let g = self.state.guard;
+            self.state.guard = self.sat.and(g, !write_cond);
+            let label = format!("*{}", expr_text(self.prog, r.expected.as_ref().unwrap()));
+            self.write_mem(ea, old.clone(), &ty, label, loc, self.ptr_roots(r.expected.as_ref().unwrap()));
+            self.state.guard = g;
+        }
+        if let Some(d) = &r.dest {
+            let from = if matches!(r.op, CasBool | CompareExchange) { Type::Bool } else { ty.clone() };
+            let v = self.convert(&result, &from, &d.ty);
+            let place = self.place(d)?;
+            self.store(place, vec![v], d, loc)?;
+        }
+        Ok(())
+    }
+
+    // ---------------------------------------------------------------- places
+
+    /// Points-to roots of the lvalue `lv` (a dereference), when the analysis knows them.
+    fn access_roots(&self, lv: &Expr) -> Roots {
+        let (alias, roots) = self.alias.as_ref()?;
+        let t = alias.access(self.prog, lv);
+        if t.unknown || t.objects.is_empty() {
+            return None;
+        }
+        let mut set = BTreeSet::new();
+        for o in &t.objects {
+            set.insert(*roots.get(o)?);
+        }
+        Some(Rc::new(set))
+    }
+
+    /// Points-to roots of `*p`.
+    fn ptr_roots(&self, p: &Expr) -> Roots {
+        self.alias.as_ref()?;
+        let ty = p.ty.pointee().cloned().unwrap_or(Type::INT);
+        self.access_roots(&Expr::new(ExprKind::Deref(Box::new(p.clone())), ty))
+    }
+
+    fn is_mem_var(&self, v: VarId) -> bool {
+        let var = self.prog.var(v);
+        let local = matches!(var.storage, Storage::Local { .. } | Storage::Temp { .. });
+        !local || var.address_taken || var.init.is_some()
+    }
+
+    /// Whether `v` is a `static` local (one object for the whole program).
+    fn is_static_local(&self, v: VarId) -> bool {
+        let var = self.prog.var(v);
+        matches!(var.storage, Storage::Local { .. }) && var.init.is_some()
+    }
+
+    /// The frame a variable's storage belongs to: the innermost call of its function, the
+    /// program (globals, static locals) or the current thread (thread-local storage).
+    fn frame_of(&self, v: VarId) -> R<u32> {
+        let var = self.prog.var(v);
+        if self.is_static_local(v) {
+            return Ok(GLOBAL_FRAME);
+        }
+        let f = match var.storage {
+            Storage::Local { func } | Storage::Temp { func } => func,
+            Storage::Global => return Ok(GLOBAL_FRAME),
+            #[allow(unreachable_patterns)]
+            _ => return Ok(TLS_FRAME + self.ctx.thread as u32),
+        };
+        self.ctx
+            .frames
+            .iter()
+            .rev()
+            .find(|fr| fr.func == f)
+            .map(|fr| fr.id)
+            .ok_or_else(|| Error::Internal(format!("variable `{}` used outside its function", var.name)))
+    }
+
+    fn var_object(&mut self, v: VarId) -> R<u32> {
+        let frame = self.frame_of(v)?;
+        if let Some(&o) = self.obj_of.get(&(frame, v)) {
+            return Ok(o);
+        }
+        let var = self.prog.var(v);
+        let init = if frame >= TLS_FRAME && frame != GLOBAL_FRAME {
+            // Thread-local storage: initialised like a global, one copy per thread.
+            let cells = self.init_cells(&var.ty, var.init.as_ref())?;
+            ObjInit::Cells(cells)
+        } else {
+            // An address-taken local: uninitialised, one object per call.
+            let widths = self.layout.cells(&var.ty);
+            ObjInit::Cells(widths.iter().map(|&w| self.sat.fresh_bv(w)).collect())
+        };
+        let o = self.new_object(var.name.clone(), init, Some(ObjRoot::Var(v)))?;
+        self.obj_of.insert((frame, v), o);
+        Ok(o)
+    }
+
+    fn place(&mut self, e: &Expr) -> R<Place> {
+        match &e.kind {
+            ExprKind::Var(v) => {
+                if self.is_mem_var(*v) {
+                    let o = self.var_object(*v)?;
+                    Ok(Place::Mem { addr: bv::constant((o as u128) << OFF_BITS, PTR_BITS), ty: e.ty.clone(), roots: None })
+                } else {
+                    let key = (self.frame_of(*v)?, v.0);
+                    let var_ty = self.prog.var(*v).ty.clone();
+                    Ok(Place::Local { key, var_ty, off: bv::constant(0, LOCAL_OFF_BITS), ty: e.ty.clone() })
+                }
+            }
+            ExprKind::Deref(p) => {
+                let addr = self.eval_ptr(p)?;
+                let roots = if as_const(&addr).is_some() { None } else { self.access_roots(e) };
+                Ok(Place::Mem { addr, ty: e.ty.clone(), roots })
+            }
+            ExprKind::Index(base, i) => {
+                if base.ty.is_pointer() {
+                    let addr = self.eval_ptr(base)?;
+                    let iv = self.eval_scalar(i)?;
+                    let stride = self.layout.ncells(&e.ty);
+                    let addr = self.ptr_add(&addr, &iv, is_signed(&i.ty), stride as u128, false);
+                    let roots = if as_const(&addr).is_some() { None } else { self.access_roots(e) };
+                    return Ok(Place::Mem { addr, ty: e.ty.clone(), roots });
+                }
+                let bp = self.place(base)?;
+                let iv = self.eval_scalar(i)?;
+                let stride = self.layout.ncells(&e.ty) as u128;
+                Ok(match bp {
+                    Place::Mem { addr, roots, .. } => {
+                        let addr = self.ptr_add(&addr, &iv, is_signed(&i.ty), stride, false);
+                        Place::Mem { addr, ty: e.ty.clone(), roots }
+                    }
+                    Place::Local { key, var_ty, off, .. } => {
+                        let iv = self.sat.bv_resize(&iv, LOCAL_OFF_BITS, is_signed(&i.ty));
+                        let st = bv::constant(stride, LOCAL_OFF_BITS);
+                        let d = self.sat.bv_mul(&iv, &st);
+                        let off = self.sat.bv_add(&off, &d);
+                        Place::Local { key, var_ty, off, ty: e.ty.clone() }
+                    }
+                })
+            }
+            ExprKind::Member(base, f) => {
+                let bp = self.place(base)?;
+                let fo = match &base.ty {
+                    Type::Struct(s) => self.layout.field_offset(*s, *f) as u128,
+                    _ => 0,
+                };
+                Ok(match bp {
+                    Place::Mem { addr, roots, .. } => {
+                        let d = bv::constant(fo, 64);
+                        let addr = self.ptr_add(&addr, &d, false, 1, false);
+                        Place::Mem { addr, ty: e.ty.clone(), roots }
+                    }
+                    Place::Local { key, var_ty, off, .. } => {
+                        let d = bv::constant(fo, LOCAL_OFF_BITS);
+                        let off = self.sat.bv_add(&off, &d);
+                        Place::Local { key, var_ty, off, ty: e.ty.clone() }
+                    }
+                })
+            }
+            ExprKind::Cast(inner) => {
+                // `*(T*)&x`-style lvalues through a cast: reinterpret the place.
+                let p = self.place(inner)?;
+                Ok(match p {
+                    Place::Mem { addr, roots, .. } => Place::Mem { addr, ty: e.ty.clone(), roots },
+                    Place::Local { key, var_ty, off, .. } => Place::Local { key, var_ty, off, ty: e.ty.clone() },
+                })
+            }
+            _ => Err(Error::unsupported(Loc::default(), format!("not an lvalue: {}", expr_text(self.prog, e)))),
+        }
+    }
+
+    /// `p + i*stride` on the offset part of a pointer.
+    fn ptr_add(&mut self, p: &Bv, i: &Bv, signed: bool, stride: u128, negate: bool) -> Bv {
+        let iv = self.sat.bv_resize(i, OFF_BITS, signed);
+        let st = bv::constant(stride, OFF_BITS);
+        let d = self.sat.bv_mul(&iv, &st);
+        let off = if negate { self.sat.bv_sub(&p[..OFF_BITS], &d) } else { self.sat.bv_add(&p[..OFF_BITS], &d) };
+        let mut out = off;
+        out.extend_from_slice(&p[OFF_BITS..]);
+        out
+    }
+
+    fn local_cells(&mut self, key: VKey, var_ty: &Type) -> Value {
+        if let Some(v) = self.state.vars.get(&key) {
+            return v.clone();
+        }
+        let v = self.nondet_value(var_ty);
+        self.state.vars.insert(key, v.clone());
+        v
+    }
+
+    fn nondet_value(&mut self, ty: &Type) -> Value {
+        let ws = self.layout.cells(ty);
+        ws.iter().map(|&w| self.sat.fresh_bv(w)).collect()
+    }
+
+    /// Reads the value at `place` (all its cells).
+    fn load(&mut self, place: Place, label: &str, loc: Loc) -> R<Value> {
+        match place {
+            Place::Mem { addr, ty, roots } => {
+                let widths = self.layout.cells(&ty);
+                let mut out = vec![];
+                let cell_tys = cell_types(self.prog, &ty, widths.len());
+                for (j, &w) in widths.iter().enumerate() {
+                    let a = if j == 0 { addr.clone() } else { self.ptr_add(&addr, &bv::constant(j as u128, 64), false, 1, false) };
+                    let lab = if widths.len() == 1 { label.to_string() } else { format!("{label}#{j}") };
+                    out.push(self.read_mem(a, w, &cell_tys[j], lab, loc, roots.clone()));
+                }
+                Ok(out)
+            }
+            Place::Local { key, var_ty, off, ty } => {
+                let cells = self.local_cells(key, &var_ty);
+                let widths = self.layout.cells(&ty);
+                let n = widths.len();
+                match as_const(&off) {
+                    Some(k) => {
+                        let k = k as usize;
+                        let mut out = vec![];
+                        for (j, &w) in widths.iter().enumerate() {
+                            match cells.get(k + j) {
+                                Some(c) => out.push(self.sat.bv_resize(c, w, false)),
+                                None => out.push(self.sat.fresh_bv(w)),
+                            }
+                        }
+                        Ok(out)
+                    }
+                    None => {
+                        let mut out: Value = widths.iter().map(|&w| self.sat.fresh_bv(w)).collect();
+                        if cells.len() >= n {
+                            for p in 0..=(cells.len() - n) {
+                                let pc = bv::constant(p as u128, LOCAL_OFF_BITS);
+                                let c = self.sat.bv_eq(&off, &pc);
+                                if c == Lit::FALSE {
+                                    continue;
+                                }
+                                for j in 0..n {
+                                    let v = self.sat.bv_resize(&cells[p + j], widths[j], false);
+                                    out[j] = self.sat.bv_ite(c, &v, &out[j]);
+                                }
+                            }
+                        }
+                        Ok(out)
+                    }
+                }
+            }
+        }
+    }
+
+    fn store(&mut self, place: Place, v: Value, lhs: &Expr, loc: Loc) -> R<()> {
+        if self.dead() {
+            return Ok(());
+        }
+        let text = expr_text(self.prog, lhs);
+        match place {
+            Place::Mem { addr, ty, roots } => {
+                let widths = self.layout.cells(&ty);
+                let cell_tys = cell_types(self.prog, &ty, widths.len());
+                for (j, &w) in widths.iter().enumerate() {
+                    let a = if j == 0 { addr.clone() } else { self.ptr_add(&addr, &bv::constant(j as u128, 64), false, 1, false) };
+                    let val = match v.get(j) {
+                        Some(x) => self.sat.bv_resize(x, w, false),
+                        None => self.sat.fresh_bv(w),
+                    };
+                    let lab = if widths.len() == 1 { text.clone() } else { format!("{text}#{j}") };
+                    self.write_mem(a, val, &cell_tys[j], lab, loc, roots.clone());
+                }
+            }
+            Place::Local { key, var_ty, off, ty } => {
+                let mut cells = self.local_cells(key, &var_ty);
+                let n = self.layout.ncells(&ty);
+                match as_const(&off) {
+                    Some(k) => {
+                        let k = k as usize;
+                        for j in 0..n {
+                            if let (Some(c), Some(x)) = (cells.get(k + j), v.get(j)) {
+                                let w = c.len();
+                                cells[k + j] = self.sat.bv_resize(x, w, false);
+                            }
+                        }
+                    }
+                    None => {
+                        if cells.len() >= n {
+                            for p in 0..=(cells.len() - n) {
+                                let pc = bv::constant(p as u128, LOCAL_OFF_BITS);
+                                let c = self.sat.bv_eq(&off, &pc);
+                                if c == Lit::FALSE {
+                                    continue;
+                                }
+                                for j in 0..n {
+                                    if let Some(x) = v.get(j) {
+                                        let w = cells[p + j].len();
+                                        let x = self.sat.bv_resize(x, w, false);
+                                        cells[p + j] = self.sat.bv_ite(c, &x, &cells[p + j]);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                self.state.vars.insert(key, cells);
+                if ty.is_scalar() && !text.starts_with("__weakc_tmp") {
+                    if let Some(x) = v.first() {
+                        self.step(loc, RawKind::Assign { lhs: text, val: x.clone(), ty });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    // ---------------------------------------------------------------- expressions
+
+    fn eval_scalar(&mut self, e: &Expr) -> R<Bv> {
+        let v = self.eval(e)?;
+        Ok(v.into_iter().next().unwrap_or_default())
+    }
+
+    /// A pointer-valued expression as a 64-bit pointer (arrays and functions decay).
+    fn eval_ptr(&mut self, e: &Expr) -> R<Bv> {
+        self.eval_as(e, &Type::ptr_to(Type::Void))
+    }
+
+    fn eval_cond(&mut self, e: &Expr) -> R<Lit> {
+        let v = self.eval_as(e, &Type::Bool)?;
+        Ok(v[0])
+    }
+
+    /// Evaluates `e` converted to `ty` (a scalar type), decaying arrays and functions.
+    fn eval_as(&mut self, e: &Expr, ty: &Type) -> R<Bv> {
+        if matches!(e.ty, Type::Array(..)) {
+            if let ExprKind::Str(s) = &e.kind {
+                let p = self.string_ptr(s)?;
+                return Ok(self.convert(&p, &Type::ptr_to(Type::CHAR), ty));
+            }
+            let place = self.place(e)?;
+            let p = match place {
+                Place::Mem { addr, .. } => addr,
+                Place::Local { .. } => return Err(Error::Internal("address of a non-address-taken local array".into())),
+            };
+            return Ok(self.convert(&p, &Type::ptr_to(Type::Void), ty));
+        }
+        let v = self.eval_scalar(e)?;
+        Ok(self.convert(&v, &e.ty, ty))
+    }
+
+    fn eval_as_value(&mut self, e: &Expr, ty: &Type) -> R<Value> {
+        if ty.is_scalar() {
+            Ok(vec![self.eval_as(e, ty)?])
+        } else {
+            self.eval(e)
+        }
+    }
+
+    fn string_ptr(&mut self, s: &str) -> R<Bv> {
+        let o = match self.strings.get(s) {
+            Some(&o) => o,
+            None => {
+                let mut cells: Vec<Bv> = s.bytes().map(|b| bv::constant(b as u128, 8)).collect();
+                cells.push(bv::constant(0, 8));
+                let o = self.new_object(format!("{s:?}"), ObjInit::Cells(cells), None)?;
+                self.strings.insert(s.to_string(), o);
+                o
+            }
+        };
+        Ok(bv::constant((o as u128) << OFF_BITS, PTR_BITS))
+    }
+
+    /// Scalar conversion from `from` to `to` (C casts and implicit conversions).
+    pub fn convert(&mut self, v: &Bv, from: &Type, to: &Type) -> Bv {
+        match to {
+            Type::Void => vec![],
+            Type::Bool => {
+                if matches!(from, Type::Bool) {
+                    return v.clone();
+                }
+                let z = self.sat.bv_is_zero(v);
+                vec![!z]
+            }
+            Type::Float { bits } => {
+                if matches!(from, Type::Float { bits: b } if b == bits) {
+                    v.clone()
+                } else if as_const(v) == Some(0) {
+                    bv::constant(0, *bits as usize)
+                } else {
+                    self.sat.fresh_bv(*bits as usize)
+                }
+            }
+            Type::Int { .. } | Type::Ptr(_) | Type::Func(_) | Type::Array(..) | Type::Struct(_) => {
+                let w = width(to);
+                match from {
+                    Type::Float { .. } => {
+                        if as_const(v) == Some(0) {
+                            bv::constant(0, w)
+                        } else {
+                            self.sat.fresh_bv(w)
+                        }
+                    }
+                    _ => self.sat.bv_resize(v, w, is_signed(from)),
+                }
+            }
+        }
+    }
+
+    fn eval(&mut self, e: &Expr) -> R<Value> {
+        let ty = &e.ty;
+        Ok(match &e.kind {
+            ExprKind::Const(c) => vec![bv::constant_i(*c, width(ty))],
+            ExprKind::FloatConst(s) => {
+                let w = width(ty);
+                match s.trim_end_matches(['f', 'F', 'l', 'L']).parse::<f64>() {
+                    Ok(x) if x == 0.0 => vec![bv::constant(0, w)],
+                    Ok(x) if w == 64 => vec![bv::constant(x.to_bits() as u128, 64)],
+                    Ok(x) if w == 32 => vec![bv::constant((x as f32).to_bits() as u128, 32)],
+                    _ => vec![self.sat.fresh_bv(w)],
+                }
+            }
+            ExprKind::Str(s) => {
+                if matches!(ty, Type::Array(..)) {
+                    let mut cells: Vec<Bv> = s.bytes().map(|b| bv::constant(b as u128, 8)).collect();
+                    cells.push(bv::constant(0, 8));
+                    let n = self.layout.ncells(ty);
+                    cells.resize(n.max(1), bv::constant(0, 8));
+                    cells
+                } else {
+                    vec![self.string_ptr(s)?]
+                }
+            }
+            ExprKind::Nondet => self.nondet_value(ty),
+            ExprKind::FuncAddr(f) => vec![bv::constant((FUNC_BASE + f.0 as u128) << OFF_BITS, PTR_BITS)],
+            ExprKind::Var(_) | ExprKind::Deref(_) | ExprKind::Index(..) | ExprKind::Member(..) => {
+                if let (ExprKind::Var(v), Type::Func(_)) = (&e.kind, ty) {
+                    // A function designator held in a variable slot: its address.
+                    let _ = v;
+                    return Ok(vec![self.sat.fresh_bv(PTR_BITS)]);
+                }
+                let text = expr_text(self.prog, e);
+                let place = self.place(e)?;
+                let loc = self.cur_loc;
+                self.load(place, &text, loc)?
+            }
+            ExprKind::AddrOf(lv) => {
+                if let (ExprKind::Var(_), Type::Func(_)) = (&lv.kind, &lv.ty) {
+                    return Ok(vec![self.sat.fresh_bv(PTR_BITS)]);
+                }
+                if let ExprKind::Deref(p) = &lv.kind {
+                    return Ok(vec![self.eval_ptr(p)?]);
+                }
+                match self.place(lv)? {
+                    Place::Mem { addr, .. } => vec![self.convert(&addr, &Type::ptr_to(Type::Void), ty)],
+                    Place::Local { .. } => {
+                        return Err(Error::Internal(format!(
+                            "address of `{}`, which is not marked address-taken",
+                            expr_text(self.prog, lv)
+                        )))
+                    }
+                }
+            }
+            ExprKind::Cast(a) => {
+                if ty.is_scalar() || *ty == Type::Void {
+                    if *ty == Type::Void {
+                        self.eval(a)?;
+                        return Ok(vec![vec![]]);
+                    }
+                    vec![self.eval_as(a, ty)?]
+                } else {
+                    self.eval(a)?
+                }
+            }
+            ExprKind::Unary(op, a) => {
+                let r = match op {
+                    UnOp::Neg => {
+                        let v = self.eval_as(a, ty)?;
+                        if matches!(ty, Type::Float { .. }) {
+                            self.sat.fresh_bv(v.len())
+                        } else {
+                            self.sat.bv_neg(&v)
+                        }
+                    }
+                    UnOp::BitNot => {
+                        let v = self.eval_as(a, ty)?;
+                        self.sat.bv_not(&v)
+                    }
+                    UnOp::Not => {
+                        let c = self.eval_cond(a)?;
+                        self.convert(&vec![!c], &Type::Bool, ty)
+                    }
+                };
+                vec![r]
+            }
+            ExprKind::Binary(op, a, b) => vec![self.binary(*op, a, b, ty)?],
+            ExprKind::Cond(c, a, b) => {
+                let c = self.eval_cond(c)?;
+                let g = self.state.guard;
+                let ga = self.sat.and(g, c);
+                let gb = self.sat.and(g, !c);
+                self.state.guard = ga;
+                let va = if ga == Lit::FALSE { self.nondet_value(ty) } else { self.eval_as_value(a, ty)? };
+                self.state.guard = gb;
+                let vb = if gb == Lit::FALSE { self.nondet_value(ty) } else { self.eval_as_value(b, ty)? };
+                self.state.guard = g;
+                let mut out = vec![];
+                for (x, y) in va.iter().zip(vb.iter()) {
+                    out.push(self.sat.bv_ite(c, x, y));
+                }
+                out
+            }
+        })
+    }
+
+    fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, ty: &Type) -> R<Bv> {
+        use BinOp::*;
+        let decays = |t: &Type| matches!(t, Type::Ptr(_) | Type::Array(..) | Type::Func(_));
+        match op {
+            LogAnd | LogOr => {
+                let la = self.eval_cond(a)?;
+                let g = self.state.guard;
+                // Short circuit: `b` is evaluated only when it matters.
+                let gb = if op == LogAnd { self.sat.and(g, la) } else { self.sat.and(g, !la) };
+                self.state.guard = gb;
+                let lb = if gb == Lit::FALSE { Lit::FALSE } else { self.eval_cond(b)? };
+                self.state.guard = g;
+                let r = if op == LogAnd { self.sat.and(la, lb) } else { self.sat.or(la, lb) };
+                return Ok(self.convert(&vec![r], &Type::Bool, ty));
+            }
+            Eq | Ne | Lt | Le | Gt | Ge => {
+                let (x, y, signed) = if decays(&a.ty) || decays(&b.ty) {
+                    let p = Type::ptr_to(Type::Void);
+                    (self.eval_as(a, &p)?, self.eval_as(b, &p)?, false)
+                } else if matches!(a.ty, Type::Float { .. }) || matches!(b.ty, Type::Float { .. }) {
+                    let va = self.eval_scalar(a)?;
+                    let vb = self.eval_scalar(b)?;
+                    let r = if op == Eq && va == vb {
+                        Lit::TRUE
+                    } else if let (Some(x), Some(y)) = (as_const(&va), as_const(&vb)) {
+                        // Constant floats of equal width: compare exactly for (in)equality only.
+                        match op {
+                            Eq if va.len() == vb.len() => Lit::from_bool(x == y),
+                            Ne if va.len() == vb.len() => Lit::from_bool(x != y),
+                            _ => self.sat.fresh(),
+                        }
+                    } else {
+                        self.sat.fresh()
+                    };
+                    return Ok(self.convert(&vec![r], &Type::Bool, ty));
+                } else {
+                    let ct = common_type(&a.ty, &b.ty);
+                    (self.eval_as(a, &ct)?, self.eval_as(b, &ct)?, is_signed(&ct))
+                };
+                let lt = |s: &mut Sat, p: &Bv, q: &Bv| if signed { s.bv_slt(p, q) } else { s.bv_ult(p, q) };
+                let r = match op {
+                    Eq => self.sat.bv_eq(&x, &y),
+                    Ne => !self.sat.bv_eq(&x, &y),
+                    Lt => lt(&mut self.sat, &x, &y),
+                    Gt => lt(&mut self.sat, &y, &x),
+                    Le => !lt(&mut self.sat, &y, &x),
+                    Ge => !lt(&mut self.sat, &x, &y),
+                    _ => unreachable!(),
+                };
+                return Ok(self.convert(&vec![r], &Type::Bool, ty));
+            }
+            _ => {}
+        }
+        // Pointer arithmetic.
+        if matches!(op, Add | Sub) && (decays(&a.ty) || decays(&b.ty)) {
+            let p = Type::ptr_to(Type::Void);
+            if decays(&a.ty) && decays(&b.ty) && op == Sub {
+                let x = self.eval_as(a, &p)?;
+                let y = self.eval_as(b, &p)?;
+                let stride = a.ty.pointee().map(|t| self.layout.ncells(t)).unwrap_or(1).max(1);
+                let d = self.sat.bv_sub(&x[..OFF_BITS], &y[..OFF_BITS]);
+                let d = self.sat.bv_resize(&d, 64, true);
+                let q = if stride == 1 { d } else { self.sat.bv_sdivrem(&d, &bv::constant(stride as u128, 64)).0 };
+                return Ok(self.convert(&q, &Type::LONG, ty));
+            }
+            let (pe, ie) = if decays(&a.ty) { (a, b) } else { (b, a) };
+            let pv = self.eval_as(pe, &p)?;
+            let iv = self.eval_scalar(ie)?;
+            let stride = match &pe.ty {
+                Type::Ptr(t) | Type::Array(t, _) => match &**t {
+                    Type::Void | Type::Func(_) => 1,
+                    t => self.layout.ncells(t).max(1),
+                },
+                _ => 1,
+            };
+            let r = self.ptr_add(&pv, &iv, is_signed(&ie.ty), stride as u128, op == Sub);
+            return Ok(self.convert(&r, &p, ty));
+        }
+        if matches!(ty, Type::Float { .. }) {
+            self.eval(a)?;
+            self.eval(b)?;
+            return Ok(self.sat.fresh_bv(width(ty)));
+        }
+        let rt = if matches!(ty, Type::Bool) { Type::INT } else { ty.clone() };
+        let signed = is_signed(&rt);
+        let x = self.eval_as(a, &rt)?;
+        let r = match op {
+            Shl | Shr => {
+                let amt = self.eval_scalar(b)?;
+                let amt = if matches!(b.ty, Type::Float { .. }) { self.sat.fresh_bv(32) } else { amt };
+                self.sat.bv_shift(&x, &amt, op == Shl, signed)
+            }
+            _ => {
+                let y = self.eval_as(b, &rt)?;
+                match op {
+                    Add => self.sat.bv_add(&x, &y),
+                    Sub => self.sat.bv_sub(&x, &y),
+                    Mul => self.sat.bv_mul(&x, &y),
+                    BitAnd => self.sat.bv_and(&x, &y),
+                    BitOr => self.sat.bv_or(&x, &y),
+                    BitXor => self.sat.bv_xor(&x, &y),
+                    Div | Rem => {
+                        let (q, m) = if signed { self.sat.bv_sdivrem(&x, &y) } else { self.sat.bv_udivrem(&x, &y) };
+                        let r = if op == Div { q } else { m };
+                        // Division by zero yields an unconstrained value.
+                        let z = self.sat.bv_is_zero(&y);
+                        if z == Lit::FALSE {
+                            r
+                        } else {
+                            let nd = self.sat.fresh_bv(r.len());
+                            self.sat.bv_ite(z, &nd, &r)
+                        }
+                    }
+                    _ => unreachable!(),
+                }
+            }
+        };
+        Ok(self.convert(&r, &rt, ty))
+    }
+}
+
+/// `e` without the casts around it.
+fn peel(mut e: &Expr) -> &Expr {
+    while let ExprKind::Cast(inner) = &e.kind {
+        e = inner;
+    }
+    e
+}
+
+/// The element type a pointer argument points to before it was converted to `void *`.
+fn elem_type(e: &Expr) -> Option<Type> {
+    match peel(e).ty.pointee()? {
+        Type::Array(el, _) => Some((**el).clone()),
+        Type::Void => None,
+        t => Some(t.clone()),
+    }
+}
+
+/// The usual arithmetic conversions on two integer types (after integer promotion).
+pub fn common_type(a: &Type, b: &Type) -> Type {
+    let promote = |t: &Type| match t {
+        Type::Int { bits, signed } if *bits >= 32 => Type::Int { bits: *bits, signed: *signed },
+        _ => Type::INT,
+    };
+    let (a, b) = (promote(a), promote(b));
+    match (&a, &b) {
+        (Type::Int { bits: ba, signed: sa }, Type::Int { bits: bb, signed: sb }) => {
+            if sa == sb {
+                Type::Int { bits: *ba.max(bb), signed: *sa }
+            } else {
+                let (ub, sbits) = if !sa { (*ba, *bb) } else { (*bb, *ba) };
+                if ub >= sbits {
+                    Type::Int { bits: ub, signed: false }
+                } else {
+                    Type::Int { bits: sbits, signed: true }
+                }
+            }
+        }
+        _ => Type::INT,
+    }
+}
+
+/// The scalar type of each cell of `ty` (for printing values in traces).
+fn cell_types(prog: &Program, ty: &Type, n: usize) -> Vec<Type> {
+    fn go(prog: &Program, ty: &Type, out: &mut Vec<Type>, limit: usize) {
+        if out.len() >= limit {
+            return;
+        }
+        match ty {
+            Type::Array(e, k) => {
+                for _ in 0..k.unwrap_or(1) {
+                    go(prog, e, out, limit);
+                    if out.len() >= limit {
+                        break;
+                    }
+                }
+            }
+            Type::Struct(s) => {
+                let d = prog.strukt(*s);
+                if d.is_union {
+                    match d.fields.first() {
+                        Some(f) => go(prog, &f.ty, out, limit),
+                        None => out.push(Type::CHAR),
+                    }
+                } else {
+                    for f in &d.fields {
+                        go(prog, &f.ty, out, limit);
+                    }
+                }
+            }
+            t => out.push(t.clone()),
+        }
+    }
+    let mut out = vec![];
+    go(prog, ty, &mut out, n);
+    while out.len() < n {
+        out.push(Type::LONG);
+    }
+    out
+}
+
+/// C-like text of an expression, for traces.
+pub fn expr_text(prog: &Program, e: &Expr) -> String {
+    match &e.kind {
+        ExprKind::Const(c) => c.to_string(),
+        ExprKind::FloatConst(s) => s.clone(),
+        ExprKind::Str(s) => format!("{s:?}"),
+        ExprKind::Var(v) => prog.var(*v).name.clone(),
+        ExprKind::FuncAddr(f) => prog.func(*f).name.clone(),
+        ExprKind::Unary(op, a) => {
+            let o = match op {
+                UnOp::Neg => "-",
+                UnOp::BitNot => "~",
+                UnOp::Not => "!",
+            };
+            format!("{o}{}", paren(prog, a))
+        }
+        ExprKind::Binary(op, a, b) => format!("{} {} {}", paren(prog, a), op.c_str(), paren(prog, b)),
+        ExprKind::Cond(c, a, b) => format!("{} ? {} : {}", paren(prog, c), paren(prog, a), paren(prog, b)),
+        ExprKind::Cast(a) => expr_text(prog, a),
+        ExprKind::Deref(p) => match &p.kind {
+            ExprKind::Binary(BinOp::Add, base, i) => format!("{}[{}]", paren(prog, base), expr_text(prog, i)),
+            _ => format!("*{}", paren(prog, p)),
+        },
+        ExprKind::AddrOf(a) => format!("&{}", paren(prog, a)),
+        ExprKind::Member(base, f) => {
+            let name = match &base.ty {
+                Type::Struct(s) => prog.strukt(*s).fields.get(*f).map(|x| x.name.clone()).unwrap_or_default(),
+                _ => f.to_string(),
+            };
+            match &base.kind {
+                ExprKind::Deref(p) => format!("{}->{name}", paren(prog, p)),
+                _ => format!("{}.{name}", paren(prog, base)),
+            }
+        }
+        ExprKind::Index(a, i) => format!("{}[{}]", paren(prog, a), expr_text(prog, i)),
+        ExprKind::Nondet => "nondet()".into(),
+    }
+}
+
+fn paren(prog: &Program, e: &Expr) -> String {
+    let t = expr_text(prog, e);
+    match &e.kind {
+        ExprKind::Binary(..) | ExprKind::Cond(..) => format!("({t})"),
+        _ => t,
+    }
+}

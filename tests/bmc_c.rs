@@ -1,0 +1,320 @@
+//! The built-in bounded model checker on real C text (front end → `bmc::verify`), and on a
+//! sample of SV-COMP concurrency tasks with known verdicts.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use weakc::bmc::{self, BmcOptions, Outcome, PropertyKind, StepKind, Verdict};
+use weakc::frontend;
+use weakc::source::SourceMap;
+
+const PRELUDE: &str = r#"
+typedef unsigned long pthread_t;
+typedef struct { int lock; } pthread_mutex_t;
+int pthread_create(pthread_t *t, void *attr, void *(*f)(void *), void *arg);
+int pthread_join(pthread_t t, void **ret);
+int pthread_mutex_lock(pthread_mutex_t *m);
+int pthread_mutex_unlock(pthread_mutex_t *m);
+void __VERIFIER_assert(int c);
+void __VERIFIER_assume(int c);
+int __VERIFIER_nondet_int(void);
+unsigned int __VERIFIER_nondet_uint(void);
+void __VERIFIER_atomic_begin(void);
+void __VERIFIER_atomic_end(void);
+void abort(void);
+"#;
+
+fn run(src: &str, unwind: u32) -> Outcome {
+    let text = format!("{PRELUDE}\n{src}");
+    let mut map = SourceMap::default();
+    let opts = frontend::Options { preprocess: frontend::Preprocess::Never, ..Default::default() };
+    let prog = frontend::load_str("test.c", &text, &opts, &mut map).unwrap_or_else(|e| panic!("front end: {e}"));
+    bmc::verify(&prog, &BmcOptions { unwind, ..Default::default() }).expect("verify")
+}
+
+fn safe(src: &str, unwind: u32) {
+    let o = run(src, unwind);
+    assert_eq!(o.verdict, Verdict::Safe { complete: true }, "{:?}\n{:#?}", o.failed, o.trace);
+}
+
+fn unsafe_(src: &str, unwind: u32) -> Outcome {
+    let o = run(src, unwind);
+    assert_eq!(o.verdict, Verdict::Unsafe);
+    o
+}
+
+#[test]
+fn c_integers_and_casts() {
+    let body = |cond: &str| {
+        format!(
+            r#"int main() {{
+                unsigned char c = 250; c += 10;
+                int m = -7; unsigned u = (unsigned)m;
+                long l = (long)(int)0x80000000u;
+                int sh = -16 >> 2;
+                _Bool b = 42;
+                __VERIFIER_assert({cond});
+                return 0;
+            }}"#
+        )
+    };
+    safe(&body("c == 4 && u == 4294967289u && l == -2147483648L && sh == -4 && b == 1 && m / 2 == -3 && m % 2 == -1"), 1);
+    unsafe_(&body("c == 260"), 1);
+}
+
+#[test]
+fn c_arrays_structs_pointers() {
+    let src = |cond: &str| {
+        format!(
+            r#"struct pt {{ int x; int y; }};
+            struct pt pts[3];
+            int main() {{
+                int i = __VERIFIER_nondet_int();
+                __VERIFIER_assume(i >= 0 && i < 3);
+                for (int k = 0; k < 3; k++) {{ pts[k].x = k; pts[k].y = 2 * k; }}
+                struct pt *p = &pts[i];
+                int *q = &p->y;
+                *q += 1;
+                struct pt copy = *p;
+                __VERIFIER_assert({cond});
+                return 0;
+            }}"#
+        )
+    };
+    safe(&src("copy.y == 2 * i + 1 && copy.x == i && pts[i].y == copy.y"), 3);
+    unsafe_(&src("copy.y != 5"), 3);
+}
+
+#[test]
+fn c_loop_bounds() {
+    let src = "int main() { int s = 0; for (int i = 0; i < 5; i++) s += i; __VERIFIER_assert(s == 10); return 0; }";
+    safe(src, 5);
+    let o = unsafe_(src, 4);
+    assert_eq!(o.failed.unwrap().kind, PropertyKind::UnwindingAssertion);
+}
+
+#[test]
+fn c_store_buffering_is_sc_safe() {
+    let src = |cond: &str| {
+        format!(
+            r#"int x, y, r0, r1;
+            void *t0(void *a) {{ x = 1; r0 = y; return 0; }}
+            void *t1(void *a) {{ y = 1; r1 = x; return 0; }}
+            int main() {{
+                pthread_t a, b;
+                pthread_create(&a, 0, t0, 0);
+                pthread_create(&b, 0, t1, 0);
+                pthread_join(a, 0);
+                pthread_join(b, 0);
+                __VERIFIER_assert({cond});
+                return 0;
+            }}"#
+        )
+    };
+    safe(&src("!(r0 == 0 && r1 == 0)"), 1);
+    let o = unsafe_(&src("!(r0 == 1 && r1 == 1)"), 1);
+    // The trace names the threads and points at the user's lines.
+    assert!(o.trace.iter().any(|s| s.thread.starts_with("t0") && matches!(&s.kind, StepKind::Write { object, .. } if object == "x")));
+    assert!(o.trace.iter().all(|s| s.loc.line > 0));
+}
+
+#[test]
+fn c_mutex_and_atomic_counters() {
+    let src = |lock: &str, unlock: &str, expect: i32| {
+        format!(
+            r#"int c; pthread_mutex_t m;
+            void *inc(void *a) {{ {lock} c = c + 1; {unlock} return 0; }}
+            int main() {{
+                pthread_t t[3];
+                for (int i = 0; i < 3; i++) pthread_create(&t[i], 0, inc, 0);
+                for (int i = 0; i < 3; i++) pthread_join(t[i], 0);
+                __VERIFIER_assert(c == {expect});
+                return 0;
+            }}"#
+        )
+    };
+    safe(&src("pthread_mutex_lock(&m);", "pthread_mutex_unlock(&m);", 3), 3);
+    safe(&src("__VERIFIER_atomic_begin();", "__VERIFIER_atomic_end();", 3), 3);
+    unsafe_(&src("", "", 3), 3);
+    unsafe_(&src("pthread_mutex_lock(&m);", "pthread_mutex_unlock(&m);", 2), 3);
+}
+
+#[test]
+fn c_fetch_and_add_and_cas() {
+    let src = |op: &str, expect: i32| {
+        format!(
+            r#"int c;
+            void *inc(void *a) {{ {op}; return 0; }}
+            int main() {{
+                pthread_t t1, t2;
+                pthread_create(&t1, 0, inc, 0);
+                pthread_create(&t2, 0, inc, 0);
+                pthread_join(t1, 0); pthread_join(t2, 0);
+                __VERIFIER_assert(c == {expect});
+                return 0;
+            }}"#
+        )
+    };
+    safe(&src("__sync_fetch_and_add(&c, 1)", 2), 1);
+    unsafe_(&src("__sync_fetch_and_add(&c, 1)", 1), 1);
+    // A CAS loop: retry until the increment lands.
+    let cas = "int old; do { old = c; } while (!__sync_bool_compare_and_swap(&c, old, old + 1))";
+    safe(&src(cas, 2), 3);
+}
+
+#[test]
+fn c_thread_argument_and_atomic_function() {
+    let src = |cond: &str| {
+        format!(
+            r#"int flags[4]; int done;
+            void __VERIFIER_atomic_mark(void) {{ done = done + 1; }}
+            void *w(void *arg) {{ long i = (long)arg; flags[i] = 1; __VERIFIER_atomic_mark(); return 0; }}
+            int main() {{
+                pthread_t t[4];
+                for (long i = 0; i < 4; i++) pthread_create(&t[i], 0, w, (void *)i);
+                __VERIFIER_assume(done == 4);
+                __VERIFIER_assert({cond});
+                return 0;
+            }}"#
+        )
+    };
+    safe(&src("flags[0] + flags[1] + flags[2] + flags[3] == 4"), 4);
+    unsafe_(&src("flags[3] == 0"), 4);
+}
+
+// ------------------------------------------------------------------ SV-COMP sample
+
+fn shared_dir() -> Option<PathBuf> {
+    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/svcomp");
+    d.is_dir().then_some(d)
+}
+
+fn expected_verdict(c_file: &Path) -> Option<bool> {
+    let yml = std::fs::read_to_string(c_file.with_extension("yml")).ok()?;
+    let mut in_reach = false;
+    for line in yml.lines() {
+        if line.contains("property_file") {
+            in_reach = line.contains("unreach-call");
+        }
+        if in_reach {
+            if let Some(v) = line.trim().strip_prefix("expected_verdict:") {
+                return Some(v.trim() == "true");
+            }
+        }
+    }
+    None
+}
+
+/// Runs the checker on SV-COMP tasks: a wrong verdict fails the test, an unknown one (time
+/// limit, bound too small, unsupported construct) is listed.
+#[test]
+fn svcomp_sample_has_no_wrong_verdicts() {
+    let Some(dir) = shared_dir() else {
+        println!("skipped: ../shared/svcomp is not present");
+        return;
+    };
+    // (task, unwind)
+    let tasks: &[(&str, u32)] = &[
+        ("pthread/bigshot_s.c", 2),
+        ("pthread/bigshot_s2.c", 2),
+        ("pthread/fib_bench-2.c", 6),
+        ("pthread/singleton.c", 2),
+        ("pthread/singleton_with-uninit-problems.c", 2),
+        ("pthread/stateful01-1.c", 2),
+        ("pthread/triangular-2.c", 6),
+        ("pthread/sync01.c", 2),
+        ("pthread-atomic/time_var_mutex.c", 2),
+        ("pthread-atomic/read_write_lock-2.c", 2),
+        ("pthread-lit/qw2004-1.c", 2),
+        ("pthread-lit/qw2004-2.c", 2),
+        ("pthread-ext/18_read_write_lock.c", 2),
+        ("pthread-wmm/mix000_tso.opt.c", 1),
+        ("pthread-wmm/mix000_pso.oepc.c", 1),
+        ("pthread-wmm/mix010_power.opt.c", 1),
+        ("pthread-wmm/mix020_rmo.oepc.c", 1),
+        ("pthread-wmm/mix025_tso.oepc.c", 1),
+    ];
+    let mut wrong = vec![];
+    let mut unknown = vec![];
+    let mut correct = 0;
+    for &(task, unwind) in tasks {
+        let path = dir.join(task);
+        if !path.exists() {
+            unknown.push(format!("{task}: missing"));
+            continue;
+        }
+        let Some(expect_safe) = expected_verdict(&path) else {
+            unknown.push(format!("{task}: no unreach-call verdict"));
+            continue;
+        };
+        let mut map = SourceMap::default();
+        let prog = match frontend::load_file(&path, &Default::default(), &mut map) {
+            Ok(p) => p,
+            Err(e) => {
+                unknown.push(format!("{task}: front end: {e}"));
+                continue;
+            }
+        };
+        let opts = BmcOptions { unwind, timeout: Some(Duration::from_secs(20)), ..Default::default() };
+        let o = match bmc::verify(&prog, &opts) {
+            Ok(o) => o,
+            Err(e) => {
+                unknown.push(format!("{task}: {e}"));
+                continue;
+            }
+        };
+        let got = match (&o.verdict, o.failed.as_ref().map(|p| p.kind)) {
+            (Verdict::Safe { complete: true }, _) => Some(true),
+            // A bound that is too small proves nothing either way.
+            (Verdict::Safe { complete: false }, _) if !expect_safe => None,
+            (Verdict::Safe { complete: false }, _) => Some(true),
+            (Verdict::Unsafe, Some(PropertyKind::Assertion)) => Some(false),
+            _ => None,
+        };
+        match got {
+            Some(g) if g == expect_safe => correct += 1,
+            Some(_) => wrong.push(format!("{task}: expected {}, got {:?} {:?}", if expect_safe { "safe" } else { "unsafe" }, o.verdict, o.failed)),
+            None => unknown.push(format!("{task}: {:?} {:?}", o.verdict, o.failed.map(|p| p.message))),
+        }
+    }
+    println!("svcomp sample: {correct} correct, {} unknown, {} wrong", unknown.len(), wrong.len());
+    for u in &unknown {
+        println!("  unknown: {u}");
+    }
+    assert!(wrong.is_empty(), "wrong verdicts:\n{}", wrong.join("\n"));
+    assert!(correct >= tasks.len() / 2, "too few decided tasks");
+}
+
+// ------------------------------------------------------------------ end to end
+
+/// weakc's own pipeline: instrument a litmus test for an architecture, then decide the
+/// instrumented IR on SC. The weak outcome must be found exactly where the architecture
+/// allows it.
+#[test]
+fn instrumented_litmus_tests_match_the_architectures() {
+    use weakc::pipeline;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c");
+    // (test, architecture, weak outcome reachable)
+    let cases: &[(&str, &str, bool)] = &[
+        ("sb", "sc", false),
+        ("sb", "tso", true),
+        ("sb_mfence", "tso", false),
+        ("mp", "tso", false),
+        ("mp", "pso", true),
+        ("iriw", "tso", false),
+        ("iriw", "power", true),
+        ("wrc", "pso", false),
+        ("wrc", "power", true),
+    ];
+    for &(test, mm, weak) in cases {
+        let arch = weakc::arch::by_name(mm).expect("architecture");
+        let path = dir.join(format!("{test}.c"));
+        let mut a = pipeline::analyze(&path, arch, &Default::default()).unwrap_or_else(|e| panic!("{test}: {e}"));
+        let ins = pipeline::instrument(&mut a, arch, Default::default(), &weakc::rewrite::Options { buffer_size: 2 });
+        let o = bmc::verify(&ins.rewritten.program, &BmcOptions { unwind: 5, ..Default::default() }).expect("verify");
+        let expect = if weak { Verdict::Unsafe } else { Verdict::Safe { complete: true } };
+        assert_eq!(o.verdict, expect, "{test} on {mm}: {:?}", o.failed);
+        if weak {
+            assert_eq!(o.failed.unwrap().kind, PropertyKind::Assertion, "{test} on {mm}");
+        }
+    }
+}
