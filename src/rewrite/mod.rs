@@ -104,7 +104,23 @@ struct GroupFns {
 struct PendingRead {
     dest: VarId,
     ptr: VarId,
+    /// Objects whose accesses by the same thread must wait for the read (the read's own, and
+    /// those of its deferred stores).
     objects: BTreeSet<ObjId>,
+    group: Option<usize>,
+    /// Stores `g = dest;` of the pending value into a global: they wait with the read.
+    deferred: Vec<DeferredStore>,
+}
+
+/// A store of a delayed read's value (`r0 = tmp` after `tmp = x` was delayed). The store
+/// depends on the read, but later independent accesses need not wait for either: W→W and
+/// R→W are relaxed wherever reads are delayed. So while the read is pending the store is
+/// only flagged, and it is performed when the read completes.
+#[derive(Clone)]
+struct DeferredStore {
+    stmt: u32,
+    lhs: Expr,
+    flag: VarId,
     group: Option<usize>,
 }
 
@@ -451,7 +467,7 @@ impl<'a> Rewriter<'a> {
                         self.out.globals.push(ptr);
                     }
                     let list = self.pending.get_mut(&func).expect("inserted");
-                    list.push(PendingRead { dest: *dest, ptr, objects: BTreeSet::new(), group: None });
+                    list.push(PendingRead { dest: *dest, ptr, objects: BTreeSet::new(), group: None, deferred: vec![] });
                     list.len() - 1
                 }
             };
@@ -462,6 +478,49 @@ impl<'a> Rewriter<'a> {
             p.group = p.group.or(group);
             self.pending_of_site.insert(site.stmt, idx);
             self.summary.delayed_reads += 1;
+        }
+        self.make_deferred_stores();
+    }
+
+    fn make_deferred_stores(&mut self) {
+        let funcs: Vec<FuncId> = self.pending.keys().copied().collect();
+        for func in funcs {
+            let Some(body) = &self.src.func(func).body else { continue };
+            let mut copies = vec![];
+            walk_stmts(body, &mut |s| {
+                if let StmtKind::Assign { lhs: lhs @ Expr { kind: ExprKind::Var(g), .. }, rhs: Expr { kind: ExprKind::Var(d), .. } } = &s.kind {
+                    if lvalue_is_shared(self.src, lhs) && self.src.var(*g).is_global() {
+                        copies.push((s.id, lhs.clone(), *d));
+                    }
+                }
+            });
+            for (id, lhs, d) in copies {
+                let Some(pi) = self.pending[&func].iter().position(|p| p.dest == d) else { continue };
+                let objs: BTreeSet<ObjId> = self
+                    .sites_of
+                    .get(&id)
+                    .into_iter()
+                    .flatten()
+                    .filter(|x| self.aeg.site(**x).dir == Dir::W)
+                    .flat_map(|x| self.site_objs.get(x).cloned().unwrap_or_default())
+                    .collect();
+                let group = self.group_of_stmt(id, Dir::W);
+                let ptr_global = self.out.var(self.pending[&func][pi].ptr).is_global();
+                let flag = self.out.add_var(Var {
+                    name: format!("{}$deferred", self.src.var(d).name),
+                    ty: Type::Bool,
+                    storage: if ptr_global { Storage::Global } else { Storage::Temp { func } },
+                    init: None,
+                    address_taken: false,
+                    loc: self.src.func(func).loc,
+                });
+                if ptr_global {
+                    self.out.globals.push(flag);
+                }
+                let p = &mut self.pending.get_mut(&func).expect("exists")[pi];
+                p.objects.extend(objs);
+                p.deferred.push(DeferredStore { stmt: id, lhs, flag, group });
+            }
         }
     }
 
@@ -748,6 +807,21 @@ impl Rewriter<'_> {
             None => body.push(assign(var(p.dest, &dty), deref(ptr.clone()), loc)),
         }
         body.push(assign(ptr.clone(), null(&pty), loc));
+        for d in &p.deferred {
+            let flag = var(d.flag, &Type::Bool);
+            let mut store = vec![assign(flag.clone(), int(0), loc)];
+            if self.model.ww_preserved {
+                store.extend(self.call_me(self.flush_all_own, ctx, loc));
+            } else {
+                store.extend(self.call_me(self.flush_all_lw, ctx, loc));
+            }
+            let value = var(p.dest, &dty);
+            match d.group.map(|g| self.groups[g].fns) {
+                Some(fns) => store.push(call(fns.write.expect("made"), vec![addr_of(d.lhs.clone()), value, ctx.me.clone()], loc)),
+                None => store.push(assign(d.lhs.clone(), value, loc)),
+            }
+            body.push(if_(flag, store, vec![], loc));
+        }
         if_(ne(ptr, null(&pty)), body, vec![], loc)
     }
 
@@ -819,6 +893,9 @@ impl Rewriter<'_> {
             if !self.out.var(p.ptr).is_global() {
                 let t = self.out.var(p.ptr).ty.clone();
                 prologue.push(assign(var(p.ptr, &t), null(&t), loc));
+                for d in &p.deferred {
+                    prologue.push(assign(var(d.flag, &Type::Bool), int(0), loc));
+                }
             }
         }
         let mut ctx = Ctx { func: f, me, entry, atomic_depth: 0 };
@@ -846,6 +923,21 @@ impl Rewriter<'_> {
     }
 
     fn stmt(&self, s: &Stmt, ctx: &mut Ctx, out: &mut Block) {
+        let pending = self.pending.get(&ctx.func).cloned().unwrap_or_default();
+        let deferred = pending.iter().enumerate().find_map(|(i, p)| p.deferred.iter().find(|d| d.stmt == s.id).map(|d| (i, d.clone())));
+        if let Some((pi, d)) = deferred {
+            // While the read is pending the store is only flagged (see `DeferredStore`).
+            let mut now = vec![];
+            self.stmt_inner(s, ctx, &mut now, Some(pi));
+            let pty = self.out.var(pending[pi].ptr).ty.clone();
+            let cond = ne(var(pending[pi].ptr, &pty), null(&pty));
+            out.push(if_(cond, vec![assign(var(d.flag, &Type::Bool), int(1), s.loc)], now, s.loc));
+            return;
+        }
+        self.stmt_inner(s, ctx, out, None);
+    }
+
+    fn stmt_inner(&self, s: &Stmt, ctx: &mut Ctx, out: &mut Block, deferring: Option<usize>) {
         let loc = s.loc;
         let pending = self.pending.get(&ctx.func).cloned().unwrap_or_default();
         // Uses of a delayed read's destination complete it first (dependencies are kept).
@@ -867,8 +959,21 @@ impl Rewriter<'_> {
             defined = Some(*v);
         }
         let mut pre = vec![];
-        for p in &pending {
-            if used.contains(&p.dest) {
+        // A read of a location a deferred store will write must see that store.
+        let read_objs: BTreeSet<ObjId> = self
+            .sites_of
+            .get(&s.id)
+            .into_iter()
+            .flatten()
+            .filter(|x| self.aeg.site(**x).dir == Dir::R)
+            .flat_map(|x| self.site_objs.get(x).cloned().unwrap_or_default())
+            .collect();
+        for (i, p) in pending.iter().enumerate() {
+            if deferring == Some(i) {
+                continue;
+            }
+            let waits_for_store = !p.deferred.is_empty() && !p.objects.is_disjoint(&read_objs);
+            if used.contains(&p.dest) || waits_for_store {
                 pre.push(self.complete_read(p, ctx, loc));
             } else if defined == Some(p.dest) && !self.pending_of_site.contains_key(&s.id) {
                 let t = self.out.var(p.ptr).ty.clone();

@@ -149,13 +149,31 @@ pub fn select(aeg: &Aeg, cycles: &CycleSet, arch: &Arch, strategy: Strategy) -> 
 }
 
 /// The candidates of each cycle: its unsafe relations as delay pairs.
+///
+/// An `rfe` is instrumented by buffering its write so that the reader may see it before the
+/// others do. That realises the cycle only when the write is the writer thread's only event
+/// in the cycle (iriw, wrc): with a program-order predecessor (lb: `R y; W x` then `rfe`),
+/// the predecessor would have to complete after the read that sees the buffered write, which
+/// a buffered write cannot simulate. Such rfes are not candidates; the cycle's other unsafe
+/// relations are (when a cycle keeps none, all its unsafe relations are used and a note says
+/// so).
 fn candidates(aeg: &Aeg, cycles: &CycleSet) -> Vec<Vec<DelayPair>> {
     cycles
         .cycles
         .iter()
         .map(|c| {
-            let mut v: Vec<DelayPair> = c
-                .unsafe_edges()
+            let n = c.edges.len();
+            let realisable = |i: usize| match c.edges[i].kind {
+                EdgeKind::Rfe => !matches!(c.edges[(i + n - 1) % n].kind, EdgeKind::Po { .. }),
+                _ => true,
+            };
+            let mut idx: Vec<usize> = (0..n).filter(|&i| !c.edges[i].safe && realisable(i)).collect();
+            if idx.iter().all(|&i| matches!(c.edges[i].kind, EdgeKind::Fre | EdgeKind::Wse)) {
+                idx = (0..n).filter(|&i| !c.edges[i].safe).collect();
+            }
+            let mut v: Vec<DelayPair> = idx
+                .into_iter()
+                .map(|i| &c.edges[i])
                 .filter_map(|e| {
                     let kind = match e.kind {
                         EdgeKind::Po { .. } => PairKind::po(aeg.event(e.from).dir, aeg.event(e.to).dir),
