@@ -266,19 +266,19 @@ fn footnote4_shapes(aeg: &Aeg, segs: &[Seg]) -> bool {
                 }
             }
             3 => {
-                let writes: Vec<_> = group.iter().filter(|a| a.2 == Dir::W).collect();
-                if writes.len() != 1 {
-                    return false;
-                }
-                let w = writes[0].1;
+                // Footnote 4 admits `r fr w rf r'` only. Power's cumulativity needs more:
+                // `w ws w' rf r` (aclwdrr: a third thread's unfenced write defeats
+                // B-cumulativity), and `r fr w ws w'` alike. So: three accesses chained
+                // through com edges around a one-event middle segment, each link with a write.
                 let obj = group[0].0;
-                let on_obj = |e: EventId| {
-                    let ev = aeg.event(e);
-                    ev.obj.0 == obj && ev.dir == Dir::R
+                let on_obj = |e: EventId| aeg.event(e).obj.0 == obj;
+                let Some(m) = group.iter().map(|a| a.1).find(|&i| {
+                    segs[i].pair.is_none() && on_obj(segs[(i + n - 1) % n].last) && on_obj(segs[(i + 1) % n].first)
+                }) else {
+                    return false;
                 };
-                let prev = &segs[(w + n - 1) % n];
-                let next = &segs[(w + 1) % n];
-                if segs[w].pair.is_some() || !on_obj(prev.last) || !on_obj(next.first) {
+                let (a, b, c) = (aeg.event(segs[(m + n - 1) % n].last).dir, aeg.event(segs[m].first).dir, aeg.event(segs[(m + 1) % n].first).dir);
+                if (a == Dir::R && b == Dir::R) || (b == Dir::R && c == Dir::R) {
                     return false;
                 }
                 let mut seg_ids: Vec<usize> = group.iter().map(|a| a.1).collect();

@@ -321,10 +321,11 @@ impl<'s, 'a> Search<'s, 'a> {
         if self.thread_cnt[t] >= self.sh.max_inst[t] {
             return false;
         }
-        // per exact object: at most 3 accesses, and 3 only as two reads and a write
+        // per exact object: at most 3 accesses, at most two of them reads (the shape is
+        // checked on the closed cycle)
         let ok = |cnt: u8, reads: u8, d: Dir| {
             let (c, r) = (cnt + 1, reads + (d == Dir::R) as u8);
-            c <= 3 && (c < 3 || r == 2) && r <= 2
+            c <= 3 && r <= 2
         };
         for e in std::iter::once(a).chain(b) {
             let ev = aeg.event(e);

@@ -160,6 +160,9 @@ struct Rewriter<'a> {
     mark_all_lw: Option<FuncId>,
     /// The local holding the thread id in thread entry functions.
     entry_me: HashMap<FuncId, VarId>,
+    /// TSO with one FIFO buffer for every written object: writes queue behind the thread's
+    /// pending writes, flushes follow each thread's program order.
+    tso_fifo: bool,
 }
 
 impl<'a> Rewriter<'a> {
@@ -194,6 +197,7 @@ impl<'a> Rewriter<'a> {
             flush_all_lw: None,
             mark_all_lw: None,
             entry_me: HashMap::new(),
+            tso_fifo: false,
         }
     }
 
@@ -307,7 +311,51 @@ impl<'a> Rewriter<'a> {
             let r = find(&mut parent, o);
             by_root.entry(r).or_default().insert(o);
         }
-        for objs in by_root.into_values() {
+        let mut roots: Vec<BTreeSet<ObjId>> = by_root.into_values().collect();
+        if self.model.ww_preserved && !roots.is_empty() {
+            // TSO: one store buffer per thread, FIFO across addresses. A later write queues
+            // behind the thread's pending ones, so every written object shares one buffer.
+            let mut merged: BTreeSet<ObjId> = roots.iter().flatten().copied().collect();
+            for (sid, objs) in &self.site_objs {
+                if self.aeg.site(*sid).dir == Dir::W {
+                    merged.extend(objs.iter().copied());
+                }
+            }
+            loop {
+                let before = merged.len();
+                for objs in self.site_objs.values() {
+                    if !objs.is_disjoint(&merged) {
+                        merged.extend(objs.iter().copied());
+                    }
+                }
+                if merged.len() == before {
+                    break;
+                }
+            }
+            let mut elem: Option<&Type> = None;
+            let mut same_type = true;
+            let mut lvs = vec![];
+            for (sid, sobjs) in &self.site_objs {
+                if !sobjs.is_disjoint(&merged) {
+                    let site = self.aeg.site(*sid);
+                    if let Some(lv) = stmts.get(&site.stmt).and_then(|s| Self::site_lvalue(s, site.dir)) {
+                        lvs.push(lv);
+                    }
+                }
+            }
+            for lv in &lvs {
+                same_type &= lv.ty.is_scalar() && elem.is_none_or(|t| *t == lv.ty);
+                elem = elem.or(Some(&lv.ty));
+            }
+            if same_type {
+                roots = vec![merged];
+                self.tso_fifo = true;
+            } else {
+                let loc = self.first_loc(&merged);
+                self.summary.notes.push((loc, "TSO: written objects have different types, so their writes cannot share one FIFO buffer; a later write flushes the thread's pending writes instead of queueing behind them (some TSO behaviours may be missed)".into()));
+            }
+        }
+        for objs in roots {
             // Element type: the type of every access to the group must agree.
             let mut elem: Option<Type> = None;
             let mut ok = true;
@@ -327,7 +375,8 @@ impl<'a> Rewriter<'a> {
                     Some(t) if *t != lv.ty => ok = false,
                     _ => {}
                 }
-                if self.plan.delayed_writes.contains(sid) {
+                // On TSO every write to the group may queue, not only the delayed ones.
+                if self.plan.delayed_writes.contains(sid) || self.tso_fifo && site.dir == Dir::W {
                     for e in self.aeg.events.iter().filter(|e| e.site == *sid) {
                         delayed_here += 1;
                         let th = self.aeg.thread(e.thread);
@@ -646,6 +695,7 @@ impl Rewriter<'_> {
             any
         };
         let fenced = self.model.fences.values().any(|e| e.mark_writes);
+        let tso_fifo = self.tso_fifo;
 
         // Flush every entry of `me` (and, per address, everything ahead of it): fences that
         // order W→R, thread end, and W→W on TSO.
@@ -684,7 +734,12 @@ impl Rewriter<'_> {
             for i in 0..n {
                 let mut c = and(at(&gv.live, i), nondet_bool());
                 for k in 0..i {
-                    c = and(c, not(and(at(&gv.live, k), eq(at(&gv.addr, k), at(&gv.addr, i)))));
+                    // Oldest per address (coherence); on TSO also oldest of its thread.
+                    let mut older = eq(at(&gv.addr, k), at(&gv.addr, i));
+                    if tso_fifo {
+                        older = or(older, eq(at(&gv.thd, k), at(&gv.thd, i)));
+                    }
+                    c = and(c, not(and(at(&gv.live, k), older)));
                 }
                 b.push(if_(c, flush_i(&gv, i), vec![], l));
             }
@@ -709,17 +764,6 @@ impl Rewriter<'_> {
             b.push(stmt(StmtKind::Return(Some(v)), l));
             b
         });
-        // A write to memory: own entries to the same address go first (coherence, W4).
-        let write = self.new_func(format!("{base}_write"), &[("p", pty.clone()), ("v", elem.clone()), ("me", Type::INT)], Type::Void, |_, p| {
-            let mut b = vec![];
-            for i in 0..n {
-                let c = and(and(at(&gv.live, i), eq(at(&gv.addr, i), p[0].clone())), anchor(&gv, i, &p[2], &p[0], false));
-                b.push(if_(c, flush_i(&gv, i), vec![], l));
-            }
-            b.push(reset(&gv));
-            b.push(assign(deref(p[0].clone()), p[1].clone(), l));
-            b
-        });
         // WRITE TO BUFFER, rule d(w(w)); a full buffer blocks the delay (never a false alarm).
         let delay = self.new_func(format!("{base}_delay"), &[("p", pty.clone()), ("v", elem.clone()), ("me", Type::INT)], Type::Void, |_, p| {
             let i = gv.n.clone();
@@ -732,6 +776,29 @@ impl Rewriter<'_> {
                 assign(index(gv.live.clone(), i.clone()), int(1), l),
                 assign(gv.n.clone(), bin(BinOp::Add, gv.n.clone(), int(1)), l),
             ]
+        });
+        // A write: own entries to the same address go first (coherence, W4). On TSO a write
+        // of a thread with pending writes either queues behind them or waits for them all.
+        let write = self.new_func(format!("{base}_write"), &[("p", pty.clone()), ("v", elem.clone()), ("me", Type::INT)], Type::Void, |_, p| {
+            let mut direct = vec![];
+            if tso_fifo {
+                direct.push(call(flush_own, vec![p[2].clone()], l));
+            } else {
+                for i in 0..n {
+                    let c = and(and(at(&gv.live, i), eq(at(&gv.addr, i), p[0].clone())), anchor(&gv, i, &p[2], &p[0], false));
+                    direct.push(if_(c, flush_i(&gv, i), vec![], l));
+                }
+                direct.push(reset(&gv));
+            }
+            direct.push(assign(deref(p[0].clone()), p[1].clone(), l));
+            if !tso_fifo {
+                return direct;
+            }
+            let mut own = int(0);
+            for i in 0..n {
+                own = or(own, and(at(&gv.live, i), eq(at(&gv.thd, i), p[2].clone())));
+            }
+            vec![if_(and(own, nondet_bool()), vec![call(delay, p.to_vec(), l)], direct, l)]
         });
         self.groups[g].fns = GroupFns {
             flush_own: Some(flush_own),
@@ -857,7 +924,9 @@ impl Rewriter<'_> {
     /// Writes ordered before any later write of the thread must be in memory first.
     fn pre_write(&self, ctx: &Ctx, objs: &BTreeSet<ObjId>, loc: Loc) -> Block {
         let mut b = vec![];
-        if self.model.ww_preserved {
+        if self.tso_fifo {
+            // Writes queue in the FIFO buffer (`*_write`): nothing to flush here.
+        } else if self.model.ww_preserved {
             b.extend(self.call_me(self.flush_all_own, ctx, loc));
         } else {
             b.extend(self.call_me(self.flush_all_lw, ctx, loc));
