@@ -20,3 +20,4 @@ pub mod cycles;
 pub mod select;
 pub mod pipeline;
 pub mod report;
+pub mod trace;

@@ -11,6 +11,9 @@ use weakc::source::{Error, SourceMap};
 
 /// Exit code when a search limit was hit: the result may be incomplete (see README).
 const EXIT_INCOMPLETE: u8 = 6;
+/// Exit codes of `verify`, as CBMC's: 0 safe, 10 a property is violated; 5 unknown.
+const EXIT_VIOLATED: u8 = 10;
+const EXIT_UNKNOWN: u8 = 5;
 
 #[derive(Parser)]
 #[command(name = "weakc", version, about = "Find weak-memory bugs in concurrent C programs by program transformation (ESOP 2013)")]
@@ -53,6 +56,39 @@ enum Cmd {
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
     },
+    /// Instrument for the architecture (unless sc) and decide the program with the built-in
+    /// SAT-based bounded model checker.
+    Verify {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        v: VerifyArgs,
+    },
+}
+
+#[derive(Args)]
+struct VerifyArgs {
+    /// Loop unwinding bound.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    unwind: u32,
+    /// Turn unwinding assertions off: SAFE then means "safe up to the bound".
+    #[arg(long)]
+    no_unwinding_assertions: bool,
+    /// Solver time limit in seconds.
+    #[arg(long, value_name = "SECS")]
+    timeout: Option<f64>,
+    /// How delay pairs are chosen for the instrumentation.
+    #[arg(long, value_enum, default_value_t = StrategyArg::Ilp)]
+    strategy: StrategyArg,
+    /// Buffer depth where it cannot be computed.
+    #[arg(long, value_name = "N", default_value_t = weakc::rewrite::DEFAULT_BUFFER_SIZE)]
+    buffer_size: u32,
+    /// Print only the verdict line.
+    #[arg(long)]
+    quiet: bool,
+    /// Print the result as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -180,6 +216,7 @@ fn write_atomically(path: &Path, text: &str) -> Result<(), Error> {
 
 fn run(cli: Cli) -> Result<u8, Failure> {
     match cli.cmd {
+        Cmd::Verify { common, v } => verify(common, v),
         Cmd::Cycles { common, format, dot } => {
             let arch = arch_of(&common.mm)?;
             let a = analyze(&common, arch)?;
@@ -233,4 +270,53 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             Ok(if a.cycles.limit_hit.is_some() && !ins.fallback && !matches!(strategy, StrategyArg::All) { EXIT_INCOMPLETE } else { 0 })
         }
     }
+}
+
+fn verify(common: Common, v: VerifyArgs) -> Result<u8, Failure> {
+    use weakc::bmc::{self, BmcOptions, Verdict};
+    let arch = arch_of(&common.mm)?;
+    let file = common.file.display().to_string();
+    let mut a = analyze(&common, arch)?;
+    let ropts = weakc::rewrite::Options { buffer_size: v.buffer_size.max(1) };
+    let ins = pipeline::instrument(&mut a, arch, v.strategy.strategy(), &ropts);
+    if !v.quiet && !v.json {
+        println!("weakc verify: {file}");
+        println!("  architecture {} ({} critical cycles, {} delay pairs), backend builtin, unwind {}", arch.name, a.cycles.cycles.len(), ins.selection.pairs.len(), v.unwind);
+    }
+    let opts = BmcOptions {
+        unwind: v.unwind,
+        unwinding_assertions: !v.no_unwinding_assertions,
+        timeout: v.timeout.map(Duration::from_secs_f64),
+        ..Default::default()
+    };
+    let outcome = bmc::verify(&ins.rewritten.program, &opts).map_err(|e| (e, a.map.clone()))?;
+    let bound = if v.no_unwinding_assertions { format!(" up to unwind {}", v.unwind) } else { String::new() };
+    let (line, code) = match &outcome.verdict {
+        Verdict::Safe { complete: true } => (format!("VERIFICATION SUCCESSFUL{bound} ({})", arch.name), 0),
+        Verdict::Safe { complete: false } => (format!("VERIFICATION SUCCESSFUL up to unwind {} ({}; some loops or external functions were not fully explored)", v.unwind, arch.name), 0),
+        Verdict::Unsafe => (format!("VERIFICATION FAILED ({})", arch.name), EXIT_VIOLATED),
+        Verdict::Unknown(why) => (format!("VERIFICATION UNKNOWN: {why}"), EXIT_UNKNOWN),
+    };
+    if v.json {
+        let j = serde_json::json!({
+            "file": file, "arch": arch.name, "backend": "builtin", "unwind": v.unwind,
+            "verdict": match outcome.verdict { Verdict::Safe { .. } => "safe", Verdict::Unsafe => "unsafe", Verdict::Unknown(_) => "unknown" },
+            "complete": matches!(outcome.verdict, Verdict::Safe { complete: true }),
+            "failed": outcome.failed.as_ref().map(|p| serde_json::json!({"kind": format!("{:?}", p.kind), "file": a.map.name(p.loc), "line": p.loc.line, "message": p.message})),
+            "trace": weakc::trace::json(&outcome, &a.map),
+        });
+        println!("{}", serde_json::to_string_pretty(&j).expect("json"));
+        return Ok(code);
+    }
+    if !v.quiet {
+        if let Some(p) = &outcome.failed {
+            println!("\nCounterexample ({}: {}):", a.map.describe(p.loc), p.message);
+            for l in weakc::trace::render(&outcome, &a.map) {
+                println!("  {l}");
+            }
+            println!();
+        }
+    }
+    println!("{line}");
+    Ok(code)
 }
