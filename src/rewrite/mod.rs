@@ -355,6 +355,8 @@ impl<'a> Rewriter<'a> {
                 self.summary.notes.push((loc, "TSO: written objects have different types, so their writes cannot share one FIFO buffer; a later write flushes the thread's pending writes instead of queueing behind them (some TSO behaviours may be missed)".into()));
             }
         }
+        let delaying_threads: BTreeSet<crate::aeg::ThreadId> =
+            self.aeg.events.iter().filter(|e| self.plan.delayed_writes.contains(&e.site)).map(|e| e.thread).collect();
         for objs in roots {
             // Element type: the type of every access to the group must agree.
             let mut elem: Option<Type> = None;
@@ -375,9 +377,10 @@ impl<'a> Rewriter<'a> {
                     Some(t) if *t != lv.ty => ok = false,
                     _ => {}
                 }
-                // On TSO every write to the group may queue, not only the delayed ones.
+                // On TSO every write of a thread that delays writes may queue behind them.
+                let queues = |e: &crate::aeg::Event| self.tso_fifo && site.dir == Dir::W && delaying_threads.contains(&e.thread);
                 if self.plan.delayed_writes.contains(sid) || self.tso_fifo && site.dir == Dir::W {
-                    for e in self.aeg.events.iter().filter(|e| e.site == *sid) {
+                    for e in self.aeg.events.iter().filter(|e| e.site == *sid && (self.plan.delayed_writes.contains(sid) || queues(e))) {
                         delayed_here += 1;
                         let th = self.aeg.thread(e.thread);
                         if th.instances != crate::aeg::Instances::Count(1) || self.aeg.site(*sid).in_loop {
