@@ -266,10 +266,10 @@ fn footnote4_shapes(aeg: &Aeg, segs: &[Seg]) -> bool {
                 }
             }
             3 => {
-                // Footnote 4 admits `r fr w rf r'` only. Power's cumulativity needs more:
-                // `w ws w' rf r` (aclwdrr: a third thread's unfenced write defeats
-                // B-cumulativity), and `r fr w ws w'` alike. So: three accesses chained
-                // through com edges around a one-event middle segment, each link with a write.
+                // Footnote 4 admits `r fr w rf r'` only. Power's cumulativity needs
+                // `w ws w' rf r` too (aclwdrr: a third thread's unfenced write defeats
+                // B-cumulativity): three accesses chained through com edges around a
+                // one-event middle segment.
                 let obj = group[0].0;
                 let on_obj = |e: EventId| aeg.event(e).obj.0 == obj;
                 let Some(m) = group.iter().map(|a| a.1).find(|&i| {
@@ -277,8 +277,10 @@ fn footnote4_shapes(aeg: &Aeg, segs: &[Seg]) -> bool {
                 }) else {
                     return false;
                 };
-                let (a, b, c) = (aeg.event(segs[(m + n - 1) % n].last).dir, aeg.event(segs[m].first).dir, aeg.event(segs[(m + 1) % n].first).dir);
-                if (a == Dir::R && b == Dir::R) || (b == Dir::R && c == Dir::R) {
+                // `fr;ws` ⊆ fr, `ws;ws` ⊆ ws and `rf;fr` ⊆ ws are shorter cycles already:
+                // only `fr;rf` (r-w-r') and `ws;rf` (w-w'-r) need the middle thread.
+                let (b, c) = (aeg.event(segs[m].first).dir, aeg.event(segs[(m + 1) % n].first).dir);
+                if b != Dir::W || c != Dir::R {
                     return false;
                 }
                 let mut seg_ids: Vec<usize> = group.iter().map(|a| a.1).collect();

@@ -105,23 +105,26 @@ struct PendingRead {
     dest: VarId,
     ptr: VarId,
     /// Objects whose accesses by the same thread must wait for the read (the read's own, and
-    /// those of its deferred stores).
+    /// those its deferred statements access).
     objects: BTreeSet<ObjId>,
     group: Option<usize>,
-    /// Stores `g = dest;` of the pending value into a global: they wait with the read.
-    deferred: Vec<DeferredStore>,
+    /// Statements depending on the read's value, performed when it completes.
+    deferred: Vec<Deferred>,
+    /// Variables holding the pending value or values computed from it.
+    derived: BTreeSet<VarId>,
+    /// Other variables the deferred statements read: redefining one completes the read first.
+    inputs: BTreeSet<VarId>,
 }
 
-/// A store of a delayed read's value (`r0 = tmp` after `tmp = x` was delayed). The store
-/// depends on the read, but later independent accesses need not wait for either: W→W and
-/// R→W are relaxed wherever reads are delayed. So while the read is pending the store is
-/// only flagged, and it is performed when the read completes.
+/// A statement that depends on a delayed read's value (`r3 = r1 ^ r1`, the address-dependent
+/// read `r4 = *(&y + r3)`, the store `r0 = tmp`). In the abstract machine the events that
+/// depend on a read stay pending with it while independent later events go ahead (R→R and
+/// R→W are relaxed wherever reads are delayed), so while the read is pending the statement
+/// is only flagged, and it is performed, in program order, when the read completes.
 #[derive(Clone)]
-struct DeferredStore {
-    stmt: u32,
-    lhs: Expr,
+struct Deferred {
+    stmt: Stmt,
     flag: VarId,
-    group: Option<usize>,
 }
 
 pub fn rewrite(prog: &Program, aeg: &Aeg, plan: &Plan, model: &Model, opts: &Options) -> Rewritten {
@@ -519,7 +522,15 @@ impl<'a> Rewriter<'a> {
                         self.out.globals.push(ptr);
                     }
                     let list = self.pending.get_mut(&func).expect("inserted");
-                    list.push(PendingRead { dest: *dest, ptr, objects: BTreeSet::new(), group: None, deferred: vec![] });
+                    list.push(PendingRead {
+                        dest: *dest,
+                        ptr,
+                        objects: BTreeSet::new(),
+                        group: None,
+                        deferred: vec![],
+                        derived: [*dest].into(),
+                        inputs: BTreeSet::new(),
+                    });
                     list.len() - 1
                 }
             };
@@ -534,44 +545,90 @@ impl<'a> Rewriter<'a> {
         self.make_deferred_stores();
     }
 
+    /// For each delayed read site, the statements after it in the same block that depend on
+    /// its value and can wait with it (see [`Deferred`]); the scan stops at control flow, at
+    /// another delayed read, or where waiting would change what a statement computes.
     fn make_deferred_stores(&mut self) {
         let funcs: Vec<FuncId> = self.pending.keys().copied().collect();
         for func in funcs {
             let Some(body) = &self.src.func(func).body else { continue };
-            let mut copies = vec![];
-            walk_stmts(body, &mut |s| {
-                if let StmtKind::Assign { lhs: lhs @ Expr { kind: ExprKind::Var(g), .. }, rhs: Expr { kind: ExprKind::Var(d), .. } } = &s.kind {
-                    if lvalue_is_shared(self.src, lhs) && self.src.var(*g).is_global() {
-                        copies.push((s.id, lhs.clone(), *d));
+            let mut blocks: Vec<&[Stmt]> = vec![body];
+            walk_stmts(body, &mut |s| match &s.kind {
+                StmtKind::If { then_, else_, .. } => {
+                    blocks.push(then_);
+                    blocks.push(else_);
+                }
+                StmtKind::Loop { body, latch } => {
+                    blocks.push(body);
+                    blocks.push(latch);
+                }
+                StmtKind::Block(b) => blocks.push(b),
+                _ => {}
+            });
+            let mut plans: Vec<(usize, Vec<Stmt>, BTreeSet<VarId>, BTreeSet<VarId>)> = vec![];
+            for block in blocks {
+                for (i, site) in block.iter().enumerate() {
+                    let Some(&pi) = self.pending_of_site.get(&site.id) else { continue };
+                    let dest = self.pending[&func][pi].dest;
+                    let mut derived: BTreeSet<VarId> = [dest].into();
+                    let mut inputs = BTreeSet::new();
+                    let mut chain = vec![];
+                    for t in &block[i + 1..] {
+                        if self.pending_of_site.contains_key(&t.id) {
+                            break;
+                        }
+                        let StmtKind::Assign { lhs, rhs } = &t.kind else { break };
+                        let mut uses = BTreeSet::new();
+                        for e in [lhs, rhs] {
+                            e.visit(&mut |x| {
+                                if let ExprKind::Var(v) = x.kind {
+                                    uses.insert(v);
+                                }
+                            });
+                        }
+                        let ExprKind::Var(l) = lhs.kind else { break };
+                        uses.remove(&l);
+                        if !uses.is_disjoint(&derived) {
+                            // (Deferred statements replay in order among themselves.)
+                            inputs.extend(uses.difference(&derived).copied());
+                            if !lvalue_is_shared(self.src, lhs) {
+                                derived.insert(l);
+                            }
+                            chain.push(t.clone());
+                        } else if derived.contains(&l) || inputs.contains(&l) {
+                            break;
+                        }
+                    }
+                    if !chain.is_empty() {
+                        plans.push((pi, chain, derived, inputs));
                     }
                 }
-            });
-            for (id, lhs, d) in copies {
-                let Some(pi) = self.pending[&func].iter().position(|p| p.dest == d) else { continue };
-                let objs: BTreeSet<ObjId> = self
-                    .sites_of
-                    .get(&id)
-                    .into_iter()
-                    .flatten()
-                    .filter(|x| self.aeg.site(**x).dir == Dir::W)
-                    .flat_map(|x| self.site_objs.get(x).cloned().unwrap_or_default())
-                    .collect();
-                let group = self.group_of_stmt(id, Dir::W);
-                let ptr_global = self.out.var(self.pending[&func][pi].ptr).is_global();
-                let flag = self.out.add_var(Var {
-                    name: format!("{}$deferred", self.src.var(d).name),
-                    ty: Type::Bool,
-                    storage: if ptr_global { Storage::Global } else { Storage::Temp { func } },
-                    init: None,
-                    address_taken: false,
-                    loc: self.src.func(func).loc,
-                });
-                if ptr_global {
-                    self.out.globals.push(flag);
+            }
+            for (pi, chain, derived, inputs) in plans {
+                for t in chain {
+                    let mut objs = BTreeSet::new();
+                    for x in self.sites_of.get(&t.id).into_iter().flatten() {
+                        objs.extend(self.site_objs.get(x).cloned().unwrap_or_default());
+                    }
+                    let ptr_global = self.out.var(self.pending[&func][pi].ptr).is_global();
+                    let flag = self.out.add_var(Var {
+                        name: format!("__weakc_deferred{}", t.id),
+                        ty: Type::Bool,
+                        storage: if ptr_global { Storage::Global } else { Storage::Temp { func } },
+                        init: None,
+                        address_taken: false,
+                        loc: t.loc,
+                    });
+                    if ptr_global {
+                        self.out.globals.push(flag);
+                    }
+                    let p = &mut self.pending.get_mut(&func).expect("exists")[pi];
+                    p.objects.extend(objs);
+                    p.deferred.push(Deferred { stmt: t, flag });
                 }
                 let p = &mut self.pending.get_mut(&func).expect("exists")[pi];
-                p.objects.extend(objs);
-                p.deferred.push(DeferredStore { stmt: id, lhs, flag, group });
+                p.derived.extend(derived);
+                p.inputs.extend(inputs);
             }
         }
     }
@@ -877,20 +934,14 @@ impl Rewriter<'_> {
             None => body.push(assign(var(p.dest, &dty), deref(ptr.clone()), loc)),
         }
         body.push(assign(ptr.clone(), null(&pty), loc));
+        // The statements that waited for the value, in program order.
+        let pi = self.pending[&ctx.func].iter().position(|q| q.ptr == p.ptr).expect("own pending read");
+        let mut inner = Ctx { func: ctx.func, me: ctx.me.clone(), entry: ctx.entry, atomic_depth: 1 };
         for d in &p.deferred {
             let flag = var(d.flag, &Type::Bool);
-            let mut store = vec![assign(flag.clone(), int(0), loc)];
-            if self.model.ww_preserved {
-                store.extend(self.call_me(self.flush_all_own, ctx, loc));
-            } else {
-                store.extend(self.call_me(self.flush_all_lw, ctx, loc));
-            }
-            let value = var(p.dest, &dty);
-            match d.group.map(|g| self.groups[g].fns) {
-                Some(fns) => store.push(call(fns.write.expect("made"), vec![addr_of(d.lhs.clone()), value, ctx.me.clone()], loc)),
-                None => store.push(assign(d.lhs.clone(), value, loc)),
-            }
-            body.push(if_(flag, store, vec![], loc));
+            let mut again = vec![assign(flag.clone(), int(0), loc)];
+            self.stmt_inner(&d.stmt, &mut inner, &mut again, Some(pi));
+            body.push(if_(flag, again, vec![], loc));
         }
         if_(ne(ptr, null(&pty)), body, vec![], loc)
     }
@@ -996,9 +1047,9 @@ impl Rewriter<'_> {
 
     fn stmt(&self, s: &Stmt, ctx: &mut Ctx, out: &mut Block) {
         let pending = self.pending.get(&ctx.func).cloned().unwrap_or_default();
-        let deferred = pending.iter().enumerate().find_map(|(i, p)| p.deferred.iter().find(|d| d.stmt == s.id).map(|d| (i, d.clone())));
+        let deferred = pending.iter().enumerate().find_map(|(i, p)| p.deferred.iter().find(|d| d.stmt.id == s.id).map(|d| (i, d.clone())));
         if let Some((pi, d)) = deferred {
-            // While the read is pending the store is only flagged (see `DeferredStore`).
+            // While the read is pending the statement only is flagged (see `Deferred`).
             let mut now = vec![];
             self.stmt_inner(s, ctx, &mut now, Some(pi));
             let pty = self.out.var(pending[pi].ptr).ty.clone();
@@ -1045,11 +1096,11 @@ impl Rewriter<'_> {
                 continue;
             }
             let waits_for_store = !p.deferred.is_empty() && !p.objects.is_disjoint(&read_objs);
-            if used.contains(&p.dest) || waits_for_store {
+            let uses_value = used.iter().any(|v| p.derived.contains(v));
+            // Redefining what the read or its deferred statements use: finish them first.
+            let overwrites = defined.is_some_and(|d| p.derived.contains(&d) || p.inputs.contains(&d));
+            if uses_value || waits_for_store || overwrites {
                 pre.push(self.complete_read(p, ctx, loc));
-            } else if defined == Some(p.dest) && !self.pending_of_site.contains_key(&s.id) {
-                let t = self.out.var(p.ptr).ty.clone();
-                pre.push(assign(var(p.ptr, &t), null(&t), loc));
             }
         }
         out.extend(self.wrap(ctx, pre, loc));
