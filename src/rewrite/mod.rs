@@ -166,6 +166,9 @@ struct Rewriter<'a> {
     /// TSO with one FIFO buffer for every written object: writes queue behind the thread's
     /// pending writes, flushes follow each thread's program order.
     tso_fifo: bool,
+    /// Reads whose completion code is being generated (their replays must not complete them
+    /// again: two pending reads whose deferred statements touch each other).
+    completing: std::cell::RefCell<Vec<VarId>>,
 }
 
 impl<'a> Rewriter<'a> {
@@ -201,6 +204,7 @@ impl<'a> Rewriter<'a> {
             mark_all_lw: None,
             entry_me: HashMap::new(),
             tso_fifo: false,
+            completing: Default::default(),
         }
     }
 
@@ -919,6 +923,17 @@ impl Rewriter<'_> {
 
     /// Completes one delayed read: READ FROM SET, rule f(r(w, r)).
     fn complete_read(&self, p: &PendingRead, ctx: &Ctx, loc: Loc) -> Stmt {
+        if self.completing.borrow().contains(&p.ptr) {
+            // Already being completed further out: its value is in place by then.
+            return stmt(StmtKind::Skip, loc);
+        }
+        self.completing.borrow_mut().push(p.ptr);
+        let s = self.complete_read_inner(p, ctx, loc);
+        self.completing.borrow_mut().pop();
+        s
+    }
+
+    fn complete_read_inner(&self, p: &PendingRead, ctx: &Ctx, loc: Loc) -> Stmt {
         let pty = self.out.var(p.ptr).ty.clone();
         let dty = self.out.var(p.dest).ty.clone();
         let ptr = var(p.ptr, &pty);
@@ -976,7 +991,9 @@ impl Rewriter<'_> {
     }
 
     /// Writes ordered before any later write of the thread must be in memory first.
-    fn pre_write(&self, ctx: &Ctx, objs: &BTreeSet<ObjId>, loc: Loc) -> Block {
+    /// `skip`: the pending read whose deferred statement is being performed (never completed
+    /// from inside its own completion).
+    fn pre_write(&self, ctx: &Ctx, objs: &BTreeSet<ObjId>, skip: Option<usize>, loc: Loc) -> Block {
         let mut b = vec![];
         if self.tso_fifo {
             // Writes queue in the FIFO buffer (`*_write`): nothing to flush here.
@@ -986,7 +1003,8 @@ impl Rewriter<'_> {
             b.extend(self.call_me(self.flush_all_lw, ctx, loc));
         }
         // A read delayed past a later write to the same location would break coherence.
-        b.extend(self.complete_reads(ctx, |p| !p.objects.is_disjoint(objs), loc));
+        let skip_ptr = skip.map(|i| self.pending[&ctx.func][i].ptr);
+        b.extend(self.complete_reads(ctx, |p| Some(p.ptr) != skip_ptr && !p.objects.is_disjoint(objs), loc));
         b
     }
 
@@ -1114,7 +1132,7 @@ impl Rewriter<'_> {
                     .filter(|x| self.aeg.site(**x).dir == Dir::W)
                     .flat_map(|x| self.site_objs.get(x).cloned().unwrap_or_default())
                     .collect();
-                let mut b = self.pre_write(ctx, &objs, loc);
+                let mut b = self.pre_write(ctx, &objs, deferring, loc);
                 match self.group_of_stmt(s.id, Dir::W) {
                     Some(g) => {
                         let fns = self.groups[g].fns;
