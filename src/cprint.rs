@@ -96,22 +96,6 @@ const INTERNAL_NAMES: &[&str] = &[
     "__WEAKC_ARCH_ARM64",
 ];
 
-/// Every fence kind, in declaration order (for tests and for the reserved-name list).
-pub const ALL_FENCES: &[Fence] = &[
-    Fence::Full,
-    Fence::AcqRel,
-    Fence::Mfence,
-    Fence::Sync,
-    Fence::Lwsync,
-    Fence::Isync,
-    Fence::Eieio,
-    Fence::Dmb,
-    Fence::DmbSt,
-    Fence::DmbLd,
-    Fence::Dsb,
-    Fence::Isb,
-    Fence::Compiler,
-];
 
 /// C keywords (C89–C23) and GNU spellings that cannot be used as identifiers.
 const KEYWORDS: &[&str] = &[
@@ -475,64 +459,6 @@ fn paren_unless(s: (String, u8), min: u8) -> String {
     }
 }
 
-/// Calls `f` on the expressions a statement holds directly (not those of nested blocks).
-fn stmt_exprs<'e>(s: &'e Stmt, f: &mut impl FnMut(&'e Expr)) {
-    match &s.kind {
-        StmtKind::Assign { lhs, rhs } => {
-            f(lhs);
-            f(rhs);
-        }
-        StmtKind::Call { dest, callee, args } => {
-            if let Some(d) = dest {
-                f(d);
-            }
-            if let Callee::Indirect(e) = callee {
-                f(e);
-            }
-            args.iter().for_each(f);
-        }
-        StmtKind::If { cond, .. } => f(cond),
-        StmtKind::Return(Some(e))
-        | StmtKind::Assume(e)
-        | StmtKind::Lock(e)
-        | StmtKind::Unlock(e) => f(e),
-        StmtKind::Assert { cond, .. } => f(cond),
-        StmtKind::Spawn { tid, func, arg } => {
-            if let Some(t) = tid {
-                f(t);
-            }
-            f(func);
-            f(arg);
-        }
-        StmtKind::Join { tid, ret } => {
-            f(tid);
-            if let Some(r) = ret {
-                f(r);
-            }
-        }
-        StmtKind::Rmw(r) => {
-            if let Some(d) = &r.dest {
-                f(d);
-            }
-            f(&r.ptr);
-            f(&r.val);
-            if let Some(e) = &r.expected {
-                f(e);
-            }
-        }
-        StmtKind::Return(None)
-        | StmtKind::Loop { .. }
-        | StmtKind::Break
-        | StmtKind::Continue
-        | StmtKind::Goto(_)
-        | StmtKind::Label(..)
-        | StmtKind::Fence(_)
-        | StmtKind::AtomicBegin
-        | StmtKind::AtomicEnd
-        | StmtKind::Block(_)
-        | StmtKind::Skip => {}
-    }
-}
 
 fn init_exprs<'e>(init: &'e Init, f: &mut impl FnMut(&'e Expr)) {
     match init {
@@ -1212,7 +1138,7 @@ impl<'a> Printer<'a> {
             f.ty.params.iter().for_each(|p| note(prog, p, &mut used));
             if let Some(body) = &f.body {
                 walk_stmts(body, &mut |s| {
-                    stmt_exprs(s, &mut |e| e.visit(&mut |e| note(prog, &e.ty, &mut used)))
+                    for_each_expr(s, &mut |e| e.visit(&mut |e| note(prog, &e.ty, &mut used)))
                 });
             }
         }
@@ -1399,7 +1325,7 @@ impl<'a> Printer<'a> {
             })
         };
         walk_stmts(body, &mut |s| {
-            stmt_exprs(s, &mut |e| note_expr(e, &mut taken));
+            for_each_expr(s, &mut |e| note_expr(e, &mut taken));
             if let StmtKind::Call {
                 callee: Callee::Direct(g),
                 ..

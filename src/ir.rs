@@ -519,3 +519,79 @@ pub fn number_stmts(prog: &mut Program) {
         }
     }
 }
+
+/// Calls `f` on the expressions a statement holds directly (not those of nested blocks).
+pub fn for_each_expr<'e>(s: &'e Stmt, f: &mut impl FnMut(&'e Expr)) {
+    match &s.kind {
+        StmtKind::Assign { lhs, rhs } => {
+            f(lhs);
+            f(rhs);
+        }
+        StmtKind::Call { dest, callee, args } => {
+            if let Some(d) = dest {
+                f(d);
+            }
+            if let Callee::Indirect(e) = callee {
+                f(e);
+            }
+            args.iter().for_each(f);
+        }
+        StmtKind::If { cond, .. } => f(cond),
+        StmtKind::Return(Some(e))
+        | StmtKind::Assume(e)
+        | StmtKind::Lock(e)
+        | StmtKind::Unlock(e) => f(e),
+        StmtKind::Assert { cond, .. } => f(cond),
+        StmtKind::Spawn { tid, func, arg } => {
+            if let Some(t) = tid {
+                f(t);
+            }
+            f(func);
+            f(arg);
+        }
+        StmtKind::Join { tid, ret } => {
+            f(tid);
+            if let Some(r) = ret {
+                f(r);
+            }
+        }
+        StmtKind::Rmw(r) => {
+            if let Some(d) = &r.dest {
+                f(d);
+            }
+            f(&r.ptr);
+            f(&r.val);
+            if let Some(e) = &r.expected {
+                f(e);
+            }
+        }
+        StmtKind::Return(None)
+        | StmtKind::Loop { .. }
+        | StmtKind::Break
+        | StmtKind::Continue
+        | StmtKind::Goto(_)
+        | StmtKind::Label(..)
+        | StmtKind::Fence(_)
+        | StmtKind::AtomicBegin
+        | StmtKind::AtomicEnd
+        | StmtKind::Block(_)
+        | StmtKind::Skip => {}
+    }
+}
+
+/// Every [`Fence`] variant. Kept complete by the exhaustive match in `arch::fence_index`.
+pub const ALL_FENCES: [Fence; 13] = [
+    Fence::Full,
+    Fence::AcqRel,
+    Fence::Mfence,
+    Fence::Sync,
+    Fence::Lwsync,
+    Fence::Isync,
+    Fence::Eieio,
+    Fence::Dmb,
+    Fence::DmbSt,
+    Fence::DmbLd,
+    Fence::Dsb,
+    Fence::Isb,
+    Fence::Compiler,
+];

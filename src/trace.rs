@@ -39,8 +39,6 @@ struct Pending {
     value: Option<String>,
     read: Option<String>,
     flushed: Vec<String>,
-    /// The helper's body has been seen (its result assignment comes next).
-    done_internal: bool,
 }
 
 impl Pending {
@@ -73,13 +71,6 @@ pub fn render(outcome: &Outcome, map: &SourceMap) -> Vec<String> {
         if same_thread {
             let p = pending.as_mut().expect("checked");
             match &s.kind {
-                // The value a read helper returns, assigned at the call site.
-                StepKind::Assign { value, .. } if s.loc.line > 0 && p.rule == "read" && p.addr.is_some() && p.done_internal => {
-                    p.read = Some(value.clone());
-                    let p = pending.take().expect("checked");
-                    p.finish(&mut out);
-                    continue;
-                }
                 StepKind::Assign { lhs, value } if s.loc.line > 0 && matches!(lhs.as_str(), "p" | "v" | "me") => {
                     match lhs.as_str() {
                         "p" => p.addr = Some(value.clone()),
@@ -90,8 +81,9 @@ pub fn render(outcome: &Outcome, map: &SourceMap) -> Vec<String> {
                 }
                 StepKind::Call { function } if s.loc.line == 0 && helper_meaning(function).is_some() => continue,
                 _ if s.loc.line == 0 => {
-                    p.done_internal = true;
                     match &s.kind {
+                        // The read helper's result: the last value of its local `v`.
+                        StepKind::Assign { lhs, value } if p.rule == "read" && lhs == "v" => p.read = Some(value.clone()),
                         StepKind::Write { object, value } if object.starts_with('*') && object.contains("_addr[") => p.flushed.push(value.clone()),
                         _ => {}
                     }
@@ -111,7 +103,7 @@ pub fn render(outcome: &Outcome, map: &SourceMap) -> Vec<String> {
                     "read" => "read",
                     _ => "flush",
                 };
-                pending = Some(Pending { rule, thread: s.thread.clone(), at, addr: None, value: None, read: None, flushed: vec![], done_internal: false });
+                pending = Some(Pending { rule, thread: s.thread.clone(), at, addr: None, value: None, read: None, flushed: vec![] });
                 continue;
             }
         }

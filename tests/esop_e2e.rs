@@ -18,8 +18,6 @@ const KNOWN_UNSOUND: &[&str] = &[
     "ppc/aclwdrr010 on power", "ppc/aclwdrr011 on power", "ppc/aclwdrr012 on power", "ppc/aclwdrr015 on power",
     "ppc/bclwdww000 on power", "ppc/bclwdww001 on power", "ppc/bclwdww003 on power", "ppc/bclwdww005 on power",
     "ppc/bclwdww007 on power", "ppc/bclwdww009 on power",
-    "ppc/podrwposwr000 on power", "ppc/podrwposwr000 on rmo", "ppc/podrwposwr001 on power", "ppc/podrwposwr001 on rmo",
-    "ppc/podrwposwr002 on power", "ppc/podrwposwr002 on rmo", "ppc/podrwposwr003 on power", "ppc/podrwposwr003 on rmo",
     "ppc/posrr001 on power", "ppc/posrr001 on rmo", "ppc/posrr002 on power", "ppc/posrr002 on rmo",
     "ppc/safe055 on power", "ppc/safe068 on power", "ppc/safe073 on power", "ppc/safe074 on power",
     "ppc/safe088 on power", "ppc/safe103 on power", "ppc/safe112 on power", "ppc/safe116 on power",

@@ -612,54 +612,6 @@ fn collect_init(a: &mut Alias, prog: &Program, init: &Init, out: &mut BTreeSet<T
     }
 }
 
-/// Calls `f` on every top-level expression a statement evaluates (not sub-blocks).
-pub fn for_each_expr<'a>(s: &'a Stmt, f: &mut impl FnMut(&'a Expr)) {
-    match &s.kind {
-        StmtKind::Assign { lhs, rhs } => {
-            f(lhs);
-            f(rhs);
-        }
-        StmtKind::Call { dest, callee, args } => {
-            if let Some(d) = dest {
-                f(d);
-            }
-            if let Callee::Indirect(e) = callee {
-                f(e);
-            }
-            args.iter().for_each(&mut *f);
-        }
-        StmtKind::If { cond, .. } => f(cond),
-        StmtKind::Return(Some(e)) => f(e),
-        StmtKind::Assert { cond, .. } => f(cond),
-        StmtKind::Assume(c) => f(c),
-        StmtKind::Spawn { tid, func, arg } => {
-            if let Some(t) = tid {
-                f(t);
-            }
-            f(func);
-            f(arg);
-        }
-        StmtKind::Join { tid, ret } => {
-            f(tid);
-            if let Some(r) = ret {
-                f(r);
-            }
-        }
-        StmtKind::Lock(p) | StmtKind::Unlock(p) => f(p),
-        StmtKind::Rmw(r) => {
-            if let Some(d) = &r.dest {
-                f(d);
-            }
-            f(&r.ptr);
-            f(&r.val);
-            if let Some(e) = &r.expected {
-                f(e);
-            }
-        }
-        _ => {}
-    }
-}
-
 /// The variable or allocation site (statement id of the `malloc`-like call) an abstract
 /// object belongs to: lets a client with its own memory model (the bounded model checker)
 /// map the analysis' objects back to its own.

@@ -6,7 +6,7 @@
 //! *every* path between them (fences, dependencies), is computed by a forward must-dataflow
 //! from each event that communicates with another thread.
 
-use super::alias::{for_each_expr, Alias, AliasOptions};
+use super::alias::{Alias, AliasOptions};
 use super::*;
 use crate::ir::*;
 use crate::normalize::{is_lvalue, lvalue_is_shared, var_is_shared};

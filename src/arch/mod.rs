@@ -255,22 +255,8 @@ pub fn by_name(name: &str) -> Option<&'static Arch> {
         .find(|a| a.name == n || a.aliases.iter().any(|&x| x == n))
 }
 
-/// Every [`Fence`] variant. Kept complete by the exhaustive match in [`fence_index`].
-pub const ALL_FENCES: [Fence; 13] = [
-    Fence::Full,
-    Fence::AcqRel,
-    Fence::Mfence,
-    Fence::Sync,
-    Fence::Lwsync,
-    Fence::Isync,
-    Fence::Eieio,
-    Fence::Dmb,
-    Fence::DmbSt,
-    Fence::DmbLd,
-    Fence::Dsb,
-    Fence::Isb,
-    Fence::Compiler,
-];
+pub use crate::ir::ALL_FENCES;
+
 
 /// Position of a fence in [`ALL_FENCES`]; the exhaustive match makes adding a variant to
 /// [`Fence`] a compile error here, reminding to extend the list and every table.

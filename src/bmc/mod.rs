@@ -293,7 +293,7 @@ fn points_to(prog: &Program) -> Option<crate::aeg::alias::Alias> {
                     return;
                 }
             }
-            crate::aeg::alias::for_each_expr(s, &mut |e| {
+            crate::ir::for_each_expr(s, &mut |e| {
                 e.visit(&mut |x| {
                     if matches!(x.kind, ExprKind::Str(_)) {
                         ok = false;

@@ -719,7 +719,11 @@ impl Rewriter<'_> {
     fn make_group_fns(&mut self, g: usize) {
         let n = self.groups[g].depth as u64;
         let elem = self.groups[g].elem.clone();
-        let base = sanitize(&self.aeg.object(*self.groups[g].objects.iter().next().expect("non-empty")).name);
+        let base = if self.tso_fifo {
+            "store_buffer".to_string()
+        } else {
+            sanitize(&self.aeg.object(*self.groups[g].objects.iter().next().expect("non-empty")).name)
+        };
         let base = format!("{base}$g{g}");
         let pty = Type::ptr_to(elem.clone());
         let arr = |t: Type| Type::Array(Box::new(t), Some(n));
@@ -1084,7 +1088,7 @@ impl Rewriter<'_> {
         // Uses of a delayed read's destination complete it first (dependencies are kept).
         let mut used = BTreeSet::new();
         let mut defined = None;
-        crate::aeg::alias::for_each_expr(s, &mut |e| {
+        crate::ir::for_each_expr(s, &mut |e| {
             e.visit(&mut |x| {
                 if let ExprKind::Var(v) = x.kind {
                     used.insert(v);

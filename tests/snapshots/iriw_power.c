@@ -15,8 +15,8 @@ void x__g0_flush_lw(int);
 void x__g0_mark_lw(int);
 void x__g0_flush_some();
 int x__g0_read(int *, int);
-void x__g0_write(int *, int, int);
 void x__g0_delay(int *, int, int);
+void x__g0_write(int *, int, int);
 void __weakc_flush_all_own(int);
 void __weakc_flush_all_lw(int);
 void __weakc_mark_all_lw(int);
@@ -414,6 +414,17 @@ int x__g0_read(int *p, int me)
     return v;
 }
 
+void x__g0_delay(int *p, int v, int me)
+{
+    __VERIFIER_assume(x__g0_n < 1);
+    x__g0_addr[x__g0_n] = p;
+    x__g0_val[x__g0_n] = v;
+    x__g0_thd[x__g0_n] = me;
+    x__g0_lw[x__g0_n] = 0;
+    x__g0_live[x__g0_n] = 1;
+    x__g0_n = x__g0_n + 1;
+}
+
 void x__g0_write(int *p, int v, int me)
 {
     if ((x__g0_live[0] && (x__g0_addr[0] == p)) && (0 || ((x__g0_live[0] && (x__g0_thd[0] == me)) && (x__g0_addr[0] == p)))) {
@@ -424,17 +435,6 @@ void x__g0_write(int *p, int v, int me)
         x__g0_n = 0;
     }
     *p = v;
-}
-
-void x__g0_delay(int *p, int v, int me)
-{
-    __VERIFIER_assume(x__g0_n < 1);
-    x__g0_addr[x__g0_n] = p;
-    x__g0_val[x__g0_n] = v;
-    x__g0_thd[x__g0_n] = me;
-    x__g0_lw[x__g0_n] = 0;
-    x__g0_live[x__g0_n] = 1;
-    x__g0_n = x__g0_n + 1;
 }
 
 void __weakc_flush_all_own(int me)

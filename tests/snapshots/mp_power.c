@@ -13,8 +13,8 @@ void data__g0_flush_lw(int);
 void data__g0_mark_lw(int);
 void data__g0_flush_some();
 int data__g0_read(int *, int);
-void data__g0_write(int *, int, int);
 void data__g0_delay(int *, int, int);
+void data__g0_write(int *, int, int);
 void __weakc_flush_all_own(int);
 void __weakc_flush_all_lw(int);
 void __weakc_mark_all_lw(int);
@@ -276,6 +276,17 @@ int data__g0_read(int *p, int me)
     return v;
 }
 
+void data__g0_delay(int *p, int v, int me)
+{
+    __VERIFIER_assume(data__g0_n < 1);
+    data__g0_addr[data__g0_n] = p;
+    data__g0_val[data__g0_n] = v;
+    data__g0_thd[data__g0_n] = me;
+    data__g0_lw[data__g0_n] = 0;
+    data__g0_live[data__g0_n] = 1;
+    data__g0_n = data__g0_n + 1;
+}
+
 void data__g0_write(int *p, int v, int me)
 {
     if ((data__g0_live[0] && (data__g0_addr[0] == p)) && (0 || ((data__g0_live[0] && (data__g0_thd[0] == me)) && (data__g0_addr[0] == p)))) {
@@ -286,17 +297,6 @@ void data__g0_write(int *p, int v, int me)
         data__g0_n = 0;
     }
     *p = v;
-}
-
-void data__g0_delay(int *p, int v, int me)
-{
-    __VERIFIER_assume(data__g0_n < 1);
-    data__g0_addr[data__g0_n] = p;
-    data__g0_val[data__g0_n] = v;
-    data__g0_thd[data__g0_n] = me;
-    data__g0_lw[data__g0_n] = 0;
-    data__g0_live[data__g0_n] = 1;
-    data__g0_n = data__g0_n + 1;
 }
 
 void __weakc_flush_all_own(int me)

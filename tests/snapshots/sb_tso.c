@@ -8,13 +8,13 @@
 int main();
 void *P0(void *);
 void *P1(void *);
-void y__g0_flush_own(int);
-void y__g0_flush_lw(int);
-void y__g0_mark_lw(int);
-void y__g0_flush_some();
-int y__g0_read(int *, int);
-void y__g0_write(int *, int, int);
-void y__g0_delay(int *, int, int);
+void store_buffer__g0_flush_own(int);
+void store_buffer__g0_flush_lw(int);
+void store_buffer__g0_mark_lw(int);
+void store_buffer__g0_flush_some();
+int store_buffer__g0_read(int *, int);
+void store_buffer__g0_delay(int *, int, int);
+void store_buffer__g0_write(int *, int, int);
 void __weakc_flush_all_own(int);
 void __weakc_flush_all_lw(int);
 void __weakc_mark_all_lw(int);
@@ -27,12 +27,12 @@ int r0 = 0;
 #line 5 "tests/c/sb.c"
 int r1 = 0;
 int __weakc_next_tid;
-int *y__g0_addr[1];
-int y__g0_val[1];
-int y__g0_thd[1];
-_Bool y__g0_lw[1];
-_Bool y__g0_live[1];
-int y__g0_n;
+int *store_buffer__g0_addr[2];
+int store_buffer__g0_val[2];
+int store_buffer__g0_thd[2];
+_Bool store_buffer__g0_lw[2];
+_Bool store_buffer__g0_live[2];
+int store_buffer__g0_n;
 
 #line 8 "tests/c/sb.c"
 int main()
@@ -55,15 +55,11 @@ int main()
     __weakc_me = 0;
     __VERIFIER_atomic_begin();
 #line 9 "tests/c/sb.c"
-    __weakc_flush_all_own(__weakc_me);
-#line 9 "tests/c/sb.c"
     t0 = __VERIFIER_nondet_ulong();
 #line 9 "tests/c/sb.c"
     __VERIFIER_atomic_end();
 #line 9 "tests/c/sb.c"
     __VERIFIER_atomic_begin();
-#line 9 "tests/c/sb.c"
-    __weakc_flush_all_own(__weakc_me);
 #line 9 "tests/c/sb.c"
     t1 = __VERIFIER_nondet_ulong();
 #line 9 "tests/c/sb.c"
@@ -88,11 +84,23 @@ int main()
     __weakc_tmp10 = t1;
 #line 13 "tests/c/sb.c"
     pthread_join(__weakc_tmp10, 0);
-    __weakc_tmp11 = r0;
+    __VERIFIER_atomic_begin();
+#line 14 "tests/c/sb.c"
+    store_buffer__g0_flush_some();
+#line 14 "tests/c/sb.c"
+    __weakc_tmp11 = store_buffer__g0_read(&r0, __weakc_me);
+#line 14 "tests/c/sb.c"
+    __VERIFIER_atomic_end();
 #line 14 "tests/c/sb.c"
     if (__weakc_tmp11 == 0) {
 #line 14 "tests/c/sb.c"
-        __weakc_tmp12 = r1;
+        __VERIFIER_atomic_begin();
+#line 14 "tests/c/sb.c"
+        store_buffer__g0_flush_some();
+#line 14 "tests/c/sb.c"
+        __weakc_tmp12 = store_buffer__g0_read(&r1, __weakc_me);
+#line 14 "tests/c/sb.c"
+        __VERIFIER_atomic_end();
 #line 14 "tests/c/sb.c"
         __weakc_tmp0 = __weakc_tmp12 == 0;
     } else {
@@ -134,25 +142,21 @@ void *P0(void *arg)
 #line 6 "tests/c/sb.c"
     __VERIFIER_atomic_begin();
 #line 6 "tests/c/sb.c"
-    __weakc_flush_all_own(__weakc_me);
-#line 6 "tests/c/sb.c"
-    x = 1;
+    store_buffer__g0_write(&x, 1, __weakc_me);
 #line 6 "tests/c/sb.c"
     __VERIFIER_atomic_end();
 #line 6 "tests/c/sb.c"
     __VERIFIER_atomic_begin();
 #line 6 "tests/c/sb.c"
-    y__g0_flush_some();
+    store_buffer__g0_flush_some();
 #line 6 "tests/c/sb.c"
-    __weakc_tmp13 = y__g0_read(&y, __weakc_me);
+    __weakc_tmp13 = store_buffer__g0_read(&y, __weakc_me);
 #line 6 "tests/c/sb.c"
     __VERIFIER_atomic_end();
 #line 6 "tests/c/sb.c"
     __VERIFIER_atomic_begin();
 #line 6 "tests/c/sb.c"
-    __weakc_flush_all_own(__weakc_me);
-#line 6 "tests/c/sb.c"
-    r0 = __weakc_tmp13;
+    store_buffer__g0_write(&r0, __weakc_tmp13, __weakc_me);
 #line 6 "tests/c/sb.c"
     __VERIFIER_atomic_end();
 #line 6 "tests/c/sb.c"
@@ -189,25 +193,27 @@ void *P1(void *arg)
 #line 7 "tests/c/sb.c"
     __VERIFIER_atomic_begin();
 #line 7 "tests/c/sb.c"
-    __weakc_flush_all_own(__weakc_me);
-#line 7 "tests/c/sb.c"
     if (__VERIFIER_nondet_bool()) {
 #line 7 "tests/c/sb.c"
-        y__g0_delay(&y, 1, __weakc_me);
+        store_buffer__g0_delay(&y, 1, __weakc_me);
     } else {
 #line 7 "tests/c/sb.c"
-        y__g0_write(&y, 1, __weakc_me);
+        store_buffer__g0_write(&y, 1, __weakc_me);
     }
 #line 7 "tests/c/sb.c"
     __VERIFIER_atomic_end();
 #line 7 "tests/c/sb.c"
-    __weakc_tmp14 = x;
+    __VERIFIER_atomic_begin();
+#line 7 "tests/c/sb.c"
+    store_buffer__g0_flush_some();
+#line 7 "tests/c/sb.c"
+    __weakc_tmp14 = store_buffer__g0_read(&x, __weakc_me);
+#line 7 "tests/c/sb.c"
+    __VERIFIER_atomic_end();
 #line 7 "tests/c/sb.c"
     __VERIFIER_atomic_begin();
 #line 7 "tests/c/sb.c"
-    __weakc_flush_all_own(__weakc_me);
-#line 7 "tests/c/sb.c"
-    r1 = __weakc_tmp14;
+    store_buffer__g0_write(&r1, __weakc_tmp14, __weakc_me);
 #line 7 "tests/c/sb.c"
     __VERIFIER_atomic_end();
 #line 7 "tests/c/sb.c"
@@ -226,90 +232,106 @@ void *P1(void *arg)
     __VERIFIER_atomic_end();
 }
 
-void y__g0_flush_own(int me)
+void store_buffer__g0_flush_own(int me)
 {
-    if (y__g0_live[0] && (0 || ((y__g0_live[0] && (y__g0_thd[0] == me)) && (y__g0_addr[0] == y__g0_addr[0])))) {
-        *y__g0_addr[0] = y__g0_val[0];
-        y__g0_live[0] = 0;
+    if (store_buffer__g0_live[0] && ((0 || ((store_buffer__g0_live[0] && (store_buffer__g0_thd[0] == me)) && (store_buffer__g0_addr[0] == store_buffer__g0_addr[0]))) || ((store_buffer__g0_live[1] && (store_buffer__g0_thd[1] == me)) && (store_buffer__g0_addr[1] == store_buffer__g0_addr[0])))) {
+        *store_buffer__g0_addr[0] = store_buffer__g0_val[0];
+        store_buffer__g0_live[0] = 0;
     }
-    if (1 && !y__g0_live[0]) {
-        y__g0_n = 0;
+    if (store_buffer__g0_live[1] && (0 || ((store_buffer__g0_live[1] && (store_buffer__g0_thd[1] == me)) && (store_buffer__g0_addr[1] == store_buffer__g0_addr[1])))) {
+        *store_buffer__g0_addr[1] = store_buffer__g0_val[1];
+        store_buffer__g0_live[1] = 0;
+    }
+    if ((1 && !store_buffer__g0_live[0]) && !store_buffer__g0_live[1]) {
+        store_buffer__g0_n = 0;
     }
 }
 
-void y__g0_flush_lw(int me)
+void store_buffer__g0_flush_lw(int me)
 {
-    if (y__g0_live[0] && (0 || (((y__g0_live[0] && (y__g0_thd[0] == me)) && (y__g0_addr[0] == y__g0_addr[0])) && y__g0_lw[0]))) {
-        *y__g0_addr[0] = y__g0_val[0];
-        y__g0_live[0] = 0;
+    if (store_buffer__g0_live[0] && ((0 || (((store_buffer__g0_live[0] && (store_buffer__g0_thd[0] == me)) && (store_buffer__g0_addr[0] == store_buffer__g0_addr[0])) && store_buffer__g0_lw[0])) || (((store_buffer__g0_live[1] && (store_buffer__g0_thd[1] == me)) && (store_buffer__g0_addr[1] == store_buffer__g0_addr[0])) && store_buffer__g0_lw[1]))) {
+        *store_buffer__g0_addr[0] = store_buffer__g0_val[0];
+        store_buffer__g0_live[0] = 0;
     }
-    if (1 && !y__g0_live[0]) {
-        y__g0_n = 0;
+    if (store_buffer__g0_live[1] && (0 || (((store_buffer__g0_live[1] && (store_buffer__g0_thd[1] == me)) && (store_buffer__g0_addr[1] == store_buffer__g0_addr[1])) && store_buffer__g0_lw[1]))) {
+        *store_buffer__g0_addr[1] = store_buffer__g0_val[1];
+        store_buffer__g0_live[1] = 0;
+    }
+    if ((1 && !store_buffer__g0_live[0]) && !store_buffer__g0_live[1]) {
+        store_buffer__g0_n = 0;
     }
 }
 
-void y__g0_mark_lw(int me)
+void store_buffer__g0_mark_lw(int me)
 {
-    if (y__g0_live[0] && (y__g0_thd[0] == me)) {
-        y__g0_lw[0] = 1;
+    if (store_buffer__g0_live[0] && (store_buffer__g0_thd[0] == me)) {
+        store_buffer__g0_lw[0] = 1;
+    }
+    if (store_buffer__g0_live[1] && (store_buffer__g0_thd[1] == me)) {
+        store_buffer__g0_lw[1] = 1;
     }
 }
 
-void y__g0_flush_some()
+void store_buffer__g0_flush_some()
 {
-    if (y__g0_live[0] && __VERIFIER_nondet_bool()) {
-        *y__g0_addr[0] = y__g0_val[0];
-        y__g0_live[0] = 0;
+    if (store_buffer__g0_live[0] && __VERIFIER_nondet_bool()) {
+        *store_buffer__g0_addr[0] = store_buffer__g0_val[0];
+        store_buffer__g0_live[0] = 0;
     }
-    if (1 && !y__g0_live[0]) {
-        y__g0_n = 0;
+    if ((store_buffer__g0_live[1] && __VERIFIER_nondet_bool()) && !(store_buffer__g0_live[0] && ((store_buffer__g0_addr[0] == store_buffer__g0_addr[1]) || (store_buffer__g0_thd[0] == store_buffer__g0_thd[1])))) {
+        *store_buffer__g0_addr[1] = store_buffer__g0_val[1];
+        store_buffer__g0_live[1] = 0;
+    }
+    if ((1 && !store_buffer__g0_live[0]) && !store_buffer__g0_live[1]) {
+        store_buffer__g0_n = 0;
     }
 }
 
-int y__g0_read(int *p, int me)
+int store_buffer__g0_read(int *p, int me)
 {
     int v;
     v = *p;
-    if ((y__g0_live[0] && (y__g0_addr[0] == p)) && (y__g0_thd[0] == me)) {
-        v = y__g0_val[0];
+    if ((store_buffer__g0_live[0] && (store_buffer__g0_addr[0] == p)) && (store_buffer__g0_thd[0] == me)) {
+        v = store_buffer__g0_val[0];
+    }
+    if ((store_buffer__g0_live[1] && (store_buffer__g0_addr[1] == p)) && (store_buffer__g0_thd[1] == me)) {
+        v = store_buffer__g0_val[1];
     }
     return v;
 }
 
-void y__g0_write(int *p, int v, int me)
+void store_buffer__g0_delay(int *p, int v, int me)
 {
-    if ((y__g0_live[0] && (y__g0_addr[0] == p)) && (0 || ((y__g0_live[0] && (y__g0_thd[0] == me)) && (y__g0_addr[0] == p)))) {
-        *y__g0_addr[0] = y__g0_val[0];
-        y__g0_live[0] = 0;
-    }
-    if (1 && !y__g0_live[0]) {
-        y__g0_n = 0;
-    }
-    *p = v;
+    __VERIFIER_assume(store_buffer__g0_n < 2);
+    store_buffer__g0_addr[store_buffer__g0_n] = p;
+    store_buffer__g0_val[store_buffer__g0_n] = v;
+    store_buffer__g0_thd[store_buffer__g0_n] = me;
+    store_buffer__g0_lw[store_buffer__g0_n] = 0;
+    store_buffer__g0_live[store_buffer__g0_n] = 1;
+    store_buffer__g0_n = store_buffer__g0_n + 1;
 }
 
-void y__g0_delay(int *p, int v, int me)
+void store_buffer__g0_write(int *p, int v, int me)
 {
-    __VERIFIER_assume(y__g0_n < 1);
-    y__g0_addr[y__g0_n] = p;
-    y__g0_val[y__g0_n] = v;
-    y__g0_thd[y__g0_n] = me;
-    y__g0_lw[y__g0_n] = 0;
-    y__g0_live[y__g0_n] = 1;
-    y__g0_n = y__g0_n + 1;
+    if (((0 || (store_buffer__g0_live[0] && (store_buffer__g0_thd[0] == me))) || (store_buffer__g0_live[1] && (store_buffer__g0_thd[1] == me))) && __VERIFIER_nondet_bool()) {
+        store_buffer__g0_delay(p, v, me);
+    } else {
+        store_buffer__g0_flush_own(me);
+        *p = v;
+    }
 }
 
 void __weakc_flush_all_own(int me)
 {
-    y__g0_flush_own(me);
+    store_buffer__g0_flush_own(me);
 }
 
 void __weakc_flush_all_lw(int me)
 {
-    y__g0_flush_lw(me);
+    store_buffer__g0_flush_lw(me);
 }
 
 void __weakc_mark_all_lw(int me)
 {
-    y__g0_mark_lw(me);
+    store_buffer__g0_mark_lw(me);
 }
