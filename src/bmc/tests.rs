@@ -387,7 +387,7 @@ fn structs_fieldwise() {
 #[test]
 fn union_overlays_fields() {
     both(
-        |b, m| {
+        |b, _m| {
             let u = b.strukt("u", &[("i", Type::INT), ("c", UCHAR)], true);
             let x = b.global("x", u);
             let p = b.p.clone();
