@@ -579,6 +579,65 @@ pub fn for_each_expr<'e>(s: &'e Stmt, f: &mut impl FnMut(&'e Expr)) {
     }
 }
 
+/// Mutable counterpart of [`for_each_expr`].
+pub fn for_each_expr_mut(s: &mut Stmt, f: &mut impl FnMut(&mut Expr)) {
+    match &mut s.kind {
+        StmtKind::Assign { lhs, rhs } => {
+            f(lhs);
+            f(rhs);
+        }
+        StmtKind::Call { dest, callee, args } => {
+            if let Some(d) = dest {
+                f(d);
+            }
+            if let Callee::Indirect(e) = callee {
+                f(e);
+            }
+            args.iter_mut().for_each(f);
+        }
+        StmtKind::If { cond, .. } => f(cond),
+        StmtKind::Return(Some(e))
+        | StmtKind::Assume(e)
+        | StmtKind::Lock(e)
+        | StmtKind::Unlock(e) => f(e),
+        StmtKind::Assert { cond, .. } => f(cond),
+        StmtKind::Spawn { tid, func, arg } => {
+            if let Some(t) = tid {
+                f(t);
+            }
+            f(func);
+            f(arg);
+        }
+        StmtKind::Join { tid, ret } => {
+            f(tid);
+            if let Some(r) = ret {
+                f(r);
+            }
+        }
+        StmtKind::Rmw(r) => {
+            if let Some(d) = &mut r.dest {
+                f(d);
+            }
+            f(&mut r.ptr);
+            f(&mut r.val);
+            if let Some(e) = &mut r.expected {
+                f(e);
+            }
+        }
+        StmtKind::Return(None)
+        | StmtKind::Loop { .. }
+        | StmtKind::Break
+        | StmtKind::Continue
+        | StmtKind::Goto(_)
+        | StmtKind::Label(..)
+        | StmtKind::Fence(_)
+        | StmtKind::AtomicBegin
+        | StmtKind::AtomicEnd
+        | StmtKind::Block(_)
+        | StmtKind::Skip => {}
+    }
+}
+
 /// Every [`Fence`] variant. Kept complete by the exhaustive match in `arch::fence_index`.
 pub const ALL_FENCES: [Fence; 13] = [
     Fence::Full,

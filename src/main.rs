@@ -135,7 +135,7 @@ enum StrategyArg {
     OnePerCycle,
     /// Every unsafe pair of every cycle.
     AllCycles,
-    /// Every shared access (the naive baseline).
+    /// Every pair the architecture may relax (the naive baseline).
     All,
 }
 

@@ -48,7 +48,8 @@ pub fn analyze(path: &Path, arch: &Arch, opts: &Options) -> Result<Analysis, Err
     let t = Instant::now();
     let mut program = frontend::load_file(path, &opts.frontend, &mut map)?;
     let parse = t.elapsed();
-    let lines = std::fs::read_to_string(path).map(|s| s.lines().count()).unwrap_or(0);
+    // The front end registered the file (first) with its text: no second read.
+    let lines = map.files.first().and_then(|f| f.text.as_deref()).map_or(0, |t| t.lines().count());
     analyze_program(&mut program, arch, opts, map, parse, lines)
 }
 

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 /// Objects and variables that belong to the instrumentation, not to the user's program.
 fn internal(name: &str) -> bool {
-    name.contains("$g") || name.contains("$rs") || name.contains("$deferred") || name.starts_with("__weakc") || name.contains("__weakc")
+    name.contains("$g") || name.contains("$rs") || name.contains("__weakc")
 }
 
 /// What a call to a generated helper means, when it is one (`x$g0_delay` → "write … delayed").

@@ -57,49 +57,7 @@ fn init_types(i: &mut Init, f: &mut dyn FnMut(&mut Type)) {
 }
 
 fn stmt_types(s: &mut Stmt, f: &mut dyn FnMut(&mut Type)) {
-    let mut ex = |e: &mut Expr| expr_types(e, f);
-    match &mut s.kind {
-        StmtKind::Assign { lhs, rhs } => {
-            ex(lhs);
-            ex(rhs);
-        }
-        StmtKind::Call { dest, callee, args } => {
-            if let Some(d) = dest {
-                ex(d);
-            }
-            if let Callee::Indirect(e) = callee {
-                ex(e);
-            }
-            args.iter_mut().for_each(ex);
-        }
-        StmtKind::If { cond, .. } => ex(cond),
-        StmtKind::Return(Some(e)) | StmtKind::Assume(e) | StmtKind::Lock(e) | StmtKind::Unlock(e) => ex(e),
-        StmtKind::Assert { cond, .. } => ex(cond),
-        StmtKind::Spawn { tid, func, arg } => {
-            if let Some(t) = tid {
-                ex(t);
-            }
-            ex(func);
-            ex(arg);
-        }
-        StmtKind::Join { tid, ret } => {
-            ex(tid);
-            if let Some(r) = ret {
-                ex(r);
-            }
-        }
-        StmtKind::Rmw(r) => {
-            if let Some(d) = &mut r.dest {
-                ex(d);
-            }
-            ex(&mut r.ptr);
-            ex(&mut r.val);
-            if let Some(e) = &mut r.expected {
-                ex(e);
-            }
-        }
-        _ => {}
-    }
+    for_each_expr_mut(s, &mut |e| expr_types(e, f));
 }
 
 /// Calls `f` on every type of the program except struct fields.

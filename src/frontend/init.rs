@@ -182,23 +182,9 @@ impl<'t> Lowerer<'t> {
     /// several.
     fn init_member(&mut self, mty: &Type, items: &[Node<'t>], pos: &mut usize) -> R<PInit<'t>> {
         let it = items[*pos];
-        if it.kind() == "initializer_list" {
+        if let Some(init) = self.whole_value(mty, it)? {
             *pos += 1;
-            return self.braced(mty, it);
-        }
-        if mty.is_scalar() {
-            *pos += 1;
-            return Ok(PInit::Leaf(it));
-        }
-        if is_char_array(mty) && is_string(it) {
-            *pos += 1;
-            return Ok(PInit::Str(self.string_literal_bytes(super::expr::strip_parens(it))?));
-        }
-        if let Type::Struct(_) = mty {
-            if self.expr_type(it).ok().as_ref() == Some(mty) {
-                *pos += 1;
-                return Ok(PInit::Leaf(it));
-            }
+            return Ok(init);
         }
         self.fill(mty, items, pos, false)
     }
@@ -240,6 +226,26 @@ impl<'t> Lowerer<'t> {
         }
     }
 
+    /// `node` initialises all of a member of type `mty` on its own (braces, a scalar, a string
+    /// for a char array, a struct value); `None` when brace elision has to spread items.
+    fn whole_value(&mut self, mty: &Type, node: Node<'t>) -> R<Option<PInit<'t>>> {
+        if node.kind() == "initializer_list" {
+            return self.braced(mty, node).map(Some);
+        }
+        if mty.is_scalar() {
+            return Ok(Some(PInit::Leaf(node)));
+        }
+        if is_char_array(mty) && is_string(node) {
+            return Ok(Some(PInit::Str(self.string_literal_bytes(super::expr::strip_parens(node))?)));
+        }
+        if let Type::Struct(_) = mty {
+            if self.expr_type(node).ok().as_ref() == Some(mty) {
+                return Ok(Some(PInit::Leaf(node)));
+            }
+        }
+        Ok(None)
+    }
+
     fn designated(&mut self, mty: &Type, existing: PInit<'t>, rest: &[Path<'t>], value: Node<'t>, items: &[Node<'t>], pos: &mut usize) -> R<PInit<'t>> {
         if let Some((first, rest)) = rest.split_first() {
             let mut slots = match existing {
@@ -260,19 +266,8 @@ impl<'t> Lowerer<'t> {
             }
             return Ok(PInit::List(slots));
         }
-        if value.kind() == "initializer_list" {
-            return self.braced(mty, value);
-        }
-        if mty.is_scalar() {
-            return Ok(PInit::Leaf(value));
-        }
-        if is_char_array(mty) && is_string(value) {
-            return Ok(PInit::Str(self.string_literal_bytes(super::expr::strip_parens(value))?));
-        }
-        if let Type::Struct(_) = mty {
-            if self.expr_type(value).ok().as_ref() == Some(mty) {
-                return Ok(PInit::Leaf(value));
-            }
+        if let Some(init) = self.whole_value(mty, value)? {
+            return Ok(init);
         }
         // `.a = 1, 2` with an aggregate `a`: brace elision starting at the value.
         let mut seq = vec![value];

@@ -339,22 +339,7 @@ impl<'a> Rewriter<'a> {
                     break;
                 }
             }
-            let mut elem: Option<&Type> = None;
-            let mut same_type = true;
-            let mut lvs = vec![];
-            for (sid, sobjs) in &self.site_objs {
-                if !sobjs.is_disjoint(&merged) {
-                    let site = self.aeg.site(*sid);
-                    if let Some(lv) = stmts.get(&site.stmt).and_then(|s| Self::site_lvalue(s, site.dir)) {
-                        lvs.push(lv);
-                    }
-                }
-            }
-            for lv in &lvs {
-                same_type &= lv.ty.is_scalar() && elem.is_none_or(|t| *t == lv.ty);
-                elem = elem.or(Some(&lv.ty));
-            }
-            if same_type {
+            if self.common_scalar_type(stmts, &merged).is_some() {
                 roots = vec![merged];
                 self.tso_fifo = true;
             } else {
@@ -365,9 +350,7 @@ impl<'a> Rewriter<'a> {
         let delaying_threads: BTreeSet<crate::aeg::ThreadId> =
             self.aeg.events.iter().filter(|e| self.plan.delayed_writes.contains(&e.site)).map(|e| e.thread).collect();
         for objs in roots {
-            // Element type: the type of every access to the group must agree.
-            let mut elem: Option<Type> = None;
-            let mut ok = true;
+            let elem = self.common_scalar_type(stmts, &objs);
             let mut delayed_here = 0u32;
             let mut bounded = true;
             for (sid, sobjs) in &self.site_objs {
@@ -375,15 +358,6 @@ impl<'a> Rewriter<'a> {
                     continue;
                 }
                 let site = self.aeg.site(*sid);
-                let Some(lv) = stmts.get(&site.stmt).and_then(|s| Self::site_lvalue(s, site.dir)) else { continue };
-                if !lv.ty.is_scalar() {
-                    ok = false;
-                }
-                match &elem {
-                    None => elem = Some(lv.ty.clone()),
-                    Some(t) if *t != lv.ty => ok = false,
-                    _ => {}
-                }
                 // On TSO every write of a thread that delays writes may queue behind them.
                 let queues = |e: &crate::aeg::Event| self.tso_fifo && site.dir == Dir::W && delaying_threads.contains(&e.thread);
                 if self.plan.delayed_writes.contains(sid) || self.tso_fifo && site.dir == Dir::W {
@@ -397,7 +371,7 @@ impl<'a> Rewriter<'a> {
                 }
             }
             let names: Vec<String> = objs.iter().map(|o| self.aeg.object(*o).name.clone()).collect();
-            let (Some(elem), true) = (elem, ok) else {
+            let Some(elem) = elem else {
                 let loc = self.first_loc(&objs);
                 self.summary.notes.push((loc, format!("objects {{{}}} are accessed with different or aggregate types: not buffered (weak behaviours on them are not simulated)", names.join(", "))));
                 continue;
@@ -427,6 +401,37 @@ impl<'a> Rewriter<'a> {
 
     fn first_loc(&self, objs: &BTreeSet<ObjId>) -> Loc {
         self.aeg.events.iter().find(|e| objs.contains(&e.obj)).map(|e| e.loc).unwrap_or_default()
+    }
+
+    /// The one scalar type every access touching `objs` has: the element type of their buffer
+    /// (`None` when types differ or an access is to an aggregate).
+    fn common_scalar_type(&self, stmts: &HashMap<u32, &Stmt>, objs: &BTreeSet<ObjId>) -> Option<Type> {
+        let mut elem: Option<Type> = None;
+        for (sid, sobjs) in &self.site_objs {
+            if sobjs.is_disjoint(objs) {
+                continue;
+            }
+            let site = self.aeg.site(*sid);
+            let Some(lv) = stmts.get(&site.stmt).and_then(|s| Self::site_lvalue(s, site.dir)) else { continue };
+            match &elem {
+                _ if !lv.ty.is_scalar() => return None,
+                Some(t) if *t != lv.ty => return None,
+                Some(_) => {}
+                None => elem = Some(lv.ty),
+            }
+        }
+        elem
+    }
+
+    /// Objects the accesses of statement `id` may touch, in direction `dir` (or both).
+    fn stmt_objects(&self, id: u32, dir: Option<Dir>) -> BTreeSet<ObjId> {
+        self.sites_of
+            .get(&id)
+            .into_iter()
+            .flatten()
+            .filter(|x| dir.is_none_or(|d| self.aeg.site(**x).dir == d))
+            .flat_map(|x| self.site_objs.get(x).into_iter().flatten().copied())
+            .collect()
     }
 
     fn group_of_site(&self, s: SiteId) -> Option<usize> {
@@ -610,10 +615,7 @@ impl<'a> Rewriter<'a> {
             }
             for (pi, chain, derived, inputs) in plans {
                 for t in chain {
-                    let mut objs = BTreeSet::new();
-                    for x in self.sites_of.get(&t.id).into_iter().flatten() {
-                        objs.extend(self.site_objs.get(x).cloned().unwrap_or_default());
-                    }
+                    let objs = self.stmt_objects(t.id, None);
                     let ptr_global = self.out.var(self.pending[&func][pi].ptr).is_global();
                     let flag = self.out.add_var(Var {
                         name: format!("__weakc_deferred{}", t.id),
@@ -1068,7 +1070,7 @@ impl Rewriter<'_> {
     }
 
     fn stmt(&self, s: &Stmt, ctx: &mut Ctx, out: &mut Block) {
-        let pending = self.pending.get(&ctx.func).cloned().unwrap_or_default();
+        let pending: &[PendingRead] = self.pending.get(&ctx.func).map_or(&[], Vec::as_slice);
         let deferred = pending.iter().enumerate().find_map(|(i, p)| p.deferred.iter().find(|d| d.stmt.id == s.id).map(|d| (i, d.clone())));
         if let Some((pi, d)) = deferred {
             // While the read is pending the statement only is flagged (see `Deferred`).
@@ -1084,7 +1086,7 @@ impl Rewriter<'_> {
 
     fn stmt_inner(&self, s: &Stmt, ctx: &mut Ctx, out: &mut Block, deferring: Option<usize>) {
         let loc = s.loc;
-        let pending = self.pending.get(&ctx.func).cloned().unwrap_or_default();
+        let pending: &[PendingRead] = self.pending.get(&ctx.func).map_or(&[], Vec::as_slice);
         // Uses of a delayed read's destination complete it first (dependencies are kept).
         let mut used = BTreeSet::new();
         let mut defined = None;
@@ -1105,14 +1107,7 @@ impl Rewriter<'_> {
         }
         let mut pre = vec![];
         // A read of a location a deferred store will write must see that store.
-        let read_objs: BTreeSet<ObjId> = self
-            .sites_of
-            .get(&s.id)
-            .into_iter()
-            .flatten()
-            .filter(|x| self.aeg.site(**x).dir == Dir::R)
-            .flat_map(|x| self.site_objs.get(x).cloned().unwrap_or_default())
-            .collect();
+        let read_objs = self.stmt_objects(s.id, Some(Dir::R));
         for (i, p) in pending.iter().enumerate() {
             if deferring == Some(i) {
                 continue;
@@ -1128,14 +1123,7 @@ impl Rewriter<'_> {
         out.extend(self.wrap(ctx, pre, loc));
         match &s.kind {
             StmtKind::Assign { lhs, rhs } if lvalue_is_shared(self.src, lhs) => {
-                let objs: BTreeSet<ObjId> = self
-                    .sites_of
-                    .get(&s.id)
-                    .into_iter()
-                    .flatten()
-                    .filter(|x| self.aeg.site(**x).dir == Dir::W)
-                    .flat_map(|x| self.site_objs.get(x).cloned().unwrap_or_default())
-                    .collect();
+                let objs = self.stmt_objects(s.id, Some(Dir::W));
                 let mut b = self.pre_write(ctx, &objs, deferring, loc);
                 match self.group_of_stmt(s.id, Dir::W) {
                     Some(g) => {
