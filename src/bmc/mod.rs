@@ -60,12 +60,15 @@
 //!   Recursion is rejected (`Error::Unsupported`).
 
 mod bv;
+mod graph;
 mod layout;
 mod order;
 mod sat;
 mod symex;
 #[cfg(test)]
 mod tests;
+
+pub use graph::ExecGraph;
 
 use crate::ir::{Program, Type};
 use crate::source::{Error, Loc};
@@ -164,6 +167,53 @@ pub struct Outcome {
     pub stats: Stats,
     /// Approximations made (external functions, …).
     pub warnings: Vec<String>,
+    /// The counterexample's execution graph (po, rf, co, fr), when the engine reports one
+    /// (the built-in engine does; external verifiers do not say which write a read read).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub graph: Option<ExecGraph>,
+}
+
+/// A shared-memory event of a counterexample, for the execution graph.
+#[derive(Clone, Debug, Serialize)]
+pub struct GraphEvent {
+    pub thread: String,
+    /// Where the user sees it: inside an instrumentation helper, the helper's call site.
+    pub loc: Loc,
+    pub write: bool,
+    pub object: String,
+    pub value: String,
+    /// Made inside an instrumentation helper (a buffer flush, a forwarded read, …).
+    pub in_helper: bool,
+}
+
+/// A loop of the program and the id `--unwindset` knows it by.
+#[derive(Clone, Debug, Serialize)]
+pub struct LoopInfo {
+    /// `FUNCTION.K`: the K-th loop (from 0, in source order, outer before inner) of FUNCTION.
+    pub id: String,
+    pub function: String,
+    pub loc: Loc,
+}
+
+/// Every loop of `prog` with its id (the numbering symbolic execution uses for `unwindset`).
+pub fn loops(prog: &Program) -> Vec<LoopInfo> {
+    loop_stmts(prog).into_iter().map(|(s, f, id)| LoopInfo { id, function: f.to_string(), loc: s.loc }).collect()
+}
+
+pub(crate) fn loop_stmts(prog: &Program) -> Vec<(&crate::ir::Stmt, &str, String)> {
+    let mut out = vec![];
+    for f in &prog.funcs {
+        if let Some(body) = &f.body {
+            let mut n = 0;
+            crate::ir::walk_stmts(body, &mut |s| {
+                if matches!(s.kind, crate::ir::StmtKind::Loop { .. }) {
+                    out.push((s, f.name.as_str(), format!("{}.{}", f.name, n)));
+                    n += 1;
+                }
+            });
+        }
+    }
+    out
 }
 
 /// Decides whether some assertion (or unwinding assertion) of `prog` can fail under SC
@@ -219,7 +269,7 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
     let complete = sx.cuts.iter().all(|&c| c == sat::Lit::FALSE) && !sx.approximate;
     let warnings = sx.warnings.clone();
     if any == sat::Lit::FALSE {
-        return Ok(Outcome { verdict: Verdict::Safe { complete }, failed: None, trace: vec![], stats, warnings });
+        return Ok(Outcome { verdict: Verdict::Safe { complete }, failed: None, trace: vec![], stats, warnings, graph: None });
     }
     let t2 = Instant::now();
     let res = sx.sat.solve(&[any], opts.timeout);
@@ -231,15 +281,16 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
             trace: vec![],
             stats,
             warnings,
+            graph: None,
         }),
-        Some(false) => Ok(Outcome { verdict: Verdict::Safe { complete }, failed: None, trace: vec![], stats, warnings }),
+        Some(false) => Ok(Outcome { verdict: Verdict::Safe { complete }, failed: None, trace: vec![], stats, warnings, graph: None }),
         Some(true) => {
-            let (failed, trace, unmodelled) = counterexample(&sx, &enc);
+            let (failed, trace, unmodelled, graph) = counterexample(&sx, &enc);
             let verdict = match unmodelled {
                 None => Verdict::Unsafe,
                 Some(f) => Verdict::Unknown(format!("the counterexample calls `{f}`, whose effects are not modelled")),
             };
-            Ok(Outcome { verdict, failed: Some(failed), trace, stats, warnings })
+            Ok(Outcome { verdict, failed: Some(failed), trace, stats, warnings, graph: Some(graph) })
         }
     }
 }
@@ -365,7 +416,7 @@ fn format_value(sx: &symex::Symex, v: &[sat::Lit], ty: &Type) -> String {
 
 /// The failing property, the trace, and the first call on it whose effects are not modelled
 /// (which makes the counterexample possibly spurious).
-fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<Step>, Option<String>) {
+fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<Step>, Option<String>, ExecGraph) {
     // Which property fails: the first one (in trace order) whose violation holds.
     let clock = |b: u32| model_value(sx, &enc.clocks[b as usize]);
     let mut live: Vec<&symex::RawStep> = sx.steps.iter().filter(|s| sx.sat.value(s.guard)).collect();
@@ -373,8 +424,28 @@ fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<St
     let mut failed = None;
     let mut unmodelled = None;
     let mut trace = vec![];
+    // Graph events, and per thread the last user-visible location and whether the steps
+    // now belong to an instrumentation helper (line 0) called from there.
+    let (mut nodes, mut evs) = (vec![], vec![]);
+    let mut user_loc: HashMap<usize, Loc> = HashMap::new();
     for s in live {
         let thread = sx.threads[s.thread].name.clone();
+        if s.loc.line > 0 {
+            user_loc.insert(s.thread, s.loc);
+        }
+        if let symex::RawKind::Read { ev, ty } | symex::RawKind::Write { ev, ty } = &s.kind {
+            let e = &sx.events[*ev];
+            let in_helper = s.loc.line == 0;
+            nodes.push(GraphEvent {
+                thread: thread.clone(),
+                loc: if in_helper { user_loc.get(&s.thread).copied().unwrap_or(s.loc) } else { s.loc },
+                write: e.write,
+                object: e.label.clone(),
+                value: format_value(sx, &e.val, ty),
+                in_helper,
+            });
+            evs.push(*ev);
+        }
         let kind = match &s.kind {
             symex::RawKind::Assign { lhs, val, ty } => StepKind::Assign { lhs: lhs.clone(), value: format_value(sx, val, ty) },
             symex::RawKind::ReadValue { label, val, ty } => StepKind::Read { object: label.clone(), value: format_value(sx, val, ty) },
@@ -418,5 +489,6 @@ fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<St
         let p = sx.props.iter().find(|p| sx.sat.value(p.viol)).expect("a failing property");
         Property { kind: p.kind, loc: p.loc, message: p.msg.clone() }
     });
-    (failed, trace, unmodelled)
+    let graph = graph::build(sx, enc, nodes, &evs);
+    (failed, trace, unmodelled, graph)
 }

@@ -243,18 +243,9 @@ fn is_cond_prefix(s: &Stmt) -> bool {
 
 impl<'p> Symex<'p> {
     pub fn new(prog: &'p Program, opts: &'p BmcOptions, alias: Option<Rc<Alias>>) -> Self {
-        let mut loop_ids = HashMap::new();
-        for f in &prog.funcs {
-            if let Some(body) = &f.body {
-                let mut n = 0;
-                walk_stmts(body, &mut |s| {
-                    if matches!(s.kind, StmtKind::Loop { .. }) {
-                        loop_ids.insert(s as *const Stmt, format!("{}.{}", f.name, n));
-                        n += 1;
-                    }
-                });
-            }
-        }
+        // One numbering for `unwindset` and `--show-loops`: super::loop_stmts.
+        let loop_ids: HashMap<*const Stmt, String> =
+            super::loop_stmts(prog).into_iter().map(|(s, _, id)| (s as *const Stmt, id)).collect();
         Symex {
             prog,
             opts,
