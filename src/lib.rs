@@ -7,6 +7,7 @@
 //! §4.5) → `rewrite` (instrumented C, §3.1/§4.4).
 
 pub mod aeg;
+pub mod backend;
 pub mod bmc;
 pub mod cprint;
 pub mod frontend;
@@ -20,4 +21,6 @@ pub mod cycles;
 pub mod select;
 pub mod pipeline;
 pub mod report;
+pub mod execgraph;
+pub mod verify;
 pub mod trace;

@@ -1,19 +1,15 @@
 //! Command-line interface: flags only; the work is done by the `weakc` library.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 use weakc::arch::{self, Arch};
 use weakc::pipeline::{self, Analysis};
-use weakc::source::{Error, SourceMap};
+use weakc::source::{write_atomically, Error, SourceMap};
 
 /// Exit code when a search limit was hit: the result may be incomplete (see README).
 const EXIT_INCOMPLETE: u8 = 6;
-/// Exit codes of `verify`, as CBMC's: 0 safe, 10 a property is violated; 5 unknown.
-const EXIT_VIOLATED: u8 = 10;
-const EXIT_UNKNOWN: u8 = 5;
 
 #[derive(Parser)]
 #[command(name = "weakc", version, about = "Find weak-memory bugs in concurrent C programs by program transformation (ESOP 2013)")]
@@ -89,6 +85,26 @@ struct VerifyArgs {
     /// Print the result as JSON.
     #[arg(long)]
     json: bool,
+    /// Verifier: auto (cbmc if on PATH, else esbmc, else builtin), builtin, cbmc, esbmc.
+    #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
+    backend: BackendArg,
+    /// Per-loop bounds, LOOP:N,... with loop ids as --show-loops prints them (main.0:5).
+    #[arg(long, value_name = "L:N,...")]
+    unwindset: Option<String>,
+    /// List the loops of the program to verify with their ids, and stop.
+    #[arg(long)]
+    show_loops: bool,
+    /// Write the counterexample's execution graph (po, rf, co, fr) as Graphviz to FILE.
+    #[arg(long, value_name = "FILE")]
+    trace_dot: Option<PathBuf>,
+}
+
+#[derive(Copy, Clone, ValueEnum)]
+enum BackendArg {
+    Auto,
+    Builtin,
+    Cbmc,
+    Esbmc,
 }
 
 #[derive(Args)]
@@ -203,17 +219,6 @@ fn analyze(c: &Common, arch: &Arch) -> Result<Analysis, Failure> {
     })
 }
 
-/// Writes `text` to `path` through a temporary file in the same directory and a rename, so
-/// no half-written file is ever left behind.
-fn write_atomically(path: &Path, text: &str) -> Result<(), Error> {
-    let io = |e: std::io::Error| Error::Io { path: path.to_path_buf(), msg: e.to_string(), output: true };
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
-    tmp.write_all(text.as_bytes()).map_err(io)?;
-    tmp.persist(path).map_err(|e| io(e.error))?;
-    Ok(())
-}
-
 fn run(cli: Cli) -> Result<u8, Failure> {
     match cli.cmd {
         Cmd::Verify { common, v } => verify(common, v),
@@ -273,50 +278,40 @@ fn run(cli: Cli) -> Result<u8, Failure> {
 }
 
 fn verify(common: Common, v: VerifyArgs) -> Result<u8, Failure> {
-    use weakc::bmc::{self, BmcOptions, Verdict};
+    use weakc::backend::{Backend, Choice};
     let arch = arch_of(&common.mm)?;
     let file = common.file.display().to_string();
     let mut a = analyze(&common, arch)?;
     let ropts = weakc::rewrite::Options { buffer_size: v.buffer_size.max(1) };
     let ins = pipeline::instrument(&mut a, arch, v.strategy.strategy(), &ropts);
-    if !v.quiet && !v.json {
-        println!("weakc verify: {file}");
-        println!("  architecture {} ({} critical cycles, {} delay pairs), backend builtin, unwind {}", arch.name, a.cycles.cycles.len(), ins.selection.pairs.len(), v.unwind);
+    let prog = &ins.rewritten.program;
+    let fail = |e: Error| (e, a.map.clone());
+    if v.show_loops {
+        print!("{}", weakc::verify::show_loops(prog, &a.map, v.json));
+        return Ok(0);
     }
-    let opts = BmcOptions {
+    let opts = weakc::verify::Options {
         unwind: v.unwind,
+        unwindset: match &v.unwindset {
+            Some(s) => weakc::verify::parse_unwindset(s, prog).map_err(fail)?,
+            None => Default::default(),
+        },
         unwinding_assertions: !v.no_unwinding_assertions,
-        timeout: v.timeout.map(Duration::from_secs_f64),
-        ..Default::default()
+        timeout: v.timeout.map(|t| Duration::from_secs_f64(t.max(0.0))),
+        backend: match v.backend {
+            BackendArg::Auto => Choice::Auto,
+            BackendArg::Builtin => Choice::Only(Backend::Builtin),
+            BackendArg::Cbmc => Choice::Only(Backend::Cbmc),
+            BackendArg::Esbmc => Choice::Only(Backend::Esbmc),
+        },
+        quiet: v.quiet,
+        json: v.json,
+        trace_dot: v.trace_dot.clone(),
     };
-    let outcome = bmc::verify(&ins.rewritten.program, &opts).map_err(|e| (e, a.map.clone()))?;
-    let bound = if v.no_unwinding_assertions { format!(" up to unwind {}", v.unwind) } else { String::new() };
-    let (line, code) = match &outcome.verdict {
-        Verdict::Safe { complete: true } => (format!("VERIFICATION SUCCESSFUL{bound} ({})", arch.name), 0),
-        Verdict::Safe { complete: false } => (format!("VERIFICATION SUCCESSFUL up to unwind {} ({}; some loops or external functions were not fully explored)", v.unwind, arch.name), 0),
-        Verdict::Unsafe => (format!("VERIFICATION FAILED ({})", arch.name), EXIT_VIOLATED),
-        Verdict::Unknown(why) => (format!("VERIFICATION UNKNOWN: {why}"), EXIT_UNKNOWN),
+    let c_text = || {
+        let header = format!("Instrumented by weakc {} for {} from {file}.", env!("CARGO_PKG_VERSION"), arch.name);
+        weakc::cprint::print_program(prog, &a.map, &weakc::cprint::PrintOptions { line_directives: true, header })
     };
-    if v.json {
-        let j = serde_json::json!({
-            "file": file, "arch": arch.name, "backend": "builtin", "unwind": v.unwind,
-            "verdict": match outcome.verdict { Verdict::Safe { .. } => "safe", Verdict::Unsafe => "unsafe", Verdict::Unknown(_) => "unknown" },
-            "complete": matches!(outcome.verdict, Verdict::Safe { complete: true }),
-            "failed": outcome.failed.as_ref().map(|p| serde_json::json!({"kind": format!("{:?}", p.kind), "file": a.map.name(p.loc), "line": p.loc.line, "message": p.message})),
-            "trace": weakc::trace::json(&outcome, &a.map),
-        });
-        println!("{}", serde_json::to_string_pretty(&j).expect("json"));
-        return Ok(code);
-    }
-    if !v.quiet {
-        if let Some(p) = &outcome.failed {
-            println!("\nCounterexample ({}: {}):", a.map.describe(p.loc), p.message);
-            for l in weakc::trace::render(&outcome, &a.map) {
-                println!("  {l}");
-            }
-            println!();
-        }
-    }
-    println!("{line}");
-    Ok(code)
+    let cx = weakc::verify::Context { file: &file, arch: arch.name, cycles: a.cycles.cycles.len(), pairs: ins.selection.pairs.len(), c_text: &c_text };
+    weakc::verify::run(prog, &a.map, &cx, &opts).map_err(fail)
 }

@@ -8,7 +8,8 @@ use codespan_reporting::diagnostic::{Diagnostic, Label};
 use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term;
 use serde::Serialize;
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
 /// A position in a user's source file: `file` indexes [`SourceMap::files`]; `line` is 1-based,
 /// `col` a 0-based byte column, `len` the byte length of the construct on that line.
@@ -107,6 +108,10 @@ pub enum Error {
     /// An internal limit or solver failure (exit 4).
     #[error("{0}")]
     Internal(String),
+    /// An external verifier failed on the instrumented program (exit 4): its exit code
+    /// (`None` when killed by a signal) and its own messages.
+    #[error("{tool} failed{}: {msg}", code.map(|c| format!(" (exit code {c})")).unwrap_or_default())]
+    External { tool: String, code: Option<i32>, msg: String },
 }
 
 impl Error {
@@ -123,7 +128,7 @@ impl Error {
             Error::Unsupported { .. } | Error::Syntax { .. } | Error::Preprocess { .. } => 2,
             Error::Io { output: false, .. } | Error::Usage(_) => 2,
             Error::Io { output: true, .. } => 3,
-            Error::Internal(_) => 4,
+            Error::Internal(_) | Error::External { .. } => 4,
         }
     }
 
@@ -221,4 +226,15 @@ pub fn render_labels(map: &SourceMap, severity: Severity, message: &str, labels:
     .with_labels(cs_labels)
     .with_notes(extra);
     term::emit_into_string(&term::Config::default(), &files, &diag).unwrap_or_else(|_| format!("{message}\n"))
+}
+
+/// Writes `text` to `path` through a temporary file in the same directory and a rename, so
+/// no half-written file is ever left behind.
+pub fn write_atomically(path: &Path, text: &str) -> Result<(), Error> {
+    let io = |e: std::io::Error| Error::Io { path: path.to_path_buf(), msg: e.to_string(), output: true };
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
+    tmp.write_all(text.as_bytes()).map_err(io)?;
+    tmp.persist(path).map_err(|e| io(e.error))?;
+    Ok(())
 }

@@ -7,7 +7,7 @@ use crate::source::SourceMap;
 use serde_json::{json, Value};
 
 /// Objects and variables that belong to the instrumentation, not to the user's program.
-fn internal(name: &str) -> bool {
+pub fn internal(name: &str) -> bool {
     name.contains("$g") || name.contains("$rs") || name.contains("__weakc")
 }
 

@@ -87,11 +87,14 @@ pub struct BmcOptions {
     pub unwinding_assertions: bool,
     /// Time limit for the SAT solver.
     pub timeout: Option<Duration>,
+    /// Told each phase as it starts, with the formula's size before solving (the CLI shows
+    /// it on a terminal during long runs).
+    pub progress: Option<fn(&str)>,
 }
 
 impl Default for BmcOptions {
     fn default() -> Self {
-        BmcOptions { unwind: 2, unwindset: HashMap::new(), unwinding_assertions: true, timeout: None }
+        BmcOptions { unwind: 2, unwindset: HashMap::new(), unwinding_assertions: true, timeout: None, progress: None }
     }
 }
 
@@ -220,6 +223,12 @@ pub(crate) fn loop_stmts(prog: &Program) -> Vec<(&crate::ir::Stmt, &str, String)
 /// within the bounds of `opts`.
 pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
     let t0 = Instant::now();
+    let progress = |m: &str| {
+        if let Some(p) = opts.progress {
+            p(m)
+        }
+    };
+    progress("symbolic execution");
     let alias = points_to(prog).map(std::rc::Rc::new);
     // Pass 1 learns what every thread writes; each later pass resolves reads of locations
     // no concurrent thread writes using what the previous pass learnt (and learns more
@@ -250,6 +259,7 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
         sx.run()?;
     }
     let symex_time = t0.elapsed();
+    progress("encoding sequential consistency");
     let t1 = Instant::now();
     let enc = order::encode(&mut sx);
     let viols: Vec<sat::Lit> = sx.props.iter().map(|p| p.viol).collect();
@@ -271,6 +281,10 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
     if any == sat::Lit::FALSE {
         return Ok(Outcome { verdict: Verdict::Safe { complete }, failed: None, trace: vec![], stats, warnings, graph: None });
     }
+    progress(&format!(
+        "solving: {} variables, {} clauses ({} shared-memory events, {} threads)",
+        stats.vars, stats.clauses, stats.events, stats.threads
+    ));
     let t2 = Instant::now();
     let res = sx.sat.solve(&[any], opts.timeout);
     stats.solve_time = t2.elapsed();

@@ -1,0 +1,44 @@
+//! The ESBMC adapter: command line; ESBMC's report is the text format of [`super::text`].
+
+use super::ExternalOptions;
+
+/// ESBMC's command line. Its default checks (bounds, pointers, division by zero) go beyond
+/// the built-in engine's documented semantics and are turned off so that every back end
+/// decides the same properties: assertions, and unwinding assertions unless disabled.
+pub fn args(file: &str, o: &ExternalOptions) -> Vec<String> {
+    let mut a = vec![
+        file.to_string(),
+        "--unwind".into(),
+        o.unwind.to_string(),
+        "--no-bounds-check".into(),
+        "--no-pointer-check".into(),
+        "--no-div-by-zero-check".into(),
+        "-D__WEAKC_NO_ASM".into(),
+    ];
+    if !o.unwinding_assertions {
+        a.push("--no-unwinding-assertions".into());
+    }
+    // ESBMC stops itself too; weakc kills it slightly later should it not.
+    if let Some(t) = o.timeout {
+        a.push("--timeout".into());
+        a.push(format!("{}s", t.as_secs().max(1)));
+    }
+    a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn command_line() {
+        let o = ExternalOptions { unwind: 4, unwinding_assertions: false, timeout: Some(Duration::from_millis(2500)) };
+        let a = args("p.c", &o);
+        assert_eq!(&a[..3], &["p.c", "--unwind", "4"]);
+        assert!(a.contains(&"--no-unwinding-assertions".to_string()));
+        assert!(a.windows(2).any(|w| w[0] == "--timeout" && w[1] == "2s"));
+        let on = args("p.c", &ExternalOptions { unwinding_assertions: true, timeout: None, ..o });
+        assert!(!on.iter().any(|x| x.contains("unwinding") || x == "--timeout"));
+    }
+}
