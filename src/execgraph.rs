@@ -38,8 +38,8 @@ pub fn dot(g: &ExecGraph, map: &SourceMap) -> String {
             let e = &g.events[i];
             let at = if e.loc.line > 0 { map.describe(e.loc) } else { "-".into() };
             let how = match (e.in_helper, e.write) {
-                (true, true) => " (buffered write reaches memory)",
-                (true, false) => " (read from memory)",
+                (true, true) => " (reaches memory)",
+                (true, false) => " (from memory)",
                 _ => "",
             };
             let _ = writeln!(

@@ -428,6 +428,15 @@ fn format_value(sx: &symex::Symex, v: &[sat::Lit], ty: &Type) -> String {
     }
 }
 
+/// The object (and cell, when not the first) an address of the model points to: what an
+/// access through a pointer (`*p` in a helper of the instrumentation) really touched.
+fn object_at(sx: &symex::Symex, addr: &[sat::Lit]) -> Option<String> {
+    let x = model_value(sx, addr);
+    let (obj, off) = (x >> layout::OFF_BITS, x & ((1u128 << layout::OFF_BITS) - 1));
+    let name = &sx.objects.get(usize::try_from(obj).ok()?)?.name;
+    Some(if off == 0 { name.clone() } else { format!("{name}[cell {off}]") })
+}
+
 /// The failing property, the trace, and the first call on it whose effects are not modelled
 /// (which makes the counterexample possibly spurious).
 fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<Step>, Option<String>, ExecGraph) {
@@ -454,7 +463,7 @@ fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<St
                 thread: thread.clone(),
                 loc: if in_helper { user_loc.get(&s.thread).copied().unwrap_or(s.loc) } else { s.loc },
                 write: e.write,
-                object: e.label.clone(),
+                object: object_at(sx, &e.addr).unwrap_or_else(|| e.label.clone()),
                 value: format_value(sx, &e.val, ty),
                 in_helper,
             });

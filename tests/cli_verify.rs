@@ -1,0 +1,456 @@
+//! `weakc verify` end to end through the built binary: one true (exit 0) and one false
+//! (exit 10) program per C feature family of the built-in engine, the flags of the verify
+//! command (`--backend`, `--unwindset`, `--show-loops`, `--trace-dot`, `--json`), and the
+//! external-verifier adapter driven through stand-in `cbmc` executables.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const PRELUDE: &str = r#"
+typedef unsigned long pthread_t;
+typedef struct { int lock; } pthread_mutex_t;
+int pthread_create(pthread_t *t, void *attr, void *(*f)(void *), void *arg);
+int pthread_join(pthread_t t, void **ret);
+int pthread_mutex_lock(pthread_mutex_t *m);
+int pthread_mutex_unlock(pthread_mutex_t *m);
+void __VERIFIER_assert(int c);
+void __VERIFIER_assume(int c);
+int __VERIFIER_nondet_int(void);
+unsigned int __VERIFIER_nondet_uint(void);
+void __VERIFIER_atomic_begin(void);
+void __VERIFIER_atomic_end(void);
+void __CPROVER_assume(_Bool c);
+void reach_error(void);
+"#;
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn weakc(dir: &Path, args: &[&str], path_env: Option<&Path>) -> Run {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_weakc"));
+    c.args(args).current_dir(dir);
+    if let Some(p) = path_env {
+        c.env("PATH", p);
+    }
+    let o = c.output().expect("run weakc");
+    Run {
+        code: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+/// Writes `body` (after the prelude) to `prog.c` in a fresh directory and runs
+/// `weakc verify --mm sc --backend builtin prog.c ARGS`.
+fn verify(body: &str, args: &[&str]) -> Run {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("prog.c"), format!("{PRELUDE}\n{body}")).unwrap();
+    let mut a = vec!["verify", "--mm", "sc", "--backend", "builtin", "prog.c"];
+    a.extend_from_slice(args);
+    weakc(d.path(), &a, None)
+}
+
+fn expect(body: &str, args: &[&str], code: i32) -> Run {
+    let r = verify(body, args);
+    assert_eq!(r.code, code, "program:\n{body}\nstdout:\n{}\nstderr:\n{}", r.stdout, r.stderr);
+    r
+}
+
+/// `main` with `stmts`, true with `good` asserted and false with `bad` asserted.
+fn pair(decls: &str, stmts: &str, good: &str, bad: &str) {
+    let p = |c: &str| format!("{decls}\nint main() {{ {stmts}\n __VERIFIER_assert({c}); return 0; }}");
+    let ok = expect(&p(good), &[], 0);
+    assert!(ok.stdout.contains("VERIFICATION SUCCESSFUL"), "{}", ok.stdout);
+    let bad_run = expect(&p(bad), &[], 10);
+    assert!(bad_run.stdout.contains("VERIFICATION FAILED"), "{}", bad_run.stdout);
+    assert!(bad_run.stdout.contains("Counterexample"), "{}", bad_run.stdout);
+}
+
+#[test]
+fn integer_widths_signedness_and_wrap_around() {
+    pair(
+        "",
+        "unsigned char c = 255; c++; signed char s = 127; s++; unsigned short h = 0; h--; long long big = 1LL << 40;",
+        "c == 0 && s == -128 && h == 65535 && big == 1099511627776LL && (unsigned)-1 > 0",
+        "c == 256",
+    );
+}
+
+#[test]
+fn casts() {
+    pair("", "int x = -1; unsigned u = (unsigned)x; short t = (short)70000; int back = (int)(unsigned char)300;", "u == 4294967295u && t == 4464 && back == 44", "t == 70000");
+}
+
+#[test]
+fn bool_normalises() {
+    pair("", "_Bool b = 5; _Bool z = 0.0 == 1.0; int n = b + b;", "b == 1 && n == 2", "b == 5");
+}
+
+#[test]
+fn shifts() {
+    pair("", "int x = -8; unsigned y = 1u << 31; unsigned z = y >> 31;", "(x >> 1) == -4 && y == 2147483648u && z == 1", "(x >> 1) == 2147483644");
+}
+
+#[test]
+fn division_and_division_by_zero() {
+    // Division truncates toward zero; by zero the result is unconstrained (documented).
+    pair(
+        "",
+        "int n = __VERIFIER_nondet_int(); int zero = 0; int q = n / zero; int a = -7;",
+        "a / 2 == -3 && a % 2 == -1 && 7 / 2 == 3",
+        "q == 0",
+    );
+}
+
+#[test]
+fn short_circuit() {
+    pair(
+        "int calls; int f(void) { calls++; return 1; }",
+        "int *p = 0; int r = (p != 0 && *p == 1); int s = (1 || f()); int t = (0 && f());",
+        "r == 0 && s == 1 && t == 0 && calls == 0",
+        "calls == 1",
+    );
+}
+
+#[test]
+fn arrays_with_symbolic_index() {
+    pair(
+        "int a[4] = {1, 2, 3, 4};",
+        "unsigned i = __VERIFIER_nondet_uint(); __VERIFIER_assume(i < 4); a[i] = a[i] * 10;",
+        "a[i] >= 10 && a[i] <= 40",
+        "a[i] != 30",
+    );
+}
+
+#[test]
+fn structs_and_unions() {
+    pair(
+        "struct S { int a; char b; struct { int c; } in; }; union U { int i; unsigned u; };",
+        "struct S s = {1, 2, {3}}; s.b = 4; struct S t = s; union U v; v.i = 5;",
+        "t.a + t.b + t.in.c == 8 && v.u == 5",
+        "t.b == 2",
+    );
+}
+
+#[test]
+fn pointers_and_pointer_arithmetic() {
+    pair(
+        "struct P { int x; int y; };",
+        "int a[3] = {10, 20, 30}; int *p = a; p = p + 2; *(p - 1) = 5; struct P s = {1, 2}; int *q = &s.y; *q = 7; int **pp = &p;",
+        "*p == 30 && a[1] == 5 && s.y == 7 && **pp == 30 && p - a == 2",
+        "*(p - 2) == 20",
+    );
+}
+
+#[test]
+fn threads_in_a_bounded_loop_with_arguments() {
+    let p = |c: &str| {
+        format!(
+            "int slot[3];
+            void *w(void *arg) {{ int *k = (int *)arg; slot[*k] = *k + 1; return 0; }}
+            int main() {{
+                pthread_t t[3]; int ids[3] = {{0, 1, 2}};
+                for (int i = 0; i < 3; i++) pthread_create(&t[i], 0, w, &ids[i]);
+                for (int i = 0; i < 3; i++) pthread_join(t[i], 0);
+                __VERIFIER_assert({c}); return 0; }}"
+        )
+    };
+    expect(&p("slot[0] == 1 && slot[1] == 2 && slot[2] == 3"), &["--unwind", "3"], 0);
+    let r = expect(&p("slot[2] == 0"), &["--unwind", "3"], 10);
+    assert!(r.stdout.contains("start thread"), "{}", r.stdout);
+}
+
+#[test]
+fn cprover_async_threads() {
+    // Message passing under SC, threads started CBMC's way.
+    let p = |c: &str| {
+        format!(
+            "int x, y;
+            void *P0(void *a) {{ x = 1; y = 1; return 0; }}
+            int main() {{ __CPROVER_ASYNC_1: P0(0); if (y == 1) __VERIFIER_assert({c}); return 0; }}"
+        )
+    };
+    expect(&p("x == 1"), &[], 0);
+    expect(&p("x == 0"), &[], 10);
+}
+
+#[test]
+fn mutexes() {
+    let p = |lock: &str, unlock: &str| {
+        format!(
+            "int c; pthread_mutex_t m;
+            void *inc(void *a) {{ {lock} int t = c; c = t + 1; {unlock} return 0; }}
+            int main() {{ pthread_t a, b; pthread_create(&a, 0, inc, 0); pthread_create(&b, 0, inc, 0);
+                pthread_join(a, 0); pthread_join(b, 0); __VERIFIER_assert(c == 2); return 0; }}"
+        )
+    };
+    expect(&p("pthread_mutex_lock(&m);", "pthread_mutex_unlock(&m);"), &[], 0);
+    let r = expect(&p("", ""), &[], 10);
+    assert!(!r.stdout.contains(" lock"), "no lock in a lock-free trace: {}", r.stdout);
+    let r = verify(&p("pthread_mutex_lock(&m);", "pthread_mutex_unlock(&m);").replace("c == 2", "c == 1"), &[]);
+    assert_eq!(r.code, 10);
+    assert!(r.stdout.contains(" lock"), "{}", r.stdout);
+}
+
+#[test]
+fn verifier_atomic_sections() {
+    // Inside an atomic section the intermediate value x == 1 is never seen.
+    let p = |b: &str, e: &str| {
+        format!(
+            "int x;
+            void *w(void *a) {{ {b} x = 1; x = 2; {e} return 0; }}
+            int main() {{ pthread_t t; pthread_create(&t, 0, w, 0); __VERIFIER_assert(x != 1); return 0; }}"
+        )
+    };
+    expect(&p("__VERIFIER_atomic_begin();", "__VERIFIER_atomic_end();"), &[], 0);
+    expect(&p("", ""), &[], 10);
+}
+
+#[test]
+fn sync_and_atomic_builtins() {
+    let p = |op: &str, c: &str| {
+        format!(
+            "int c, f, wins;
+            void *w(void *a) {{ {op}; if (__sync_bool_compare_and_swap(&f, 0, 1)) __atomic_fetch_add(&wins, 1, __ATOMIC_SEQ_CST); return 0; }}
+            int main() {{ pthread_t a, b; pthread_create(&a, 0, w, 0); pthread_create(&b, 0, w, 0);
+                pthread_join(a, 0); pthread_join(b, 0); __VERIFIER_assert({c}); return 0; }}"
+        )
+    };
+    expect(&p("__sync_fetch_and_add(&c, 1)", "c == 2 && wins == 1 && __atomic_load_n(&f, __ATOMIC_SEQ_CST) == 1"), &[], 0);
+    expect(&p("__atomic_fetch_add(&c, 1, __ATOMIC_SEQ_CST)", "c == 2 && wins == 1"), &[], 0);
+    expect(&p("__sync_fetch_and_add(&c, 1)", "wins == 2"), &[], 10);
+    // A plain increment is not atomic.
+    expect(&p("c = c + 1", "c == 2"), &[], 10);
+}
+
+#[test]
+fn assume_and_nondet() {
+    pair("", "int x = __VERIFIER_nondet_int(); __VERIFIER_assume(x > 10); int u; __CPROVER_assume(u == x + 1);", "x > 5 && u > 11", "x > 11");
+}
+
+#[test]
+fn reach_error_is_a_property() {
+    let p = |guard: &str| format!("int main() {{ int x = __VERIFIER_nondet_int(); {guard} if (x == 3) reach_error(); return 0; }}");
+    expect(&p("__VERIFIER_assume(x < 3);"), &[], 0);
+    let r = expect(&p(""), &[], 10);
+    assert!(r.stdout.contains("x = 3") || r.stdout.contains("prog.c"), "{}", r.stdout);
+}
+
+const LOOP: &str = "int main() { int s = 0; for (int i = 0; i < 5; i++) s++; __VERIFIER_assert(s == 5); return 0; }";
+
+#[test]
+fn unwinding_assertions() {
+    let ok = expect(LOOP, &["--unwind", "5"], 0);
+    assert!(ok.stdout.contains("unwind 5") && ok.stdout.contains("bounds were shown sufficient"), "{}", ok.stdout);
+    let r = expect(LOOP, &["--unwind", "3"], 10);
+    assert!(r.stdout.contains("unwinding assertion"), "{}", r.stdout);
+    // Without them, SAFE only up to the bound, and it says so.
+    let r = expect(LOOP, &["--unwind", "3", "--no-unwinding-assertions"], 0);
+    assert!(r.stdout.contains("up to the bounds") && r.stdout.contains("no unwinding assertions"), "{}", r.stdout);
+}
+
+#[test]
+fn show_loops_and_unwindset() {
+    let two = "int main() { int s = 0; for (int i = 0; i < 2; i++) s++;\n for (int j = 0; j < 6; j++) s++; __VERIFIER_assert(s == 8); return 0; }";
+    let r = expect(two, &["--show-loops"], 0);
+    assert!(r.stdout.contains("Loop main.0: prog.c:") && r.stdout.contains("Loop main.1: prog.c:"), "{}", r.stdout);
+    assert!(!r.stdout.contains("VERIFICATION"), "--show-loops only lists: {}", r.stdout);
+    expect(two, &["--unwind", "2"], 10);
+    let r = expect(two, &["--unwind", "2", "--unwindset", "main.1:6"], 0);
+    assert!(r.stdout.contains("unwindset main.1:6"), "{}", r.stdout);
+    expect(two, &["--unwind", "2", "--unwindset", "main.1:5"], 10);
+    let r = expect(two, &["--unwindset", "main.7:3"], 2);
+    assert!(r.stderr.contains("no loop `main.7`") && r.stderr.contains("main.0, main.1"), "{}", r.stderr);
+    let r = expect(two, &["--unwindset", "main.1=3"], 2);
+    assert!(r.stderr.contains("LOOP:N"), "{}", r.stderr);
+}
+
+#[test]
+fn json_output_states_backend_and_bounds() {
+    let r = expect(LOOP, &["--unwind", "3", "--json"], 10);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    assert_eq!(v["backend"], "builtin");
+    assert_eq!(v["unwind"], 3);
+    assert_eq!(v["verdict"], "unsafe");
+    assert_eq!(v["failed"]["kind"], "UnwindingAssertion");
+    assert!(r.stderr.is_empty(), "no progress with --json: {}", r.stderr);
+}
+
+fn examples() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("examples")
+}
+
+#[test]
+fn trace_dot_draws_the_store_buffering_cycle() {
+    let d = tempfile::tempdir().unwrap();
+    let sb = examples().join("sb.c");
+    let dot = d.path().join("out/../sb.dot");
+    std::fs::create_dir(d.path().join("out")).unwrap();
+    let r = weakc(d.path(), &["verify", "--mm", "tso", sb.to_str().unwrap(), "--trace-dot", dot.to_str().unwrap()], None);
+    assert_eq!(r.code, 10, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("backend builtin (auto: --trace-dot needs it)"), "{}", r.stdout);
+    let g = std::fs::read_to_string(d.path().join("sb.dot")).expect("dot written");
+    assert!(g.starts_with("digraph execution {"));
+    for needle in ["subgraph cluster_", "label=\"po\"", "label=\"rf\"", "label=\"fr\"", "W x = 1", "R y = 0", "W y = 1", "R x = 0", "initial values"] {
+        assert!(g.contains(needle), "missing {needle}:\n{g}");
+    }
+    // No instrumentation object is drawn.
+    assert!(!g.contains("$g") && !g.contains("__weakc"), "{g}");
+    // The weak behaviour: both reads read the initial value, and each is fr-before the other
+    // thread's write.
+    assert_eq!(g.matches("init -> ").count(), 2, "{g}");
+    assert_eq!(g.matches("label=\"fr\"").count(), 2, "{g}");
+    // Safe programs write no graph.
+    let mp = examples().join("mp.c");
+    let dot2 = d.path().join("mp.dot");
+    let r = weakc(d.path(), &["verify", "--mm", "tso", mp.to_str().unwrap(), "--trace-dot", dot2.to_str().unwrap()], None);
+    assert_eq!(r.code, 0, "{}", r.stdout);
+    assert!(!dot2.exists());
+}
+
+#[test]
+fn co_edges_order_writes_to_one_location() {
+    let p = "int x;
+        void *w(void *a) { x = 2; return 0; }
+        int main() { pthread_t t; x = 1; pthread_create(&t, 0, w, 0); pthread_join(t, 0); __VERIFIER_assert(x == 1); return 0; }";
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("prog.c"), format!("{PRELUDE}\n{p}")).unwrap();
+    let r = weakc(d.path(), &["verify", "--mm", "sc", "prog.c", "--trace-dot", "g.dot"], None);
+    assert_eq!(r.code, 10, "{}", r.stdout);
+    let g = std::fs::read_to_string(d.path().join("g.dot")).unwrap();
+    assert!(g.contains("label=\"co\""), "{g}");
+    assert!(g.contains("W x = 1") && g.contains("W x = 2") && g.contains("R x = 2"), "{g}");
+}
+
+// ------------------------------------------------------------------ external back ends
+
+fn empty_path_dir() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
+}
+
+#[test]
+fn backend_cbmc_without_cbmc_is_an_input_error() {
+    let d = tempfile::tempdir().unwrap();
+    let bin = empty_path_dir();
+    let sb = examples().join("sb.c");
+    let r = weakc(d.path(), &["verify", "--mm", "tso", sb.to_str().unwrap(), "--backend", "cbmc"], Some(bin.path()));
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("`cbmc` was not found on PATH"), "{}", r.stderr);
+    assert!(!r.stderr.contains("panicked"));
+    let r = weakc(d.path(), &["verify", "--mm", "tso", sb.to_str().unwrap(), "--backend", "esbmc"], Some(bin.path()));
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("`esbmc` was not found on PATH"), "{}", r.stderr);
+    // auto falls back to the built-in engine and says why.
+    let r = weakc(d.path(), &["verify", "--mm", "tso", sb.to_str().unwrap()], Some(bin.path()));
+    assert_eq!(r.code, 10);
+    assert!(r.stdout.contains("backend builtin (auto: neither cbmc nor esbmc is on PATH)"), "{}", r.stdout);
+}
+
+#[test]
+fn external_backend_rejects_builtin_only_flags() {
+    let d = tempfile::tempdir().unwrap();
+    let bin = tempfile::tempdir().unwrap();
+    fake(bin.path(), "cbmc", "exit 0");
+    let sb = examples().join("sb.c");
+    let r = weakc(d.path(), &["verify", "--mm", "tso", sb.to_str().unwrap(), "--backend", "cbmc", "--trace-dot", "x.dot"], Some(bin.path()));
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("--trace-dot needs the built-in back end"), "{}", r.stderr);
+}
+
+/// Writes an executable `name` into `dir` running `script` with /bin/sh.
+fn fake(dir: &Path, name: &str, script: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let p = dir.join(name);
+    std::fs::write(&p, format!("#!/bin/sh\n{script}\n")).unwrap();
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    p
+}
+
+fn recorded(name: &str) -> Option<PathBuf> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/verifier-outputs/cbmc-6.0").join(name);
+    if p.is_file() {
+        Some(p)
+    } else {
+        eprintln!("skipped: {} is absent", p.display());
+        None
+    }
+}
+
+#[test]
+fn stand_in_cbmc_gets_the_right_command_and_its_report_is_rendered() {
+    let Some(json) = recorded("sb_buggy_sc.cbmc.json") else { return };
+    let bin = tempfile::tempdir().unwrap();
+    let log = bin.path().join("args.log");
+    // Records its arguments and working directory, checks the files it was given, replays
+    // CBMC's recorded report of a failed assertion.
+    fake(
+        bin.path(),
+        "cbmc",
+        &format!(
+            "if [ \"$1\" = --version ]; then echo '6.0.0 (cbmc-6.0.0)'; exit 0; fi\n\
+             echo \"$@\" > {log}\n\
+             /bin/grep -q __CPROVER_assert weakc.h || exit 3\n\
+             /bin/grep -q '#include \"weakc.h\"' weakc_input.c || exit 4\n\
+             /bin/cat {json}\nexit 10",
+            log = log.display(),
+            json = json.display()
+        ),
+    );
+    let d = tempfile::tempdir().unwrap();
+    let sb = examples().join("sb.c");
+    let r = weakc(d.path(), &["verify", "--mm", "sc", sb.to_str().unwrap(), "--unwind", "4"], Some(bin.path()));
+    assert_eq!(r.code, 10, "{}{}", r.stdout, r.stderr);
+    let args = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(
+        args.trim(),
+        "weakc_input.c --json-ui --trace --unwind 4 --no-standard-checks --unwinding-assertions -D__WEAKC_NO_ASM"
+    );
+    assert!(r.stdout.contains("backend cbmc (auto: found"), "{}", r.stdout);
+    // The recorded report is about sb_buggy_sc.c: its failure, steps and threads are shown.
+    assert!(r.stdout.contains("sb_buggy_sc.c:13"), "{}", r.stdout);
+    assert!(r.stdout.contains("t0#1") && r.stdout.contains("x = 1") && r.stdout.contains("r2 = 1"), "{}", r.stdout);
+    assert!(r.stdout.contains("VERIFICATION FAILED (sc; unwind 4)"), "{}", r.stdout);
+    let j = weakc(d.path(), &["verify", "--mm", "sc", sb.to_str().unwrap(), "--backend", "cbmc", "--json"], Some(bin.path()));
+    let v: serde_json::Value = serde_json::from_str(&j.stdout).expect("json");
+    assert_eq!(v["backend"], "cbmc");
+    assert_eq!(v["failed"]["line"], 13);
+    assert!(v["trace"].as_array().is_some_and(|t| !t.is_empty()));
+}
+
+#[test]
+fn stand_in_cbmc_errors_and_time_limit() {
+    let bin = tempfile::tempdir().unwrap();
+    let d = tempfile::tempdir().unwrap();
+    let sb = examples().join("sb.c");
+    let sb = sb.to_str().unwrap();
+    // Exit 6 with CBMC's message (a usage or parse error): an error naming it.
+    fake(bin.path(), "cbmc", "if [ \"$1\" = --version ]; then echo 6.0.0; exit 0; fi\necho 'weakc_input.c:3:1: error: syntax error before x' >&2\nexit 6");
+    let r = weakc(d.path(), &["verify", "--mm", "sc", sb, "--backend", "cbmc"], Some(bin.path()));
+    assert_eq!(r.code, 4, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("cbmc failed (exit code 6)") && r.stderr.contains("syntax error before x"), "{}", r.stderr);
+    // A verifier that does not finish in time is stopped: UNKNOWN, exit 5, promptly.
+    fake(bin.path(), "cbmc", "if [ \"$1\" = --version ]; then echo 6.0.0; exit 0; fi\n/bin/sleep 30");
+    let t = std::time::Instant::now();
+    let r = weakc(d.path(), &["verify", "--mm", "sc", sb, "--backend", "cbmc", "--timeout", "0.5"], Some(bin.path()));
+    assert_eq!(r.code, 5, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("VERIFICATION UNKNOWN") && r.stdout.contains("time limit"), "{}", r.stdout);
+    assert!(t.elapsed() < std::time::Duration::from_secs(15), "{:?}", t.elapsed());
+}
+
+#[test]
+fn real_cbmc_when_installed() {
+    if which::which("cbmc").is_err() {
+        eprintln!("skipped: cbmc is not on PATH");
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let sb = examples().join("sb.c");
+    let r = weakc(d.path(), &["verify", "--mm", "tso", sb.to_str().unwrap(), "--backend", "cbmc"], None);
+    assert_eq!(r.code, 10, "{}{}", r.stdout, r.stderr);
+    let mp = examples().join("mp.c");
+    let r = weakc(d.path(), &["verify", "--mm", "tso", mp.to_str().unwrap(), "--backend", "cbmc"], None);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+}
