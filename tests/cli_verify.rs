@@ -228,7 +228,13 @@ fn sync_and_atomic_builtins() {
 
 #[test]
 fn assume_and_nondet() {
-    pair("", "int x = __VERIFIER_nondet_int(); __VERIFIER_assume(x > 10); int u; __CPROVER_assume(u == x + 1);", "x > 5 && u > 11", "x > 11");
+        // x + 1 wraps at INT_MAX (signed overflow wraps): bound x so that u > 11 holds.
+    pair(
+        "",
+        "int x = __VERIFIER_nondet_int(); __VERIFIER_assume(x > 10 && x < 100); int u; __CPROVER_assume(u == x + 1);",
+        "x > 5 && u > 11",
+        "x > 11",
+    );
 }
 
 #[test]
@@ -277,6 +283,20 @@ fn json_output_states_backend_and_bounds() {
     assert_eq!(v["verdict"], "unsafe");
     assert_eq!(v["failed"]["kind"], "UnwindingAssertion");
     assert!(r.stderr.is_empty(), "no progress with --json: {}", r.stderr);
+}
+
+/// Store buffering without directives (no preprocessor needed, so PATH can be emptied).
+const SB: &str = "int x, y, r0, r1;
+void *P0(void *a) { x = 1; r0 = y; return 0; }
+void *P1(void *a) { y = 1; r1 = x; return 0; }
+int main() { pthread_t t0, t1; pthread_create(&t0, 0, P0, 0); pthread_create(&t1, 0, P1, 0);
+  pthread_join(t0, 0); pthread_join(t1, 0); __VERIFIER_assert(!(r0 == 0 && r1 == 0)); return 0; }";
+
+/// A fresh directory with `sb.c` (prelude and [`SB`]).
+fn sb_dir() -> tempfile::TempDir {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("sb.c"), format!("{PRELUDE}\n{SB}")).unwrap();
+    d
 }
 
 fn examples() -> PathBuf {
@@ -333,9 +353,9 @@ fn empty_path_dir() -> tempfile::TempDir {
 
 #[test]
 fn backend_cbmc_without_cbmc_is_an_input_error() {
-    let d = tempfile::tempdir().unwrap();
+    let d = sb_dir();
     let bin = empty_path_dir();
-    let sb = examples().join("sb.c");
+    let sb = d.path().join("sb.c");
     let r = weakc(d.path(), &["verify", "--mm", "tso", sb.to_str().unwrap(), "--backend", "cbmc"], Some(bin.path()));
     assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
     assert!(r.stderr.contains("`cbmc` was not found on PATH"), "{}", r.stderr);
@@ -351,10 +371,10 @@ fn backend_cbmc_without_cbmc_is_an_input_error() {
 
 #[test]
 fn external_backend_rejects_builtin_only_flags() {
-    let d = tempfile::tempdir().unwrap();
+    let d = sb_dir();
     let bin = tempfile::tempdir().unwrap();
     fake(bin.path(), "cbmc", "exit 0");
-    let sb = examples().join("sb.c");
+    let sb = d.path().join("sb.c");
     let r = weakc(d.path(), &["verify", "--mm", "tso", sb.to_str().unwrap(), "--backend", "cbmc", "--trace-dot", "x.dot"], Some(bin.path()));
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("--trace-dot needs the built-in back end"), "{}", r.stderr);
@@ -399,8 +419,8 @@ fn stand_in_cbmc_gets_the_right_command_and_its_report_is_rendered() {
             json = json.display()
         ),
     );
-    let d = tempfile::tempdir().unwrap();
-    let sb = examples().join("sb.c");
+    let d = sb_dir();
+    let sb = d.path().join("sb.c");
     let r = weakc(d.path(), &["verify", "--mm", "sc", sb.to_str().unwrap(), "--unwind", "4"], Some(bin.path()));
     assert_eq!(r.code, 10, "{}{}", r.stdout, r.stderr);
     let args = std::fs::read_to_string(&log).unwrap();
@@ -423,8 +443,8 @@ fn stand_in_cbmc_gets_the_right_command_and_its_report_is_rendered() {
 #[test]
 fn stand_in_cbmc_errors_and_time_limit() {
     let bin = tempfile::tempdir().unwrap();
-    let d = tempfile::tempdir().unwrap();
-    let sb = examples().join("sb.c");
+    let d = sb_dir();
+    let sb = d.path().join("sb.c");
     let sb = sb.to_str().unwrap();
     // Exit 6 with CBMC's message (a usage or parse error): an error naming it.
     fake(bin.path(), "cbmc", "if [ \"$1\" = --version ]; then echo 6.0.0; exit 0; fi\necho 'weakc_input.c:3:1: error: syntax error before x' >&2\nexit 6");
