@@ -64,6 +64,9 @@ enum Cmd {
         #[command(flatten)]
         v: VerifyArgs,
     },
+    /// Run herd `.litmus` (and ESOP-style C) litmus tests in batch, optionally against
+    /// expected verdicts (see the README for the exit codes).
+    Litmus(weakc::litmus::runner::LitmusArgs),
 }
 
 #[derive(Args)]
@@ -217,6 +220,7 @@ fn write_atomically(path: &Path, text: &str) -> Result<(), Error> {
 fn run(cli: Cli) -> Result<u8, Failure> {
     match cli.cmd {
         Cmd::Verify { common, v } => verify(common, v),
+        Cmd::Litmus(args) => weakc::litmus::runner::main(args).map_err(|e| (e, SourceMap::default())),
         Cmd::Cycles { common, format, dot } => {
             let arch = arch_of(&common.mm)?;
             let a = analyze(&common, arch)?;
