@@ -425,9 +425,18 @@ impl<'a> P<'a> {
                 break s;
             }
             if c == '"' {
-                let close = t[s + 1..].find('"').ok_or_else(|| self.syntax(s, s + 1, "unterminated doc string"))? + s + 1;
-                doc = Some(t[s + 1..close].to_string());
-                pos = close + 1;
+                // herd accepts a doc string left open: it then ends with its line.
+                let eol = t[s..].find('\n').map_or(t.len(), |i| s + i);
+                match t[s + 1..eol].find('"') {
+                    Some(i) => {
+                        doc = Some(t[s + 1..s + 1 + i].to_string());
+                        pos = s + 2 + i;
+                    }
+                    None => {
+                        doc = Some(t[s + 1..eol].trim_end().to_string());
+                        pos = eol;
+                    }
+                }
                 continue;
             }
             let e = t[s..].find('\n').map_or(t.len(), |i| s + i);
@@ -464,7 +473,8 @@ impl<'a> P<'a> {
         let cond = loop {
             let rest = &t[pos..];
             let Some(off) = rest.find(|c: char| !c.is_whitespace()) else {
-                return Err(self.syntax(after_table.min(t.len().saturating_sub(1)), t.len(), "no final condition (`exists`, `~exists` or `forall`)"));
+                // No condition (a test that only lists `locations`): herd reads `forall true`.
+                break Condition { quant: Quant::Forall, prop: Prop::True, loc: self.loc(pos.min(t.len().saturating_sub(1)), t.len()) };
             };
             let s = pos + off;
             let r = &t[s..];
@@ -503,6 +513,10 @@ impl<'a> P<'a> {
             let toks = self.tokens(s + kw_len, t.len())?;
             let mut cp = CondParser { p: self, toks: &toks, i: 0, end: t.len() };
             let prop = cp.or()?;
+            // A trailing `;` is accepted, as herd does.
+            if toks.get(cp.i).is_some_and(|t| t.kind == TK::Semi) {
+                cp.i += 1;
+            }
             if let Some(tok) = toks.get(cp.i) {
                 return Err(self.syntax(tok.start, tok.end, format!("unexpected `{}` after the final condition", tok.text)));
             }
@@ -532,7 +546,14 @@ impl<'a> P<'a> {
                 }
                 None => (item, None),
             };
-            // `TYPE name`, `TYPE *name`, `T:reg`, `name`, `%reg`.
+            // `TYPE name`, `TYPE *name`, `T:reg` (also `T: reg`), `name`, `%reg`.
+            let compact;
+            let lhs = if lhs.contains(':') {
+                compact = lhs.split(':').map(str::trim).collect::<Vec<_>>().join(":");
+                compact.as_str()
+            } else {
+                lhs
+            };
             let (ty, place_text) = match lhs.rfind(|c: char| c.is_whitespace() || c == '*') {
                 Some(i) if !lhs[..=i].trim().is_empty() => (Some(lhs[..=i].trim().to_string()), lhs[i + 1..].trim()),
                 _ => (None, lhs),
@@ -540,7 +561,7 @@ impl<'a> P<'a> {
             if place_text.is_empty() {
                 return Err(self.syntax(s, e, "expected a location or register"));
             }
-            let place = self.place(place_text, s + lhs.find(place_text).unwrap_or(0), true)?;
+            let place = self.place(place_text, s + raw.trim_start().find(place_text).unwrap_or(0), true)?;
             out.push(InitItem { place, ty, val, loc: self.loc(s, e) });
         }
         Ok(out)

@@ -65,6 +65,9 @@ pub struct LitmusArgs {
     /// Loop unwinding bound of the verifier (litmus tests are loop-free unless they branch backwards).
     #[arg(long, value_name = "N", default_value_t = 3)]
     pub unwind: u32,
+    /// Also write the C program translated from each `.litmus` file into DIR (as NAME.c).
+    #[arg(long, value_name = "DIR")]
+    pub emit_c: Option<PathBuf>,
     /// Do not print the per-family table.
     #[arg(long)]
     pub quiet: bool,
@@ -269,6 +272,8 @@ pub fn parse_shard(s: &str) -> Result<(usize, usize), Error> {
 #[derive(Clone, Debug)]
 pub struct RunOptions {
     pub mm: Option<String>,
+    /// Directory receiving the translated C of each `.litmus` test.
+    pub emit_c: Option<PathBuf>,
     pub timeout: Duration,
     pub unwind: u32,
 }
@@ -314,6 +319,10 @@ pub fn run_one(path: &Path, opts: &RunOptions, exp: Option<&Expectations>) -> Te
             let arch = model(opts.mm.as_deref().unwrap_or(lit.arch.default_mm()))?;
             res.mm = arch.name.to_string();
             let c = translate::translate(&lit)?;
+            if let Some(dir) = &opts.emit_c {
+                let safe: String = lit.name.chars().map(|c| if c.is_ascii_alphanumeric() || "+-_.".contains(c) { c } else { '_' }).collect();
+                write_atomically(&dir.join(format!("{safe}.c")), &c.c)?;
+            }
             let fopts = crate::frontend::Options { preprocess: crate::frontend::Preprocess::Never, ..Default::default() };
             (crate::frontend::load_str(&format!("{file} (as C)"), &c.c, &fopts, &mut map)?, arch)
         } else {
@@ -578,7 +587,10 @@ pub fn main(args: LitmusArgs) -> Result<u8, Error> {
     if files.is_empty() {
         return Err(Error::Usage("no .litmus or .c file found under the given paths".into()));
     }
-    let opts = RunOptions { mm: args.mm.clone(), timeout: Duration::from_secs_f64(args.timeout.max(0.001)), unwind: args.unwind };
+    if let Some(d) = &args.emit_c {
+        std::fs::create_dir_all(d).map_err(|e| Error::Io { path: d.clone(), msg: e.to_string(), output: true })?;
+    }
+    let opts = RunOptions { mm: args.mm.clone(), emit_c: args.emit_c.clone(), timeout: Duration::from_secs_f64(args.timeout.max(0.001)), unwind: args.unwind };
     let bar = std::io::stderr().is_terminal().then(|| {
         let b = indicatif::ProgressBar::new(files.len() as u64);
         if let Ok(st) = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed_precise} eta {eta} {wide_msg}") {

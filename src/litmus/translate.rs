@@ -105,6 +105,9 @@ fn canon_reg(arch: LitArch, r: &str) -> Option<String> {
             (u.len() >= 2 && u.chars().all(|c| c.is_ascii_alphanumeric()) && u.chars().next().is_some_and(|c| c.is_ascii_alphabetic())).then_some(u)
         }
         LitArch::Ppc => {
+            if r.starts_with('%') {
+                return Some(r.to_string());
+            }
             let l = r.to_ascii_lowercase();
             let n = l.strip_prefix('r')?;
             (!n.is_empty() && n.chars().all(|c| c.is_ascii_digit())).then_some(l)
