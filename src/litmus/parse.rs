@@ -315,7 +315,7 @@ struct P<'a> {
     /// The text with comments blanked out (same byte offsets as the original).
     text: String,
     line_starts: Vec<usize>,
-    _orig: &'a str,
+    orig: &'a str,
 }
 
 fn is_ident_char(c: char) -> bool {
@@ -330,7 +330,7 @@ impl<'a> P<'a> {
                 line_starts.push(i + 1);
             }
         }
-        let mut p = P { file, text: String::new(), line_starts, _orig: orig };
+        let mut p = P { file, text: String::new(), line_starts, orig };
         p.text = p.strip_comments(orig)?;
         Ok(p)
     }
@@ -338,7 +338,7 @@ impl<'a> P<'a> {
     fn loc(&self, start: usize, end: usize) -> Loc {
         let line = self.line_starts.partition_point(|&s| s <= start);
         let ls = self.line_starts[line - 1];
-        let line_end = self.text[start..].find('\n').map_or(self.text.len(), |i| start + i);
+        let line_end = self.orig[start.min(self.orig.len())..].find('\n').map_or(self.orig.len(), |i| start + i);
         Loc { file: self.file, line: line as u32, col: (start - ls) as u32, len: (end.min(line_end).max(start + 1) - start) as u32 }
     }
 

@@ -212,6 +212,9 @@ pub fn family(name: &str) -> String {
     if lower.starts_with("2+2w") {
         return "2+2W".into();
     }
+    if let Some(f) = FAMILIES.iter().find(|f| f.contains('+') && lower.starts_with(&format!("{}+", f.to_ascii_lowercase()))) {
+        return f.to_string();
+    }
     let first = name.split('+').next().unwrap_or(name);
     if let Some(f) = FAMILIES.iter().find(|f| f.eq_ignore_ascii_case(first)) {
         return f.to_string();
