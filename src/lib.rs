@@ -12,6 +12,7 @@ pub mod bmc;
 pub mod cprint;
 pub mod frontend;
 pub mod ir;
+pub mod litmus;
 pub mod normalize;
 pub mod rewrite;
 pub mod source;

@@ -60,6 +60,9 @@ enum Cmd {
         #[command(flatten)]
         v: VerifyArgs,
     },
+    /// Run herd `.litmus` (and ESOP-style C) litmus tests in batch, optionally against
+    /// expected verdicts (see the README for the exit codes).
+    Litmus(weakc::litmus::runner::LitmusArgs),
 }
 
 #[derive(Args)]
@@ -222,6 +225,7 @@ fn analyze(c: &Common, arch: &Arch) -> Result<Analysis, Failure> {
 fn run(cli: Cli) -> Result<u8, Failure> {
     match cli.cmd {
         Cmd::Verify { common, v } => verify(common, v),
+        Cmd::Litmus(args) => weakc::litmus::runner::main(args).map_err(|e| (e, SourceMap::default())),
         Cmd::Cycles { common, format, dot } => {
             let arch = arch_of(&common.mm)?;
             let a = analyze(&common, arch)?;

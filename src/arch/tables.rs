@@ -209,7 +209,7 @@ pub static POWER: Arch = Arch {
 /// ARM (v7-style, non multi-copy atomic): like Power with `dmb`/`isb`.
 pub static ARM: Arch = Arch {
     name: "arm",
-    aliases: &["armv7", "aarch64", "armv8"],
+    aliases: &["armv7"],
     doc: "ARM: all pairs relaxed unless fenced or dependent, non-atomic stores",
     ppo: NONE,
     rfi: Rel::Relaxed,
@@ -225,5 +225,66 @@ pub static ARM: Arch = Arch {
     fences: ARM_FENCES,
 };
 
+/// ARMv8 (AArch64) fences. `dmb ld` orders a read with everything after it; `dsb` flavours
+/// are written by the litmus translator as the `dmb` of the same flavour (never stronger).
+const AARCH64_FENCES: &[FenceRule] = &[
+    //     fence     orders  cumulativity   cost  diy
+    fence(Dmb,      ALL,    Cumul::Full,   4, "DMB.SY"),
+    fence(Dsb,      ALL,    Cumul::Full,   5, "DSB.SY"),
+    fence(Full,     ALL,    Cumul::Full,   4, "DMB.SY"),
+    fence(Sync,     ALL,    Cumul::Full,   4, "DMB.SY"),
+    fence(Mfence,   ALL,    Cumul::Full,   4, "DMB.SY"),
+    // C11 acquire/release fences compile to `dmb ishld` (acquire) or `dmb ish` (release,
+    // acq_rel): one variant stands for all three, so it orders only what the weakest does
+    fence(AcqRel,   R_ANY,  Cumul::None,   2, "DMB.LD"),
+    fence(DmbLd,    R_ANY,  Cumul::None,   2, "DMB.LD"),
+    fence(DmbSt,    WW,     Cumul::Full,   1, "DMB.ST"),
+    fence(Eieio,    WW,     Cumul::Full,   1, "DMB.ST"),
+    // no ARMv8 equivalent; as on ARMv7
+    fence(Lwsync,   NOT_WR, Cumul::Writes, 2, "LwSync"),
+    // isb alone orders nothing; it counts only as ctrl+isb (see deps)
+    fence(Isb,      NONE,   Cumul::None,   1, "ISB"),
+    fence(Isync,    NONE,   Cumul::None,   1, "ISB"),
+    fence(Compiler, NONE,   Cumul::None,   0, "Compiler"),
+];
+
+/// ARMv8 AArch64, other-multi-copy-atomic: every pair between different addresses relaxed
+/// unless fenced or dependent, store forwarding (`rfi`) relaxed, but a write becomes visible
+/// to all *other* threads at once, so external read-from (`rfe`) is safe. In the ESOP
+/// framework this is RMO's shape with ARM's dependencies and barriers.
+///
+/// How it differs from herd's `aarch64.cat` (ordered-before `ob = (obs | dob | aob | bob)+`):
+/// weakc keeps a *subset* of `ob`, so it allows every execution herd allows (no unsound
+/// verdict) and possibly more (spurious ones):
+/// * `dob`: only `addr` (to reads and writes), `data` (to writes), `ctrl` (to writes) and
+///   `ctrl; isb` (to reads and writes) are kept; `addr; po; [W]`, `(ctrl | data); coi` and
+///   `(addr | data); rfi` are not.
+/// * `aob` (the ordering of read-modify-writes and of `rfi` into acquire loads) is not
+///   modelled.
+/// * `bob`: `dmb sy`, `dmb st` (W→W) and `dmb ld` (R→R, R→W) are; acquire (`LDAR`, `LDAPR`)
+///   and release (`STLR`) are not instructions of weakc's IR. The litmus translator
+///   (`src/litmus/translate.rs`) writes them as plain accesses, plus a `dmb ld` after an
+///   acquire load that is the first access of its thread and a `dmb sy` before a release
+///   store that is the last one: there a fence orders exactly the pairs the instruction
+///   orders, elsewhere it would order more. The `[L]; po; [A]` (RCsc) pair is not kept.
+/// * Same-address pairs are always preserved (uniproc: `internal`/`sca` in herd).
+pub static AARCH64: Arch = Arch {
+    name: "aarch64",
+    aliases: &["armv8", "arm64"],
+    doc: "ARMv8 AArch64: all pairs relaxed unless fenced or dependent, other-multi-copy-atomic stores",
+    ppo: NONE,
+    rfi: Rel::Relaxed,
+    rfe: Rel::Safe,
+    deps: DepRules {
+        addr: R_ANY,
+        data: RW,
+        ctrl: RW,
+        ctrl_isync: R_ANY,
+        isync_diy: "Isb",
+        note: "addr: RR,RW; data: RW; ctrl: RW; ctrl+isb: RR,RW",
+    },
+    fences: AARCH64_FENCES,
+};
+
 /// Every architecture, in the order `--arch` lists them.
-pub static ARCHS: &[&Arch] = &[&SC, &TSO, &PSO, &RMO, &POWER, &ARM];
+pub static ARCHS: &[&Arch] = &[&SC, &TSO, &PSO, &RMO, &POWER, &ARM, &AARCH64];

@@ -37,7 +37,7 @@ fn every_table_has_every_fence_once() {
 
 #[test]
 fn names_and_aliases_resolve() {
-    assert_eq!(Arch::names(), vec!["sc", "tso", "pso", "rmo", "power", "arm"]);
+    assert_eq!(Arch::names(), vec!["sc", "tso", "pso", "rmo", "power", "arm", "aarch64"]);
     for n in Arch::names() {
         assert_eq!(arch(n).name, n);
     }

@@ -1,0 +1,22 @@
+//! Litmus tests: herd7 `.litmus` files ([`parse`]), their translation to C in the ESOP 2013
+//! conventions ([`translate`]), and batch runs against reference verdicts ([`runner`],
+//! the `weakc litmus` command).
+
+pub mod parse;
+pub mod runner;
+pub mod translate;
+
+pub use parse::{parse_file, parse_str, LitArch, Litmus};
+pub use translate::{translate, CTest};
+
+use crate::source::{Error, SourceMap};
+
+/// Parses and translates litmus text to C (diagnostics refer to `name`, registered in `map`).
+pub fn to_c(name: &str, text: &str, map: &mut SourceMap) -> Result<(Litmus, CTest), Error> {
+    let l = parse_str(name, text, map)?;
+    let c = translate(&l)?;
+    Ok((l, c))
+}
+
+#[cfg(test)]
+mod tests;
