@@ -7,7 +7,7 @@ use crate::cycles::{self, CycleSet, Limits};
 use crate::frontend;
 use crate::ir::{Fence, Program};
 use crate::rewrite::{self, FenceEffect, Model, Plan, Rewritten};
-use crate::select::{self, Selection, Strategy};
+use crate::select::{self, PairKind, Selection, Strategy};
 use crate::source::{Error, SourceMap};
 use std::collections::HashMap;
 use std::path::Path;
@@ -91,15 +91,22 @@ pub fn model_of(arch: &Arch) -> Model {
     }
     // Fences the table does not list order nothing.
     fences.entry(Fence::Compiler).or_default();
+    // One marking mechanism serves every write-ordering fence: B-cumulative only if all are
+    // (a weaker simulation of a cumulative one only adds behaviours).
+    let lw_b_cumulative = fences.iter().all(|(&f, e)| !e.mark_writes || arch.fence_cumulative(f));
     Model {
         ww_preserved: arch.ppo.contains(Dir::W, Dir::W),
+        lw_b_cumulative,
         rfe_relaxed: !arch.rfe_safe(),
         fences,
     }
 }
 
 /// Turns selected delay pairs into what the rewriter instruments: the first event of every
-/// pair is delayed (a write enters the buffer; a read enters the read set).
+/// pair is delayed (a write enters the buffer; a read enters the read set). For an `rfe`,
+/// so are the writes fenced before its write in program order: the reader may see the
+/// buffered write while they are still buffered (lwsync is not B-cumulative from a write),
+/// and they can only wait in the buffer if they entered it.
 pub fn plan_of(aeg: &Aeg, sel: &Selection) -> Plan {
     let mut plan = Plan::default();
     for p in &sel.pairs {
@@ -108,6 +115,13 @@ pub fn plan_of(aeg: &Aeg, sel: &Selection) -> Plan {
             Dir::W => plan.delayed_writes.insert(ev.site),
             Dir::R => plan.delayed_reads.insert(ev.site),
         };
+        if p.kind == PairKind::Rfe {
+            for (&(a, b), info) in &aeg.pairs {
+                if b == p.from && aeg.event(a).dir == Dir::W && !info.fences.is_empty() {
+                    plan.delayed_writes.insert(aeg.event(a).site);
+                }
+            }
+        }
     }
     plan
 }

@@ -325,6 +325,8 @@ fn instrumented_litmus_tests_match_the_architectures() {
         ("iriw", "arm", true),
         ("wrc", "tso", false),
         ("wrc", "arm", true),
+        ("mp", "power-herd", true),
+        ("iriw", "power-herd", true),
     ];
     for &(test, mm, weak) in cases {
         let arch = weakc::arch::by_name(mm).expect("architecture");

@@ -30,18 +30,10 @@ const KNOWN_UNSOUND_POWER: &[&str] = &[
     // delayed read before a branch that tests its value: reads after the branch cannot
     // overtake it.
     "MP+sync+ctrl",
-    "ISA2+lwsync+addr+ctrl",
     // The ESOP model's lwsync/eieio are cumulative through coherence (ws), herd's ppc.cat
     // is not: these cycles have only safe edges for weakc.
     "R+lwsync+sync",
     "W+RWC+eieio+addr+sync",
-    // Two reads of one location where the later one reads an older write (CoRR through a
-    // buffered write of another thread), as posrr001/002 in the ESOP suite.
-    "posrr003",
-    "posrr005",
-    // fre; lwsync; rfe detour through a third thread between two address-dependent read
-    // pairs of one thread: not analysed yet.
-    "MP+lwsync+addr-bigdetour-addr",
 ];
 
 fn run(files: &[PathBuf], mm: &str, exp: &Expectations) -> Vec<TestResult> {

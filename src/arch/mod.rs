@@ -93,9 +93,9 @@ pub enum Rel {
 pub enum Cumul {
     /// Orders only the pairs around it.
     None,
-    /// lwsync-like: B-cumulative (`fence; rfe`), and A-cumulative (`rfe; fence`) only
-    /// towards a later *write* — `rfe; lwsync; R` stays relaxed (iriw+lwsyncs is allowed on
-    /// Power).
+    /// lwsync as in herd's ppc.cat: B-cumulative (`fence; rfe`), and A-cumulative
+    /// (`rfe; fence`) only towards a later *write* — `rfe; lwsync; R` stays relaxed
+    /// (iriw+lwsyncs is allowed on Power).
     Writes,
     /// sync/dmb-like: A- and B-cumulative for every pair it orders.
     Full,
@@ -236,7 +236,8 @@ impl Arch {
     pub fn pair_then_rfe_safe(&self, first: Dir, info: &PairInfo) -> bool {
         info.fences.iter().any(|&f| {
             let r = self.fence_rule(f);
-            r.orders.contains(first, Dir::W) && r.cumul != Cumul::None
+            r.orders.contains(first, Dir::W)
+                && r.cumul != Cumul::None
         })
     }
 

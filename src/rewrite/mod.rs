@@ -48,6 +48,10 @@ pub struct Model {
     pub ww_preserved: bool,
     /// External read-from is relaxed (Power, ARM): reads may see other threads' buffers.
     pub rfe_relaxed: bool,
+    /// lwsync-like fences (`mark_writes`) are B-cumulative: their writes reach memory before
+    /// any later write of the thread is even buffered, so no other thread can read the later
+    /// one first (herd's Power). Otherwise they only must reach memory first (ESOP's Power).
+    pub lw_b_cumulative: bool,
     pub fences: HashMap<Fence, FenceEffect>,
 }
 
@@ -86,6 +90,8 @@ struct Group {
     depth: u32,
     /// Generated helper functions.
     fns: GroupFns,
+    /// Its buffer arrays, once made (`__weakc_lw_blocked` scans every group).
+    vars: Option<GroupVars>,
 }
 
 #[derive(Default, Clone, Copy)]
@@ -107,6 +113,10 @@ struct PendingRead {
     /// Objects whose accesses by the same thread must wait for the read (the read's own, and
     /// those its deferred statements access).
     objects: BTreeSet<ObjId>,
+    /// Objects the deferred statements write: a later read of one must see that write.
+    /// (Objects they only read do not hold a later read back: po-loc read-read pairs are
+    /// satisfied out of order by every relaxed model that delays reads.)
+    deferred_writes: BTreeSet<ObjId>,
     group: Option<usize>,
     /// Statements depending on the read's value, performed when it completes.
     deferred: Vec<Deferred>,
@@ -161,6 +171,9 @@ struct Rewriter<'a> {
     flush_all_own: Option<FuncId>,
     flush_all_lw: Option<FuncId>,
     mark_all_lw: Option<FuncId>,
+    /// `__weakc_lw_blocked(t, c)`: thread `t` has a buffered write behind more lwsyncs than
+    /// `c`, which must reach memory first (body made once every group exists).
+    lw_blocked: Option<FuncId>,
     /// The local holding the thread id in thread entry functions.
     entry_me: HashMap<FuncId, VarId>,
     /// TSO with one FIFO buffer for every written object: writes queue behind the thread's
@@ -202,6 +215,7 @@ impl<'a> Rewriter<'a> {
             flush_all_own: None,
             flush_all_lw: None,
             mark_all_lw: None,
+            lw_blocked: None,
             entry_me: HashMap::new(),
             tso_fifo: false,
             completing: Default::default(),
@@ -240,6 +254,9 @@ impl<'a> Rewriter<'a> {
         self.find_threads();
         self.compute_must_fences();
         self.make_pending_reads(&stmts);
+        if !self.model.lw_b_cumulative && self.model.fences.values().any(|e| e.mark_writes) {
+            self.lw_blocked = Some(self.new_func("__weakc_lw_blocked".into(), &[("t", Type::INT), ("c", Type::INT)], Type::Bool, |_, _| vec![]));
+        }
         for g in 0..self.groups.len() {
             self.make_group_fns(g);
         }
@@ -388,7 +405,7 @@ impl<'a> Rewriter<'a> {
                 self.group_of.insert(o, gi);
             }
             self.summary.buffers.push((names.join(","), depth));
-            self.groups.push(Group { objects: objs, elem, depth, fns: GroupFns::default() });
+            self.groups.push(Group { objects: objs, elem, depth, fns: GroupFns::default(), vars: None });
         }
         self.summary.delayed_writes = self
             .plan
@@ -535,6 +552,7 @@ impl<'a> Rewriter<'a> {
                         dest: *dest,
                         ptr,
                         objects: BTreeSet::new(),
+                        deferred_writes: BTreeSet::new(),
                         group: None,
                         deferred: vec![],
                         derived: [*dest].into(),
@@ -616,6 +634,7 @@ impl<'a> Rewriter<'a> {
             for (pi, chain, derived, inputs) in plans {
                 for t in chain {
                     let objs = self.stmt_objects(t.id, None);
+                    let writes = self.stmt_objects(t.id, Some(Dir::W));
                     let ptr_global = self.out.var(self.pending[&func][pi].ptr).is_global();
                     let flag = self.out.add_var(Var {
                         name: format!("__weakc_deferred{}", t.id),
@@ -630,6 +649,7 @@ impl<'a> Rewriter<'a> {
                     }
                     let p = &mut self.pending.get_mut(&func).expect("exists")[pi];
                     p.objects.extend(objs);
+                    p.deferred_writes.extend(writes);
                     p.deferred.push(Deferred { stmt: t, flag });
                 }
                 let p = &mut self.pending.get_mut(&func).expect("exists")[pi];
@@ -666,6 +686,7 @@ impl<'a> Rewriter<'a> {
 
 // ---- generated machine: one helper per rule of Fig. 3 --------------------------------
 
+#[derive(Clone)]
 struct GroupVars {
     addr: Expr,
     val: Expr,
@@ -733,7 +754,8 @@ impl Rewriter<'_> {
             addr: { let v = self.global(format!("{base}_addr"), arr(pty.clone())); var(v, &arr(pty.clone())) },
             val: { let v = self.global(format!("{base}_val"), arr(elem.clone())); var(v, &arr(elem.clone())) },
             thd: { let v = self.global(format!("{base}_thd"), arr(Type::INT)); var(v, &arr(Type::INT)) },
-            lw: { let v = self.global(format!("{base}_lw"), arr(Type::Bool)); var(v, &arr(Type::Bool)) },
+            // How many lwsyncs of its thread follow the entry (0: none, may leave freely).
+            lw: { let v = self.global(format!("{base}_lw"), arr(Type::INT)); var(v, &arr(Type::INT)) },
             live: { let v = self.global(format!("{base}_live"), arr(Type::Bool)); var(v, &arr(Type::Bool)) },
             n: { let v = self.global(format!("{base}_n"), Type::INT); var(v, &Type::INT) },
         };
@@ -752,13 +774,16 @@ impl Rewriter<'_> {
             if_(all_dead, vec![assign(gv.n.clone(), int(0), l)], vec![], l)
         };
         // Entry i must leave before an own entry j >= i to the same address (W4: FIFO per
-        // address), where `extra` selects which own entries force the flush.
+        // address), where `extra` selects which own entries force the flush. Another
+        // thread's entry forced out this way is not held back by its own thread's writes
+        // from before an lwsync (`__weakc_lw_blocked`): more behaviours, never fewer (a
+        // precise version inlines a cross-buffer flush at every forced flush: 1000x slower).
         let anchor = |gv: &GroupVars, i: u64, me: &Expr, addr: &Expr, extra: bool| -> Expr {
             let mut any = int(0);
             for j in i..n {
                 let mut c = and(and(at(&gv.live, j), eq(at(&gv.thd, j), me.clone())), eq(at(&gv.addr, j), addr.clone()));
                 if extra {
-                    c = and(c, at(&gv.lw, j));
+                    c = and(c, lt(int(0), at(&gv.lw, j)));
                 }
                 any = or(any, c);
             }
@@ -790,7 +815,10 @@ impl Rewriter<'_> {
             });
             let mk = self.new_func(format!("{base}_mark_lw"), &[("me", Type::INT)], Type::Void, |_, p| {
                 (0..n)
-                    .map(|i| if_(and(at(&gv.live, i), eq(at(&gv.thd, i), p[0].clone())), vec![assign(at(&gv.lw, i), int(1), l)], vec![], l))
+                    .map(|i| {
+                        let bump = assign(at(&gv.lw, i), bin(BinOp::Add, at(&gv.lw, i), int(1)), l);
+                        if_(and(at(&gv.live, i), eq(at(&gv.thd, i), p[0].clone())), vec![bump], vec![], l)
+                    })
                     .collect()
             });
             (Some(fl), Some(mk))
@@ -799,10 +827,22 @@ impl Rewriter<'_> {
         };
         // Non-deterministic flush of the oldest entries per address, inserted before reads
         // where its effect can be observed (§4.4).
-        let flush_some = self.new_func(format!("{base}_flush_some"), &[], Type::Void, |_, _| {
+        let lw_blocked = self.lw_blocked;
+        let flush_some = self.new_func(format!("{base}_flush_some"), &[], Type::Void, |s, _| {
+            let fid = FuncId(s.out.funcs.len() as u32 - 1);
             let mut b = vec![];
             for i in 0..n {
                 let mut c = and(at(&gv.live, i), nondet_bool());
+                if let Some(f) = lw_blocked {
+                    // An entry leaves only after its thread's entries from before an lwsync
+                    // that follows it (W1 with lwsync in ab; they may still be read early).
+                    let blocked = s.local(fid, &format!("blocked{i}"), Type::Bool);
+                    b.push(stmt(
+                        StmtKind::Call { dest: Some(blocked.clone()), callee: Callee::Direct(f), args: vec![at(&gv.thd, i), at(&gv.lw, i)] },
+                        l,
+                    ));
+                    c = and(c, not(blocked));
+                }
                 for k in 0..i {
                     // Oldest per address (coherence); on TSO also oldest of its thread.
                     let mut older = eq(at(&gv.addr, k), at(&gv.addr, i));
@@ -870,6 +910,7 @@ impl Rewriter<'_> {
             }
             vec![if_(and(own, nondet_bool()), vec![call(delay, p.to_vec(), l)], direct, l)]
         });
+        self.groups[g].vars = Some(gv.clone());
         self.groups[g].fns = GroupFns {
             flush_own: Some(flush_own),
             flush_lw,
@@ -887,6 +928,21 @@ impl Rewriter<'_> {
         let all = |pick: fn(&GroupFns) -> Option<FuncId>, p: &[Expr]| -> Block {
             fns.iter().filter_map(pick).map(|f| call(f, vec![p[0].clone()], l)).collect()
         };
+        if let Some(f) = self.lw_blocked {
+            let ps: Vec<Expr> = self.out.func(f).params.iter().map(|&v| var(v, &Type::INT)).collect();
+            let r = self.local(f, "r", Type::Bool);
+            let mut body = vec![assign(r.clone(), int(0), l)];
+            for g in &self.groups {
+                let gv = g.vars.as_ref().expect("made");
+                for i in 0..g.depth as u64 {
+                    let at = |a: &Expr| index(a.clone(), int(i as i128));
+                    let c = and(and(at(&gv.live), eq(at(&gv.thd), ps[0].clone())), lt(ps[1].clone(), at(&gv.lw)));
+                    body.push(if_(c, vec![assign(r.clone(), int(1), l)], vec![], l));
+                }
+            }
+            body.push(stmt(StmtKind::Return(Some(r)), l));
+            self.out.funcs[f.0 as usize].body = Some(body);
+        }
         self.flush_all_own = Some(self.new_func("__weakc_flush_all_own".into(), &[("me", Type::INT)], Type::Void, |_, p| all(|g| g.flush_own, p)));
         if fns.iter().any(|g| g.flush_lw.is_some()) {
             self.flush_all_lw = Some(self.new_func("__weakc_flush_all_lw".into(), &[("me", Type::INT)], Type::Void, |_, p| all(|g| g.flush_lw, p)));
@@ -999,13 +1055,16 @@ impl Rewriter<'_> {
     /// Writes ordered before any later write of the thread must be in memory first.
     /// `skip`: the pending read whose deferred statement is being performed (never completed
     /// from inside its own completion).
-    fn pre_write(&self, ctx: &Ctx, objs: &BTreeSet<ObjId>, skip: Option<usize>, loc: Loc) -> Block {
+    /// `buffered`: the write enters the buffer, where lwsync-marked entries need not have left
+    /// yet — they must only reach memory first (see `flush_some`), so another thread may read
+    /// the new write early (ESOP's lwsync is not B-cumulative from a write).
+    fn pre_write(&self, ctx: &Ctx, objs: &BTreeSet<ObjId>, skip: Option<usize>, buffered: bool, loc: Loc) -> Block {
         let mut b = vec![];
         if self.tso_fifo {
             // Writes queue in the FIFO buffer (`*_write`): nothing to flush here.
         } else if self.model.ww_preserved {
             b.extend(self.call_me(self.flush_all_own, ctx, loc));
-        } else {
+        } else if !buffered || self.model.lw_b_cumulative {
             b.extend(self.call_me(self.flush_all_lw, ctx, loc));
         }
         // A read delayed past a later write to the same location would break coherence.
@@ -1112,7 +1171,7 @@ impl Rewriter<'_> {
             if deferring == Some(i) {
                 continue;
             }
-            let waits_for_store = !p.deferred.is_empty() && !p.objects.is_disjoint(&read_objs);
+            let waits_for_store = !p.deferred_writes.is_disjoint(&read_objs);
             let uses_value = used.iter().any(|v| p.derived.contains(v));
             // Redefining what the read or its deferred statements use: finish them first.
             let overwrites = defined.is_some_and(|d| p.derived.contains(&d) || p.inputs.contains(&d));
@@ -1124,15 +1183,20 @@ impl Rewriter<'_> {
         match &s.kind {
             StmtKind::Assign { lhs, rhs } if lvalue_is_shared(self.src, lhs) => {
                 let objs = self.stmt_objects(s.id, Some(Dir::W));
-                let mut b = self.pre_write(ctx, &objs, deferring, loc);
-                match self.group_of_stmt(s.id, Dir::W) {
+                let group = self.group_of_stmt(s.id, Dir::W);
+                let delayed = group.is_some()
+                    && self.sites_of.get(&s.id).into_iter().flatten().any(|x| self.plan.delayed_writes.contains(x) && !self.aeg.site(*x).atomic);
+                let mut b = self.pre_write(ctx, &objs, deferring, delayed, loc);
+                match group {
                     Some(g) => {
                         let fns = self.groups[g].fns;
                         let args = vec![addr_of(lhs.clone()), rhs.clone(), ctx.me.clone()];
                         let direct = call(fns.write.expect("made"), args.clone(), loc);
-                        let delayed = self.sites_of.get(&s.id).into_iter().flatten().any(|x| self.plan.delayed_writes.contains(x) && !self.aeg.site(*x).atomic);
                         if delayed {
-                            b.push(if_(nondet_bool(), vec![call(fns.delay.expect("made"), args, loc)], vec![direct], loc));
+                            // Straight to memory: lwsync-marked entries first.
+                            let mut to_memory: Block = self.call_me(self.flush_all_lw, ctx, loc).filter(|_| !self.tso_fifo && !self.model.ww_preserved && !self.model.lw_b_cumulative).into_iter().collect();
+                            to_memory.push(direct);
+                            b.push(if_(nondet_bool(), vec![call(fns.delay.expect("made"), args, loc)], to_memory, loc));
                         } else {
                             b.push(direct);
                         }

@@ -151,10 +151,11 @@ pub fn select(aeg: &Aeg, cycles: &CycleSet, arch: &Arch, strategy: Strategy) -> 
 /// The candidates of each cycle: its unsafe relations as delay pairs.
 ///
 /// An `rfe` is instrumented by buffering its write so that the reader may see it before the
-/// others do. That realises the cycle only when the write is the writer thread's only event
-/// in the cycle (iriw, wrc): with a program-order predecessor (lb: `R y; W x` then `rfe`),
-/// the predecessor would have to complete after the read that sees the buffered write, which
-/// a buffered write cannot simulate. Such rfes are not candidates; the cycle's other unsafe
+/// others do. That realises the cycle when the write is the writer thread's only event in
+/// the cycle (iriw, wrc), or when its program-order predecessor in the cycle is a write,
+/// which then waits in the buffer as well (S+lwsync+addr). With a read predecessor (lb:
+/// `R y; W x` then `rfe`) the read would have to complete after the read that sees the
+/// buffered write, which a buffered write cannot simulate. Such rfes are not candidates; the cycle's other unsafe
 /// relations are (when a cycle keeps none, all its unsafe relations are used and a note says
 /// so).
 fn candidates(aeg: &Aeg, cycles: &CycleSet) -> Vec<Vec<DelayPair>> {
@@ -163,8 +164,13 @@ fn candidates(aeg: &Aeg, cycles: &CycleSet) -> Vec<Vec<DelayPair>> {
         .iter()
         .map(|c| {
             let n = c.edges.len();
-            let realisable = |i: usize| match c.edges[i].kind {
-                EdgeKind::Rfe => !matches!(c.edges[(i + n - 1) % n].kind, EdgeKind::Po { .. }),
+            // A write predecessor can wait in the buffer too (`plan_of` delays it with the
+            // rfe's write): `W lwsync W rfe R` is realisable, `R; W rfe` is not.
+            let realisable = |i: usize| match &c.edges[i].kind {
+                EdgeKind::Rfe => {
+                    let prev = &c.edges[(i + n - 1) % n];
+                    !matches!(prev.kind, EdgeKind::Po { .. }) || aeg.event(prev.from).dir == Dir::W
+                }
                 _ => true,
             };
             let mut idx: Vec<usize> = (0..n).filter(|&i| !c.edges[i].safe && realisable(i)).collect();
