@@ -116,6 +116,9 @@ pub struct Placement {
     pub line_after: Option<u32>,
     /// The statement inserted into the source.
     pub text: String,
+    /// Where it is inserted: line (1-based) and byte column of the original file.
+    pub line: u32,
+    pub col: u32,
     /// Cycles it helps break (name and events).
     pub cycles: Vec<String>,
     /// A cheaper alternative the code may allow (dependencies), when there is one.
@@ -134,6 +137,33 @@ pub struct Solution {
     pub optimal: bool,
     pub note: Option<String>,
     pub cover: Cover,
+    /// Cycles (index, relation) with a relation no fence at a source position makes safe:
+    /// left out of the cover.
+    pub unbreakable: Vec<(usize, usize)>,
+}
+
+impl Solution {
+    /// Describes the unbreakable cycles for the user.
+    pub fn unbreakable_note(&self, aeg: &Aeg, cycles: &[Cycle]) -> Option<String> {
+        if self.unbreakable.is_empty() {
+            return None;
+        }
+        let list: Vec<String> = self
+            .unbreakable
+            .iter()
+            .take(5)
+            .map(|&(ci, i)| {
+                let c = &cycles[ci];
+                format!("{} ({} → {})", cycle_label(aeg, c), aeg.describe(c.edges[i].from), aeg.describe(c.edges[i].to))
+            })
+            .collect();
+        Some(format!(
+            "{} cycle(s) cannot be broken by a fence at a source position: a relation lies between two accesses of one statement (split the statement to allow a fence): {}{}",
+            self.unbreakable.len(),
+            list.join("; "),
+            if self.unbreakable.len() > 5 { "; …" } else { "" }
+        ))
+    }
 }
 
 /// The analysis of the original program and the candidate placements.
@@ -252,6 +282,7 @@ impl<'a> Problem<'a> {
     /// The cheapest candidates making every relation of every cycle of `cycles` safe.
     pub fn solve(&self, cycles: &[Cycle]) -> Result<Solution, Error> {
         let mut cover = Cover::default();
+        let mut unbreakable = vec![];
         let mut local: HashMap<usize, usize> = HashMap::new();
         for (ci, c) in cycles.iter().enumerate() {
             let base = self.judge(c, &[]).ok_or_else(|| Error::Internal(format!("cycle {} cannot be re-judged", c.name)))?;
@@ -279,17 +310,14 @@ impl<'a> Problem<'a> {
                     }
                 }
             }
+            // A relation no candidate makes safe (e.g. two reads inside one expression):
+            // the cycle cannot be broken by a fence at a source position.
+            if let Some(i) = (0..c.edges.len()).find(|&i| !base[i] && makes_safe[i].is_empty()) {
+                unbreakable.push((ci, i));
+                continue;
+            }
             for (i, set) in makes_safe.into_iter().enumerate() {
                 if !base[i] {
-                    if set.is_empty() {
-                        return Err(Error::Internal(format!(
-                            "no {} fence at an editable program point breaks cycle {} (relation {} → {} stays relaxed)",
-                            self.arch.name,
-                            c.describe(&self.base.aeg),
-                            self.base.aeg.describe(c.edges[i].from),
-                            self.base.aeg.describe(c.edges[i].to)
-                        )));
-                    }
                     cover.elements.push((ci, i, set));
                 }
             }
@@ -301,7 +329,7 @@ impl<'a> Problem<'a> {
         let (pick, optimal, note) = crate::select::solve_cover(&cover.costs, &sets, Duration::from_secs(30));
         let chosen: Vec<usize> = cover.cands.iter().zip(&pick).filter(|(_, &p)| p).map(|(&k, _)| k).collect();
         let cost = chosen.iter().map(|&k| self.candidates[k].cost).sum();
-        Ok(Solution { chosen, cost, optimal, note, cover })
+        Ok(Solution { chosen, cost, optimal, note, cover, unbreakable })
     }
 
     /// The original (normalised) program with candidates `chosen` inserted.
@@ -373,7 +401,12 @@ impl<'a> Problem<'a> {
                     .map(|e| (e.from, e.to))
                     .collect();
                 let alternative = dependency_alternative(aeg, self.arch, &ordered);
+                let before = &self.text[..a.offset];
+                let line = before.matches('\n').count() as u32 + 1;
+                let col = (a.offset - before.rfind('\n').map_or(0, |i| i + 1)) as u32;
                 Placement {
+                    line,
+                    col,
                     fence: c.ins.fence.name().to_string(),
                     cost: c.cost,
                     function: self.base.program.func(g.func).name.clone(),
@@ -466,7 +499,8 @@ pub struct Report {
     pub placements: Vec<Placement>,
     pub total_cost: u32,
     pub optimal: bool,
-    /// `verified`, `sc-violation`, `round-limit`, `unknown`, `incomplete`.
+    /// `verified`, `partial` (static: only cycles no fence at a source position can break
+    /// are left), `sc-violation`, `round-limit`, `unknown`, `incomplete`.
     pub status: &'static str,
     pub verification: String,
     pub rounds: Vec<Round>,
@@ -503,8 +537,8 @@ pub fn run(base: Analysis, arch: &Arch, opts: &pipeline::Options, args: &FenceAr
         "incomplete" => EXIT_INCOMPLETE,
         _ => EXIT_NO_ANSWER,
     };
-    // No file is written unless the answer verified.
-    if code != 0 {
+    // No file is written unless the answer verified (or is partial, and says so).
+    if code != 0 && report.status != "partial" {
         files.clear();
     }
     let stdout = match args.format {
@@ -539,31 +573,42 @@ fn static_mode(base: &Analysis, arch: &Arch, opts: &pipeline::Options) -> ModeRe
     let sol = problem.solve(&base.cycles.cycles)?;
     report.optimal = sol.optimal;
     report.notes.extend(sol.note.clone());
-    // Check 1: in the IR, no critical cycle is left.
+    report.notes.extend(sol.unbreakable_note(&base.aeg, &base.cycles.cycles));
+    // Check 1: in the IR, no critical cycle is left but the unbreakable ones.
     let after = problem.analyse_with(&sol.chosen)?;
-    if after.cycles.limit_hit.is_some() || !after.cycles.cycles.is_empty() {
+    let left = after.cycles.cycles.len();
+    let left_unbreakable = if left == 0 { 0 } else { problem.solve(&after.cycles.cycles)?.unbreakable.len() };
+    if after.cycles.limit_hit.is_some() || left != left_unbreakable {
         return Err(Error::Internal(format!(
-            "the chosen placement leaves {} critical cycle(s) in the IR (first: {})",
-            after.cycles.cycles.len(),
+            "the chosen placement leaves {} breakable critical cycle(s) in the IR (first: {})",
+            left - left_unbreakable,
             after.cycles.cycles.first().map(|c| c.describe(&after.aeg)).unwrap_or_default()
         )));
     }
-    // Check 2: the patched source, parsed again, has none either.
+    // Check 2: the patched source, parsed again, has no more.
     let text = problem.patched_text(&sol.chosen);
     let re = problem.analyse_text(&text)?;
-    if re.cycles.limit_hit.is_some() || !re.cycles.cycles.is_empty() {
+    if re.cycles.limit_hit.is_some() || re.cycles.cycles.len() != left {
         return Err(Error::Internal(format!(
-            "the patched source still has {} critical cycle(s) (first: {})",
+            "the patched source has {} critical cycle(s), the IR with the same fences {left} (first: {})",
             re.cycles.cycles.len(),
             re.cycles.cycles.first().map(|c| c.describe(&re.aeg)).unwrap_or_default()
         )));
     }
     report.placements = problem.placements(&sol.chosen, &base.cycles.cycles);
     report.total_cost = sol.cost;
-    report.verification = format!(
-        "verified: with the fences inserted, the cycle search finds no critical cycle for {} (in the IR and in the patched source)",
-        arch.name
-    );
+    if left == 0 {
+        report.verification = format!(
+            "verified: with the fences inserted, the cycle search finds no critical cycle for {} (in the IR and in the patched source)",
+            arch.name
+        );
+    } else {
+        report.status = "partial";
+        report.verification = format!(
+            "not verified: {left} critical cycle(s) are left for {}, each with a relation no fence at a source position can order (see the note); every other cycle is broken (checked in the IR and in the patched source)",
+            arch.name
+        );
+    }
     Ok((report, text, problem.text.clone()))
 }
 
@@ -579,8 +624,8 @@ fn render_text(r: &Report, base: &Analysis, files: &[(PathBuf, String)]) -> Stri
             (None, None) => format!("in {}", p.function),
         };
         let msg = format!("insert {} {wher}: breaks {}", p.fence, p.cycles.join(", "));
-        let line = p.line_after.or(p.line_before).unwrap_or(0);
-        let loc = crate::source::Loc { file: 0, line, col: 0, len: 0 };
+        let (line, col) = (p.line, p.col);
+        let loc = crate::source::Loc { file: 0, line, col, len: 1 };
         let mut label = format!("`{}` (cost {})", p.text, p.cost);
         if let Some(alt) = &p.alternative {
             label.push_str(&format!("; {alt}"));

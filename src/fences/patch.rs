@@ -236,6 +236,42 @@ impl Idiom {
                 }
             }
         }
+        // Helpers the program does not call are not in the IR: find `void NAME(void) {
+        // asm(...); }` in the text and read the instruction with the front end.
+        let scan = Scan::new(text);
+        let mut at = 0;
+        while let Some(k) = text[at..].find("void ") {
+            let start = at + k;
+            at = start + 5;
+            if !scan.code[start] || (start > 0 && text.as_bytes()[start - 1].is_ascii_alphanumeric()) {
+                continue;
+            }
+            let rest = &text[start + 5..];
+            let name: String = rest.trim_start().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            if name.is_empty() || name.starts_with("__") || helpers.iter().any(|h| h.0 == name) {
+                continue;
+            }
+            let after = rest.trim_start()[name.len()..].trim_start();
+            let Some(params_end) = after.find(')') else { continue };
+            if !after.starts_with('(') || !matches!(after[1..params_end].trim(), "" | "void") {
+                continue;
+            }
+            let body = after[params_end + 1..].trim_start();
+            let Some(close) = body.find('}') else { continue };
+            if !body.starts_with('{') || !body[1..close].trim_start().starts_with("asm") && !body[1..close].trim_start().starts_with("__asm") {
+                continue;
+            }
+            let snippet = format!("void {name}(void) {}
+int main(void) {{ {name}(); return 0; }}
+", &body[..=close]);
+            let mut map = crate::source::SourceMap::default();
+            if let Ok(p) = crate::frontend::load_str("helper.c", &snippet, &crate::frontend::Options { preprocess: crate::frontend::Preprocess::Never, ..Default::default() }, &mut map) {
+                if let Some(StmtKind::Fence(fence)) = p.func_by_name(&name).and_then(|f| p.func(f).body.as_ref()).and_then(|b| b.first()).map(|s| s.kind.clone()) {
+                    let line = text[..start].matches('\n').count() as u32 + 1;
+                    helpers.push((name, fence, line));
+                }
+            }
+        }
         Idiom {
             helpers,
             sync_synchronize: text.contains("__sync_synchronize"),

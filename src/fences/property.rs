@@ -3,7 +3,7 @@
 
 use super::{cycle_label, ModeResult, Problem, Report, Round};
 use crate::arch::Arch;
-use crate::bmc::{self, BmcOptions, Outcome, StepKind, Verdict};
+use crate::bmc::{self, BmcOptions, Outcome, PropertyKind, StepKind, Verdict};
 use crate::cycles::Cycle;
 use crate::pipeline::{self, Analysis};
 use crate::select::Strategy;
@@ -110,6 +110,13 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
             }
             Verdict::Unsafe => {}
         }
+        if let Some(f) = o.failed.as_ref().filter(|f| matches!(f.kind, PropertyKind::UnwindingAssertion)) {
+            rd.verdict = format!("unwinding assertion failed at line {}", f.loc.line);
+            report.rounds.push(rd);
+            report.status = "unknown";
+            report.verification = format!("no verified answer: a loop needs more than {} iterations (raise --unwind)", args.unwind);
+            return Ok((report, original.clone(), original));
+        }
         let weak = weak_lines(&o);
         if weak.is_empty() {
             rd.verdict = "assertion violated without weak-memory events".into();
@@ -140,6 +147,12 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
             seen.push(c);
         }
         let sol = problem.solve(&seen)?;
+        if sol.unbreakable.len() == seen.len() {
+            report.status = "partial";
+            report.notes.extend(sol.unbreakable_note(&base.aeg, &seen));
+            report.verification = "no verified answer: the counterexamples use only cycles no fence at a source position can break (see the note)".into();
+            return Ok((report, original.clone(), original));
+        }
         report.optimal &= sol.optimal;
         report.notes.extend(sol.note);
         chosen = sol.chosen;

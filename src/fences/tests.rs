@@ -66,3 +66,4 @@ fn nothing_to_do_under_sc() {
     let sol = p.solve(&a.cycles.cycles).unwrap();
     assert!(sol.chosen.is_empty() && sol.cost == 0);
 }
+
