@@ -643,7 +643,12 @@ fn render_text(r: &Report, base: &Analysis, files: &[(PathBuf, String)]) -> Stri
             rd.cost,
             rd.cycles,
             rd.verdict,
-            if rd.used.is_empty() { String::new() } else { format!(" (counterexample uses {})", rd.used.join(", ")) }
+            if rd.used.is_empty() {
+                String::new()
+            } else {
+                let more = if rd.used.len() > 4 { format!(" and {} more", rd.used.len() - 4) } else { String::new() };
+                format!(" (counterexample uses {}{more})", rd.used.iter().take(4).cloned().collect::<Vec<_>>().join(", "))
+            }
         ));
     }
     let kinds: BTreeMap<&str, usize> = r.placements.iter().fold(BTreeMap::new(), |mut m, p| {
