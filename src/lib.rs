@@ -19,6 +19,7 @@ pub mod source;
 
 pub mod arch;
 pub mod cycles;
+pub mod fences;
 pub mod select;
 pub mod pipeline;
 pub mod report;

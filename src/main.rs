@@ -63,6 +63,14 @@ enum Cmd {
     /// Run herd `.litmus` (and ESOP-style C) litmus tests in batch, optionally against
     /// expected verdicts (see the README for the exit codes).
     Litmus(weakc::litmus::runner::LitmusArgs),
+    /// Choose the cheapest fences that break every critical cycle (or, with --property,
+    /// that make the assertions hold), verify the answer, and print or patch it.
+    Fences {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        f: weakc::fences::FenceArgs,
+    },
 }
 
 #[derive(Args)]
@@ -201,7 +209,17 @@ fn arch_of(name: &str) -> Result<&'static Arch, Failure> {
 }
 
 fn analyze(c: &Common, arch: &Arch) -> Result<Analysis, Failure> {
-    let opts = pipeline::Options {
+    let opts = pipeline_options(c);
+    pipeline::analyze(&c.file, arch, &opts).map_err(|e| {
+        // Re-read the file so the diagnostic can show its source.
+        let mut map = SourceMap::default();
+        map.file_id(&c.file.display().to_string());
+        (e, map)
+    })
+}
+
+fn pipeline_options(c: &Common) -> pipeline::Options {
+    pipeline::Options {
         frontend: weakc::frontend::Options {
             preprocess: if c.no_preprocess { weakc::frontend::Preprocess::Never } else { weakc::frontend::Preprocess::Auto },
             include_dirs: c.include.clone(),
@@ -213,19 +231,23 @@ fn analyze(c: &Common, arch: &Arch) -> Result<Analysis, Failure> {
             time_budget: Duration::from_secs_f64(c.cycle_timeout.max(0.0)),
             unbounded_instances: c.thread_instances,
         },
-    };
-    pipeline::analyze(&c.file, arch, &opts).map_err(|e| {
-        // Re-read the file so the diagnostic can show its source.
-        let mut map = SourceMap::default();
-        map.file_id(&c.file.display().to_string());
-        (e, map)
-    })
+    }
 }
 
 fn run(cli: Cli) -> Result<u8, Failure> {
     match cli.cmd {
         Cmd::Verify { common, v } => verify(common, v),
         Cmd::Litmus(args) => weakc::litmus::runner::main(args).map_err(|e| (e, SourceMap::default())),
+        Cmd::Fences { common, f } => {
+            let arch = arch_of(&common.mm)?;
+            let a = analyze(&common, arch)?;
+            let out = weakc::fences::run(a, arch, &pipeline_options(&common), &f)?;
+            for (path, text) in &out.files {
+                write_atomically(path, text).map_err(|e| (e, out.map.clone()))?;
+            }
+            print!("{}", out.stdout);
+            Ok(out.code)
+        }
         Cmd::Cycles { common, format, dot } => {
             let arch = arch_of(&common.mm)?;
             let a = analyze(&common, arch)?;

@@ -129,6 +129,15 @@ pub struct FenceRule {
     pub diy: &'static str,
 }
 
+/// A fence `weakc fences` may insert on an architecture: the IR fence (its [`FenceRule`]
+/// gives what it orders and its cost) and the instruction for `asm volatile("...")`.
+#[derive(Copy, Clone, Debug)]
+pub struct Insertable {
+    pub fence: Fence,
+    /// Assembly text the front end reads back as `fence` (`"lwsync"`, `"membar #StoreStore"`).
+    pub asm: &'static str,
+}
+
 /// A memory model as a table. See [`tables`] for the instances.
 #[derive(Debug)]
 pub struct Arch {
@@ -147,6 +156,9 @@ pub struct Arch {
     pub deps: DepRules,
     /// One rule per [`Fence`] variant (checked by the unit tests).
     pub fences: &'static [FenceRule],
+    /// The fences `weakc fences` chooses from, with their assembly (the native
+    /// instructions of the architecture; empty when nothing is relaxed).
+    pub menu: &'static [Insertable],
 }
 
 impl Arch {
@@ -239,6 +251,19 @@ impl Arch {
             r.orders.contains(first, Dir::W)
                 && r.cumul != Cumul::None
         })
+    }
+
+    /// The fences `weakc fences` may insert, cheapest first.
+    pub fn fence_menu(&self) -> Vec<Insertable> {
+        let mut m = self.menu.to_vec();
+        m.sort_by_key(|i| (self.fence_rule(i.fence).cost, crate::arch::fence_index(i.fence)));
+        m
+    }
+
+    /// Do two fences have the same effect here (what they order and their cumulativity)?
+    pub fn fences_equivalent(&self, a: Fence, b: Fence) -> bool {
+        let (x, y) = (self.fence_rule(a), self.fence_rule(b));
+        x.orders == y.orders && x.cumul == y.cumul
     }
 
     /// The model relaxes nothing (SC): no cycle can be critical.

@@ -17,7 +17,7 @@
 //! Costs are relative units for fence insertion: a compiler barrier 0, `isync`/`isb` and
 //! store-store barriers 1, `lwsync`/`dmb ld` 2, full barriers 4, `dsb` 5.
 
-use super::{Arch, Cumul, DepRules, FenceRule, PairSet, Rel};
+use super::{Arch, Cumul, DepRules, FenceRule, Insertable, PairSet, Rel};
 use crate::ir::Fence::{self, *};
 
 const NONE: PairSet = PairSet::NONE;
@@ -136,6 +136,27 @@ const ARM_FENCES: &[FenceRule] = &[
     fence(Compiler, NONE,   Cumul::None,   0, "Compiler"),
 ];
 
+/// Fence menus of `weakc fences`: the native instructions it may insert (their rule above
+/// gives what they order and cost). SPARC `membar` masks are read back by the front end as
+/// the IR fence with the same table entry.
+const fn ins(fence: Fence, asm: &'static str) -> Insertable {
+    Insertable { fence, asm }
+}
+const NO_MENU: &[Insertable] = &[];
+const X86_MENU: &[Insertable] = &[ins(Mfence, "mfence")];
+const PSO_MENU: &[Insertable] = &[
+    ins(Mfence, "membar #StoreLoad | #StoreStore | #LoadLoad | #LoadStore"),
+    ins(DmbSt, "membar #StoreStore"),
+];
+const RMO_MENU: &[Insertable] = &[
+    ins(Mfence, "membar #StoreLoad | #StoreStore | #LoadLoad | #LoadStore"),
+    ins(DmbSt, "membar #StoreStore"),
+    ins(DmbLd, "membar #LoadLoad | #LoadStore"),
+];
+const POWER_MENU: &[Insertable] = &[ins(Sync, "sync"), ins(Lwsync, "lwsync")];
+const ARM_MENU: &[Insertable] = &[ins(Dmb, "dmb ish"), ins(DmbSt, "dmb ishst")];
+const AARCH64_MENU: &[Insertable] = &[ins(Dmb, "dmb ish"), ins(DmbSt, "dmb ishst"), ins(DmbLd, "dmb ishld")];
+
 /// Sequential consistency: nothing is relaxed.
 pub static SC: Arch = Arch {
     name: "sc",
@@ -153,6 +174,7 @@ pub static SC: Arch = Arch {
         note: "irrelevant: every pair is preserved",
     },
     fences: X86_FENCES,
+    menu: NO_MENU,
 };
 
 /// Total store order (Sparc TSO, x86-TSO): W→R relaxed, store forwarding.
@@ -172,6 +194,7 @@ pub static TSO: Arch = Arch {
         note: "irrelevant: pairs from a read (RR, RW) are already preserved",
     },
     fences: X86_FENCES,
+    menu: X86_MENU,
 };
 
 /// Partial store order: writes may also be reordered with later writes.
@@ -191,6 +214,7 @@ pub static PSO: Arch = Arch {
         note: "irrelevant: pairs from a read (RR, RW) are already preserved",
     },
     fences: SPARC_FENCES,
+    menu: PSO_MENU,
 };
 
 /// Relaxed memory order: every pair relaxed, address and data dependencies respected.
@@ -210,6 +234,7 @@ pub static RMO: Arch = Arch {
         note: "addr preserves RR and RW, data preserves RW; control dependencies do not",
     },
     fences: SPARC_FENCES,
+    menu: RMO_MENU,
 };
 
 /// IBM Power, the ESOP 2013 model: every pair relaxed, stores not multi-copy atomic,
@@ -230,6 +255,7 @@ pub static POWER: Arch = Arch {
         note: "addr: RR,RW; data: RW; ctrl: RW; ctrl+isync: RR,RW",
     },
     fences: POWER_FENCES,
+    menu: POWER_MENU,
 };
 
 /// IBM Power as herd's ppc.cat sees lwsync (cumulative); otherwise as `power`.
@@ -249,6 +275,7 @@ pub static POWER_HERD: Arch = Arch {
         note: "addr: RR,RW; data: RW; ctrl: RW; ctrl+isync: RR,RW",
     },
     fences: POWER_HERD_FENCES,
+    menu: POWER_MENU,
 };
 
 /// ARM (v7-style, non multi-copy atomic): like Power with `dmb`/`isb`.
@@ -268,6 +295,7 @@ pub static ARM: Arch = Arch {
         note: "addr: RR,RW; data: RW; ctrl: RW; ctrl+isb: RR,RW",
     },
     fences: ARM_FENCES,
+    menu: ARM_MENU,
 };
 
 /// ARMv8 (AArch64) fences. `dmb ld` orders a read with everything after it; `dsb` flavours
@@ -329,6 +357,7 @@ pub static AARCH64: Arch = Arch {
         note: "addr: RR,RW; data: RW; ctrl: RW; ctrl+isb: RR,RW",
     },
     fences: AARCH64_FENCES,
+    menu: AARCH64_MENU,
 };
 
 /// Every architecture, in the order `--arch` lists them.

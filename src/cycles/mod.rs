@@ -197,6 +197,21 @@ fn classify(aeg: &Aeg, arch: &Arch, segs: &[Seg]) -> Option<Cycle> {
     let start = (0..n).min_by_key(|&i| key(&segs[i])).unwrap();
     let segs: Vec<Seg> = (0..n).map(|i| segs[(start + i) % n]).collect();
 
+    let (events, edges) = judge(aeg, arch, &segs)?;
+    if edges.iter().all(|e| e.safe) {
+        return None;
+    }
+    let diy = name::diy_name(aeg, arch, &edges);
+    let name = name::idiom(aeg, &segs).map(str::to_string).unwrap_or_else(|| diy.clone());
+    Some(Cycle { events, edges, name, diy })
+}
+
+/// The events and relations of a candidate (segments in path order), each relation judged
+/// safe or not for `arch` (condition 3 of footnote 4). `None` when two consecutive
+/// segments cannot communicate (read to read).
+fn judge(aeg: &Aeg, arch: &Arch, segs: &[Seg]) -> Option<(Vec<EventId>, Vec<CycleEdge>)> {
+    let n = segs.len();
+    let dir = |e: EventId| aeg.event(e).dir;
     let mut events = Vec::new();
     let mut edges = Vec::new();
     for (i, s) in segs.iter().enumerate() {
@@ -229,12 +244,37 @@ fn classify(aeg: &Aeg, arch: &Arch, segs: &[Seg]) -> Option<Cycle> {
         };
         edges.push(CycleEdge { from: s.last, to: next.first, kind, safe });
     }
-    if edges.iter().all(|e| e.safe) {
-        return None;
+    Some((events, edges))
+}
+
+/// Re-judges the relations of `cycle` with each program-order relation's information
+/// replaced by `info(i)` (`i` indexes [`Cycle::edges`]), by the same rules as the search:
+/// which relations would be safe if, e.g., fences were added between its events. Returns
+/// one flag per edge of `cycle`, or `None` when `cycle` is not a well-formed cycle.
+pub fn rejudge(aeg: &Aeg, arch: &Arch, cycle: &Cycle, info: &dyn Fn(usize) -> PairInfo) -> Option<Vec<bool>> {
+    // segments in the cycle's order: a po edge then its com edge, or a com edge alone
+    let infos: Vec<Option<PairInfo>> = (0..cycle.edges.len())
+        .map(|i| matches!(cycle.edges[i].kind, EdgeKind::Po { .. }).then(|| info(i)))
+        .collect();
+    let mut segs = Vec::new();
+    let mut i = 0;
+    while i < cycle.edges.len() {
+        let e = &cycle.edges[i];
+        match &infos[i] {
+            Some(p) => {
+                segs.push(Seg { first: e.from, last: e.to, pair: Some(p) });
+                i += 2;
+            }
+            None => {
+                segs.push(Seg { first: e.from, last: e.from, pair: None });
+                i += 1;
+            }
+        }
     }
-    let diy = name::diy_name(aeg, arch, &edges);
-    let name = name::idiom(aeg, &segs).map(str::to_string).unwrap_or_else(|| diy.clone());
-    Some(Cycle { events, edges, name, diy })
+    let (_, edges) = judge(aeg, arch, &segs)?;
+    (edges.len() == cycle.edges.len()
+        && edges.iter().zip(&cycle.edges).all(|(a, b)| a.from == b.from && a.to == b.to))
+    .then(|| edges.iter().map(|e| e.safe).collect())
 }
 
 /// Footnote 4 (ii): per exact object at most three accesses, from distinct segments,

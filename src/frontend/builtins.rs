@@ -501,6 +501,24 @@ impl<'t> Lowerer<'t> {
             "dmb ld" | "dmb ishld" => Fence::DmbLd,
             "isb" | "isb sy" => Fence::Isb,
             d if d == "dsb" || d.starts_with("dsb ") => Fence::Dsb,
+            // SPARC `membar #A | #B`: the IR fence whose SPARC table entry orders the most
+            // pairs without ordering more than the mask (conservative, as for foreign fences)
+            d if d.starts_with("membar") => {
+                let mask: Vec<String> = d["membar".len()..].split('|').map(|m| m.trim().to_string()).collect();
+                let has = |m: &str| mask.iter().any(|x| x == m);
+                let (ss, sl, ll, ls) = (has("#storestore"), has("#storeload"), has("#loadload"), has("#loadstore"));
+                if (ss && sl && ll && ls) || has("#sync") || has("#memissue") {
+                    Fence::Mfence
+                } else if ss && ll && ls {
+                    Fence::Lwsync
+                } else if ss {
+                    Fence::DmbSt
+                } else if ll && ls {
+                    Fence::DmbLd
+                } else {
+                    Fence::Compiler
+                }
+            }
             other => return Err(self.unsupported(n, format!("inline assembly `{other}` (only fence instructions are understood)"))),
         };
         self.emit(StmtKind::Fence(f), self.loc(n));

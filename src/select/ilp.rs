@@ -8,9 +8,21 @@ use std::time::{Duration, Instant};
 /// chosen pairs, whether every component was proven optimal, and a note for the user.
 pub(super) fn solve(cycles: &[Vec<DelayPair>], budget: Duration) -> (Vec<DelayPair>, bool, Option<String>) {
     let (pairs, sets) = index(cycles);
-    let comps = components(pairs.len(), &sets);
+    let costs: Vec<u32> = pairs.iter().map(|p| p.cost).collect();
+    let (pick, optimal, note) = solve_cover(&costs, &sets, budget);
+    let chosen = pairs.iter().zip(&pick).filter(|(_, &p)| p).map(|(p, _)| *p).collect();
+    (chosen, optimal, note)
+}
+
+/// Minimal-cost set cover: candidate `i` costs `costs[i]`; every set of `sets` (indices of
+/// candidates, non-empty) must contain a chosen candidate. Solved per independent component
+/// with the integer program, warm-started from (and never worse than) the greedy cover.
+/// Returns the choice per candidate, whether every component was proven optimal, and a note.
+/// Used for delay pairs here and for fence placements (`crate::fences`).
+pub(crate) fn solve_cover(all_costs: &[u32], sets: &[Vec<usize>], budget: Duration) -> (Vec<bool>, bool, Option<String>) {
+    let comps = components(all_costs.len(), sets);
     let start = Instant::now();
-    let mut chosen = Vec::new();
+    let mut chosen = vec![false; all_costs.len()];
     let mut optimal = true;
     let (mut not_proven, mut failed, mut skipped) = (0usize, Vec::new(), 0usize);
     for comp in &comps {
@@ -19,7 +31,7 @@ pub(super) fn solve(cycles: &[Vec<DelayPair>], budget: Duration) -> (Vec<DelayPa
         cand.sort_unstable();
         cand.dedup();
         let local = |g: usize| cand.binary_search(&g).unwrap();
-        let costs: Vec<u32> = cand.iter().map(|&g| pairs[g].cost).collect();
+        let costs: Vec<u32> = cand.iter().map(|&g| all_costs[g]).collect();
         let lsets: Vec<Vec<usize>> = comp.iter().map(|&c| sets[c].iter().map(|&g| local(g)).collect()).collect();
         let greedy = greedy_cover(&costs, &lsets);
         let pick = if lsets.len() == 1 {
@@ -59,7 +71,9 @@ pub(super) fn solve(cycles: &[Vec<DelayPair>], budget: Duration) -> (Vec<DelayPa
                 }
             }
         };
-        chosen.extend(cand.iter().zip(&pick).filter(|(_, &p)| p).map(|(&g, _)| pairs[g]));
+        for (&g, &p) in cand.iter().zip(&pick) {
+            chosen[g] |= p;
+        }
     }
     let mut notes = Vec::new();
     if not_proven > 0 {

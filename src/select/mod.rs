@@ -18,6 +18,7 @@
 //!   excluded: uniproc), and every com write→read pair when rfe is relaxed.
 
 mod ilp;
+pub(crate) use ilp::solve_cover;
 #[cfg(test)]
 mod tests;
 

@@ -1,0 +1,679 @@
+//! `weakc fences`: the cheapest fences that restore the guarantees a program needs, verified.
+//!
+//! **Static mode** (restore SC): every critical cycle must become non-critical, i.e. every
+//! unsafe relation of every cycle must become safe. Candidates are pairs (program point,
+//! fence of the architecture's menu, [`Arch::menu`]); a point is a gap between two
+//! statements of the normalised IR that has a place in the user's source text. Which
+//! program-order pairs a point lies on *every* path of is measured, not guessed: a full
+//! fence is inserted there and the event graph rebuilt ([`Problem::new`]). Whether a
+//! candidate makes a relation of a cycle safe is then decided by the cycle search's own
+//! rules ([`crate::cycles::rejudge`]: fence orders, dependencies, A-/B-cumulativity for rfe),
+//! so the answer and the final check agree. Each relation's safety is a disjunction over
+//! single fences (every predicate of [`Arch`] asks whether *some* fence between the events
+//! qualifies), so the problem is a weighted set cover — one element per unsafe relation,
+//! one set per candidate — solved with the integer program of [`crate::select`]
+//! (good_lp/microlp, warm-started from and never worse than the greedy cover).
+//!
+//! **Property mode** (`--property`, FOIL §7.3 / CheckFence, automated): verify with the
+//! built-in BMC; from a counterexample, take the critical cycles whose unsafe relations start
+//! at the accesses the trace delayed (its weak-memory events); choose the cheapest placement
+//! breaking every cycle seen so far; verify again, until the assertions hold or the round
+//! limit is reached.
+//!
+//! **Every answer is checked**: the placement is inserted into the IR and the cycle search
+//! (static) or the verifier (property) run again; then the patched *source text* is parsed
+//! and checked the same way. An answer that fails either check is an internal error (exit
+//! 4), never a success.
+
+mod gaps;
+mod patch;
+mod property;
+
+pub use gaps::Gap;
+pub use patch::{unified_diff, Anchor, Idiom, Scan};
+
+use crate::aeg::{self, Aeg, Dir, EventId, PairInfo};
+use crate::arch::{Arch, Insertable};
+use crate::cycles::{self, Cycle, EdgeKind};
+use crate::ir::{Fence, Program, StmtKind};
+use crate::pipeline::{self, Analysis};
+use crate::source::{render_diagnostic, Error, Severity, SourceMap};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Exit codes of `weakc fences` (see README).
+pub const EXIT_NO_ANSWER: u8 = 5;
+pub const EXIT_SC_VIOLATION: u8 = 10;
+pub const EXIT_INCOMPLETE: u8 = 6;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutFormat {
+    Text,
+    Json,
+}
+
+/// Flags of `weakc fences`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct FenceArgs {
+    /// Insert only the fences the program's assertions need (verify → counterexample →
+    /// cycles → cheapest fences, repeated).
+    #[arg(long)]
+    pub property: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutFormat::Text)]
+    pub format: OutFormat,
+    /// Write a unified diff against the input file to PATCH.
+    #[arg(long, value_name = "PATCH")]
+    pub patch: Option<PathBuf>,
+    /// Write the patched source to OUT.
+    #[arg(short = 'o', long = "output", value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    /// --property: loop unwinding bound of the verifier.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub unwind: u32,
+    /// --property: give up after this many verification rounds.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub max_rounds: u32,
+    /// --property: solver time limit per verification, in seconds.
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<f64>,
+}
+
+impl Default for FenceArgs {
+    fn default() -> Self {
+        FenceArgs { property: false, format: OutFormat::Text, patch: None, output: None, unwind: 2, max_rounds: 20, timeout: None }
+    }
+}
+
+/// A candidate: a fence of the menu at a gap.
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    /// Index into [`Problem::gaps`].
+    pub gap: usize,
+    pub ins: Insertable,
+    pub cost: u32,
+}
+
+/// The set-cover instance of one solve (exposed for tests and benchmarks).
+#[derive(Clone, Debug, Default)]
+pub struct Cover {
+    /// Candidates considered (indices into [`Problem::candidates`]) with their costs.
+    pub cands: Vec<usize>,
+    pub costs: Vec<u32>,
+    /// One entry per unsafe relation: (cycle index, edge index, local candidates making it safe).
+    pub elements: Vec<(usize, usize, Vec<usize>)>,
+}
+
+/// One placement of an answer.
+#[derive(Clone, Debug, Serialize)]
+pub struct Placement {
+    pub fence: String,
+    pub cost: u32,
+    pub function: String,
+    pub line_before: Option<u32>,
+    pub line_after: Option<u32>,
+    /// The statement inserted into the source.
+    pub text: String,
+    /// Where it is inserted: line (1-based) and byte column of the original file.
+    pub line: u32,
+    pub col: u32,
+    /// Cycles it helps break (name and events).
+    pub cycles: Vec<String>,
+    /// A cheaper alternative the code may allow (dependencies), when there is one.
+    pub alternative: Option<String>,
+    #[serde(skip)]
+    pub gap: usize,
+    #[serde(skip)]
+    pub ins: Insertable,
+}
+
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// Indices into [`Problem::candidates`].
+    pub chosen: Vec<usize>,
+    pub cost: u32,
+    pub optimal: bool,
+    pub note: Option<String>,
+    pub cover: Cover,
+    /// Cycles (index, relation) with a relation no fence at a source position makes safe:
+    /// left out of the cover.
+    pub unbreakable: Vec<(usize, usize)>,
+}
+
+impl Solution {
+    /// Describes the unbreakable cycles for the user.
+    pub fn unbreakable_note(&self, aeg: &Aeg, cycles: &[Cycle]) -> Option<String> {
+        if self.unbreakable.is_empty() {
+            return None;
+        }
+        let list: Vec<String> = self
+            .unbreakable
+            .iter()
+            .take(5)
+            .map(|&(ci, i)| {
+                let c = &cycles[ci];
+                format!("{} ({} → {})", cycle_label(aeg, c), aeg.describe(c.edges[i].from), aeg.describe(c.edges[i].to))
+            })
+            .collect();
+        Some(format!(
+            "{} cycle(s) cannot be broken by a fence at a source position: a relation lies between two accesses of one statement (split the statement to allow a fence): {}{}",
+            self.unbreakable.len(),
+            list.join("; "),
+            if self.unbreakable.len() > 5 { "; …" } else { "" }
+        ))
+    }
+}
+
+/// The analysis of the original program and the candidate placements.
+pub struct Problem<'a> {
+    pub arch: &'a Arch,
+    pub base: &'a Analysis,
+    pub opts: pipeline::Options,
+    /// Gaps that have a place in the source text, with that place.
+    pub gaps: Vec<(Gap, Anchor)>,
+    pub candidates: Vec<Candidate>,
+    /// Per gap, the program-order pairs of the event graph it lies on every path of.
+    on_path: Vec<HashSet<(EventId, EventId)>>,
+    /// Candidates per gap.
+    by_gap: Vec<Vec<usize>>,
+    pub text: String,
+    pub file: String,
+}
+
+fn event_key(aeg: &Aeg, e: usize) -> (u32, Dir, u32, u32, u32, u32) {
+    let ev = &aeg.events[e];
+    (ev.thread.0, ev.dir, ev.obj.0, ev.loc.file, ev.loc.line, ev.loc.col)
+}
+
+/// The event graphs have the same events with the same ids.
+fn same_events(a: &Aeg, b: &Aeg) -> bool {
+    a.events.len() == b.events.len() && (0..a.events.len()).all(|i| event_key(a, i) == event_key(b, i))
+}
+
+impl<'a> Problem<'a> {
+    pub fn new(base: &'a Analysis, arch: &'a Arch, opts: &pipeline::Options) -> Result<Problem<'a>, Error> {
+        let text = base
+            .map
+            .files
+            .first()
+            .and_then(|f| f.text.clone())
+            .ok_or_else(|| Error::Internal("the source text of the input is not available".into()))?;
+        let file = base.map.files.first().map(|f| f.name.clone()).unwrap_or_default();
+        let prog = &base.program;
+        // Functions that hold an access of an event that can be on a cycle.
+        let stmts: HashSet<u32> = base.aeg.sites.iter().map(|s| s.stmt).collect();
+        let mut funcs = gaps::funcs_with_stmts(prog, &stmts);
+        for t in &base.aeg.threads {
+            if !funcs.contains(&t.func) {
+                funcs.push(t.func);
+            }
+        }
+        funcs.sort();
+        let scan = Scan::new(&text);
+        let gaps: Vec<(Gap, Anchor)> = gaps::all_gaps(prog, &funcs)
+            .into_iter()
+            .filter_map(|g| patch::anchor(&scan, prog, &g, 0).map(|a| (g, a)))
+            .collect();
+        // Only gaps that can matter are measured: those of threads with a cycle.
+        let cycle_pairs: HashSet<(EventId, EventId)> = base
+            .cycles
+            .cycles
+            .iter()
+            .flat_map(|c| c.edges.iter().filter(|e| matches!(e.kind, EdgeKind::Po { .. })).map(|e| (e.from, e.to)))
+            .collect();
+        let mut on_path = Vec::with_capacity(gaps.len());
+        for (g, _) in &gaps {
+            let mut set = HashSet::new();
+            if !cycle_pairs.is_empty() {
+                let p = gaps::insert(prog, &[(g.clone(), Fence::Full)]).map_err(Error::Internal)?;
+                let aeg2 = aeg::build(&p, &opts.build)?;
+                if same_events(&base.aeg, &aeg2) {
+                    for (&(x, y), info) in &aeg2.pairs {
+                        let before = base.aeg.pair(x, y);
+                        if info.fences.contains(&Fence::Full) && before.is_some_and(|b| !b.fences.contains(&Fence::Full)) {
+                            set.insert((x, y));
+                        }
+                    }
+                }
+            }
+            on_path.push(set);
+        }
+        let mut candidates = vec![];
+        let mut by_gap = vec![vec![]; gaps.len()];
+        for gi in 0..gaps.len() {
+            if on_path[gi].is_empty() {
+                continue;
+            }
+            for ins in arch.fence_menu() {
+                by_gap[gi].push(candidates.len());
+                candidates.push(Candidate { gap: gi, ins, cost: arch.fence_rule(ins.fence).cost });
+            }
+        }
+        Ok(Problem { arch, base, opts: opts.clone(), gaps, candidates, on_path, by_gap, text, file })
+    }
+
+    /// Program-order information of `(a, b)` in the original program.
+    fn base_info(&self, c: &Cycle, i: usize) -> PairInfo {
+        let e = &c.edges[i];
+        match (&e.kind, self.base.aeg.pair(e.from, e.to)) {
+            (_, Some(p)) => p.clone(),
+            (EdgeKind::Po { info }, None) => info.clone(),
+            _ => PairInfo::default(),
+        }
+    }
+
+    /// Per edge of `c`: is it safe with the fences of `cands` added (original program)?
+    pub fn judge(&self, c: &Cycle, cands: &[usize]) -> Option<Vec<bool>> {
+        cycles::rejudge(&self.base.aeg, self.arch, c, &|i| {
+            let e = &c.edges[i];
+            let mut info = self.base_info(c, i);
+            for &k in cands {
+                let cand = &self.candidates[k];
+                if self.on_path[cand.gap].contains(&(e.from, e.to)) {
+                    info.fences.insert(cand.ins.fence);
+                }
+            }
+            info
+        })
+    }
+
+    /// The cheapest candidates making every relation of every cycle of `cycles` safe.
+    pub fn solve(&self, cycles: &[Cycle]) -> Result<Solution, Error> {
+        let mut cover = Cover::default();
+        let mut unbreakable = vec![];
+        let mut local: HashMap<usize, usize> = HashMap::new();
+        for (ci, c) in cycles.iter().enumerate() {
+            let base = self.judge(c, &[]).ok_or_else(|| Error::Internal(format!("cycle {} cannot be re-judged", c.name)))?;
+            if base.iter().all(|&s| s) {
+                continue; // not critical in the original program
+            }
+            let pairs: HashSet<(EventId, EventId)> =
+                c.edges.iter().filter(|e| matches!(e.kind, EdgeKind::Po { .. })).map(|e| (e.from, e.to)).collect();
+            let mut makes_safe: Vec<Vec<usize>> = vec![vec![]; c.edges.len()];
+            for (gi, set) in self.on_path.iter().enumerate() {
+                if set.is_disjoint(&pairs) {
+                    continue;
+                }
+                for &k in &self.by_gap[gi] {
+                    let Some(safe) = self.judge(c, &[k]) else { continue };
+                    for i in 0..c.edges.len() {
+                        if !base[i] && safe[i] {
+                            let l = *local.entry(k).or_insert_with(|| {
+                                cover.cands.push(k);
+                                cover.costs.push(self.candidates[k].cost);
+                                cover.cands.len() - 1
+                            });
+                            makes_safe[i].push(l);
+                        }
+                    }
+                }
+            }
+            // A relation no candidate makes safe (e.g. two reads inside one expression):
+            // the cycle cannot be broken by a fence at a source position.
+            if let Some(i) = (0..c.edges.len()).find(|&i| !base[i] && makes_safe[i].is_empty()) {
+                unbreakable.push((ci, i));
+                continue;
+            }
+            for (i, set) in makes_safe.into_iter().enumerate() {
+                if !base[i] {
+                    cover.elements.push((ci, i, set));
+                }
+            }
+        }
+        // one set per distinct element
+        let mut sets: Vec<Vec<usize>> = cover.elements.iter().map(|e| e.2.clone()).collect();
+        sets.sort();
+        sets.dedup();
+        let (pick, optimal, note) = crate::select::solve_cover(&cover.costs, &sets, Duration::from_secs(30));
+        let chosen: Vec<usize> = cover.cands.iter().zip(&pick).filter(|(_, &p)| p).map(|(&k, _)| k).collect();
+        let cost = chosen.iter().map(|&k| self.candidates[k].cost).sum();
+        Ok(Solution { chosen, cost, optimal, note, cover, unbreakable })
+    }
+
+    /// The original (normalised) program with candidates `chosen` inserted.
+    pub fn apply_ir(&self, chosen: &[usize]) -> Result<Program, Error> {
+        let pl: Vec<(Gap, Fence)> =
+            chosen.iter().map(|&k| (self.gaps[self.candidates[k].gap].0.clone(), self.candidates[k].ins.fence)).collect();
+        gaps::insert(&self.base.program, &pl).map_err(Error::Internal)
+    }
+
+    /// Event graph and critical cycles of the original program with `chosen` inserted,
+    /// checked to have the original's events.
+    pub fn analyse_with(&self, chosen: &[usize]) -> Result<Analysis, Error> {
+        let program = self.apply_ir(chosen)?;
+        let aeg = aeg::build(&program, &self.opts.build)?;
+        if !same_events(&self.base.aeg, &aeg) {
+            return Err(Error::Internal("inserting fences changed the program's events".into()));
+        }
+        let cycles = cycles::critical_cycles(&aeg, self.arch, &self.opts.limits);
+        Ok(Analysis { map: self.base.map.clone(), program, aeg, cycles, timings: Default::default(), lines: self.base.lines })
+    }
+
+    /// The source text with `chosen` inserted, in the file's own idiom.
+    pub fn patched_text(&self, chosen: &[usize]) -> String {
+        let idiom = Idiom::of(&self.base.program, &self.text, 0);
+        let edits: Vec<(Anchor, String)> = self.sorted(chosen).iter().map(|&k| (self.gaps[self.candidates[k].gap].1.clone(), self.spell(&idiom, k))).collect();
+        patch::apply(&self.text, &edits)
+    }
+
+    fn spell(&self, idiom: &Idiom, k: usize) -> String {
+        let c = &self.candidates[k];
+        let a = &self.gaps[c.gap].1;
+        idiom.spell(self.arch, &c.ins, a.line_before.or(a.line_after).unwrap_or(u32::MAX))
+    }
+
+    fn sorted(&self, chosen: &[usize]) -> Vec<usize> {
+        let mut v = chosen.to_vec();
+        v.sort_by_key(|&k| (self.gaps[self.candidates[k].gap].1.offset, k));
+        v
+    }
+
+    /// Parse `text` as the input file and analyse it like the original.
+    pub fn analyse_text(&self, text: &str) -> Result<Analysis, Error> {
+        let mut map = SourceMap::default();
+        let mut prog = crate::frontend::load_str(&self.file, text, &self.opts.frontend, &mut map)?;
+        pipeline::analyze_program(&mut prog, self.arch, &self.opts, map, Duration::ZERO, text.lines().count())
+    }
+
+    /// The placements of `chosen` for the report, with the cycles (of `cycles`) they help break.
+    pub fn placements(&self, chosen: &[usize], cycles: &[Cycle]) -> Vec<Placement> {
+        let idiom = Idiom::of(&self.base.program, &self.text, 0);
+        let aeg = &self.base.aeg;
+        self.sorted(chosen)
+            .into_iter()
+            .map(|k| {
+                let c = &self.candidates[k];
+                let (g, a) = &self.gaps[c.gap];
+                let helps: Vec<&Cycle> = cycles
+                    .iter()
+                    .filter(|cy| match (self.judge(cy, &[]), self.judge(cy, &[k])) {
+                        (Some(b), Some(s)) => b.iter().zip(&s).any(|(x, y)| !x && *y),
+                        _ => false,
+                    })
+                    .collect();
+                // the pairs from a read it orders: a dependency may do instead
+                let ordered: Vec<(EventId, EventId)> = helps
+                    .iter()
+                    .flat_map(|cy| cy.edges.iter())
+                    .filter(|e| matches!(e.kind, EdgeKind::Po { .. }) && self.on_path[c.gap].contains(&(e.from, e.to)))
+                    .map(|e| (e.from, e.to))
+                    .collect();
+                let alternative = dependency_alternative(aeg, self.arch, &ordered);
+                let before = &self.text[..a.offset];
+                let line = before.matches('\n').count() as u32 + 1;
+                let col = (a.offset - before.rfind('\n').map_or(0, |i| i + 1)) as u32;
+                Placement {
+                    line,
+                    col,
+                    fence: c.ins.fence.name().to_string(),
+                    cost: c.cost,
+                    function: self.base.program.func(g.func).name.clone(),
+                    line_before: a.line_before,
+                    line_after: a.line_after,
+                    text: self.spell(&idiom, k),
+                    cycles: helps.iter().map(|cy| cycle_label(aeg, cy)).collect::<BTreeSet<_>>().into_iter().collect(),
+                    alternative,
+                    gap: c.gap,
+                    ins: c.ins,
+                }
+            })
+            .collect()
+    }
+}
+
+/// `mp (Wdata, Wflag | Rflag, Rdata)`: the cycle's name and its accesses per thread.
+pub fn cycle_label(aeg: &Aeg, c: &Cycle) -> String {
+    let mut groups: Vec<Vec<String>> = vec![];
+    let mut last_thread = None;
+    for (i, &e) in c.events.iter().enumerate() {
+        let ev = aeg.event(e);
+        let txt = format!("{}{}", ev.dir.letter(), aeg.object(ev.obj).name);
+        // a new group after every com edge
+        let starts = i == 0 || !matches!(c.edges[i - 1].kind, EdgeKind::Po { .. });
+        if starts || last_thread != Some(ev.thread) {
+            groups.push(vec![txt]);
+        } else if let Some(g) = groups.last_mut() {
+            g.push(txt);
+        }
+        last_thread = Some(ev.thread);
+    }
+    format!("{} ({})", c.name, groups.iter().map(|g| g.join(", ")).collect::<Vec<_>>().join(" | "))
+}
+
+/// When every pair a fence is needed for goes from a read to an access whose address (or,
+/// for a write, value) the architecture lets a dependency order, say so.
+fn dependency_alternative(aeg: &Aeg, arch: &Arch, pairs: &[(EventId, EventId)]) -> Option<String> {
+    if pairs.is_empty() {
+        return None;
+    }
+    let mut kinds = vec![];
+    for &(a, b) in pairs {
+        let (ea, eb) = (aeg.event(a), aeg.event(b));
+        if ea.dir != Dir::R {
+            return None;
+        }
+        let d = &arch.deps;
+        let k = if d.addr.contains(Dir::R, eb.dir) {
+            "an address dependency"
+        } else if d.data.contains(Dir::R, eb.dir) {
+            "a data dependency"
+        } else if d.ctrl_isync.contains(Dir::R, eb.dir) {
+            "a control dependency and isync"
+        } else {
+            return None;
+        };
+        kinds.push(format!(
+            "{k} from the read of {} (line {}) to the access to {} (line {})",
+            aeg.object(ea.obj).name,
+            ea.loc.line,
+            aeg.object(eb.obj).name,
+            eb.loc.line
+        ));
+    }
+    kinds.sort();
+    kinds.dedup();
+    Some(format!("or, at no fence cost, {}", kinds.join("; ")))
+}
+
+/// How the answer was checked.
+#[derive(Clone, Debug, Serialize)]
+pub struct Round {
+    pub round: u32,
+    pub fences: usize,
+    pub cost: u32,
+    pub cycles: usize,
+    pub verdict: String,
+    /// Cycles the counterexample used (labels).
+    pub used: Vec<String>,
+}
+
+/// What `weakc fences` reports.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub file: String,
+    pub arch: String,
+    pub mode: &'static str,
+    pub cycles: usize,
+    pub placements: Vec<Placement>,
+    pub total_cost: u32,
+    pub optimal: bool,
+    /// `verified`, `partial` (static: only cycles no fence at a source position can break
+    /// are left), `sc-violation`, `round-limit`, `unknown`, `incomplete`.
+    pub status: &'static str,
+    pub verification: String,
+    pub rounds: Vec<Round>,
+    pub notes: Vec<String>,
+}
+
+/// What the CLI prints and writes.
+pub struct Output {
+    pub stdout: String,
+    pub files: Vec<(PathBuf, String)>,
+    pub code: u8,
+    pub map: SourceMap,
+}
+
+type Failure = (Error, SourceMap);
+
+/// `weakc fences`: choose, verify, report.
+pub fn run(base: Analysis, arch: &Arch, opts: &pipeline::Options, args: &FenceArgs) -> Result<Output, Failure> {
+    let map = base.map.clone();
+    let fail = |e: Error| (e, map.clone());
+    let report_and_text = if args.property { property::run(&base, arch, opts, args) } else { static_mode(&base, arch, opts) }.map_err(fail)?;
+    let (report, text, problem_text) = report_and_text;
+    let file = report.file.clone();
+    let mut files = vec![];
+    if let Some(p) = &args.patch {
+        files.push((p.clone(), unified_diff(&file, &problem_text, &text)));
+    }
+    if let Some(o) = &args.output {
+        files.push((o.clone(), text.clone()));
+    }
+    let code = match report.status {
+        "verified" => 0,
+        "sc-violation" => EXIT_SC_VIOLATION,
+        "incomplete" => EXIT_INCOMPLETE,
+        _ => EXIT_NO_ANSWER,
+    };
+    // No file is written unless the answer verified (or is partial, and says so).
+    if code != 0 && report.status != "partial" {
+        files.clear();
+    }
+    let stdout = match args.format {
+        OutFormat::Json => serde_json::to_string_pretty(&report).map_err(|e| fail(Error::Internal(e.to_string())))? + "\n",
+        OutFormat::Text => render_text(&report, &base, &files),
+    };
+    Ok(Output { stdout, files, code, map })
+}
+
+type ModeResult = Result<(Report, String, String), Error>;
+
+fn static_mode(base: &Analysis, arch: &Arch, opts: &pipeline::Options) -> ModeResult {
+    let problem = Problem::new(base, arch, opts)?;
+    let mut report = Report {
+        file: problem.file.clone(),
+        arch: arch.name.to_string(),
+        mode: "static",
+        cycles: base.cycles.cycles.len(),
+        placements: vec![],
+        total_cost: 0,
+        optimal: true,
+        status: "verified",
+        verification: String::new(),
+        rounds: vec![],
+        notes: vec![],
+    };
+    if let Some(why) = &base.cycles.limit_hit {
+        report.status = "incomplete";
+        report.verification = format!("the cycle search was incomplete ({why}): no placement can be proven to break every cycle");
+        return Ok((report, problem.text.clone(), problem.text.clone()));
+    }
+    let sol = problem.solve(&base.cycles.cycles)?;
+    report.optimal = sol.optimal;
+    report.notes.extend(sol.note.clone());
+    report.notes.extend(sol.unbreakable_note(&base.aeg, &base.cycles.cycles));
+    // Check 1: in the IR, no critical cycle is left but the unbreakable ones.
+    let after = problem.analyse_with(&sol.chosen)?;
+    let left = after.cycles.cycles.len();
+    let left_unbreakable = if left == 0 { 0 } else { problem.solve(&after.cycles.cycles)?.unbreakable.len() };
+    if after.cycles.limit_hit.is_some() || left != left_unbreakable {
+        return Err(Error::Internal(format!(
+            "the chosen placement leaves {} breakable critical cycle(s) in the IR (first: {})",
+            left - left_unbreakable,
+            after.cycles.cycles.first().map(|c| c.describe(&after.aeg)).unwrap_or_default()
+        )));
+    }
+    // Check 2: the patched source, parsed again, has no more.
+    let text = problem.patched_text(&sol.chosen);
+    let re = problem.analyse_text(&text)?;
+    if re.cycles.limit_hit.is_some() || re.cycles.cycles.len() != left {
+        return Err(Error::Internal(format!(
+            "the patched source has {} critical cycle(s), the IR with the same fences {left} (first: {})",
+            re.cycles.cycles.len(),
+            re.cycles.cycles.first().map(|c| c.describe(&re.aeg)).unwrap_or_default()
+        )));
+    }
+    report.placements = problem.placements(&sol.chosen, &base.cycles.cycles);
+    report.total_cost = sol.cost;
+    if left == 0 {
+        report.verification = format!(
+            "verified: with the fences inserted, the cycle search finds no critical cycle for {} (in the IR and in the patched source)",
+            arch.name
+        );
+    } else {
+        report.status = "partial";
+        report.verification = format!(
+            "not verified: {left} critical cycle(s) are left for {}, each with a relation no fence at a source position can order (see the note); every other cycle is broken (checked in the IR and in the patched source)",
+            arch.name
+        );
+    }
+    Ok((report, text, problem.text.clone()))
+}
+
+fn render_text(r: &Report, base: &Analysis, files: &[(PathBuf, String)]) -> String {
+    let mut s = format!("weakc fences: {} ({}, {} mode, {} critical cycles)\n", r.file, r.arch, r.mode, r.cycles);
+    let short = std::path::Path::new(&r.file).file_name().map(|f| f.to_string_lossy().to_string()).unwrap_or_else(|| r.file.clone());
+    for p in &r.placements {
+        let wher = match (p.line_before, p.line_after) {
+            (Some(a), Some(b)) if a == b => format!("on line {a} of {short}"),
+            (Some(a), Some(b)) => format!("between line {a} and line {b} of {short}"),
+            (Some(a), None) => format!("after line {a} of {short} (end of {})", p.function),
+            (None, Some(b)) => format!("before line {b} of {short} (start of {})", p.function),
+            (None, None) => format!("in {}", p.function),
+        };
+        let msg = format!("insert {} {wher}: breaks {}", p.fence, p.cycles.join(", "));
+        let (line, col) = (p.line, p.col);
+        let loc = crate::source::Loc { file: 0, line, col, len: 1 };
+        let mut label = format!("`{}` (cost {})", p.text, p.cost);
+        if let Some(alt) = &p.alternative {
+            label.push_str(&format!("; {alt}"));
+        }
+        s.push_str(&render_diagnostic(&base.map, Severity::Note, (line > 0).then_some(loc), &msg, &label, false));
+    }
+    for n in &r.notes {
+        s.push_str(&format!("note: {n}\n"));
+    }
+    for rd in &r.rounds {
+        s.push_str(&format!(
+            "round {}: {} fence(s), cost {}, {} critical cycle(s) left, {}{}\n",
+            rd.round,
+            rd.fences,
+            rd.cost,
+            rd.cycles,
+            rd.verdict,
+            if rd.used.is_empty() {
+                String::new()
+            } else {
+                let more = if rd.used.len() > 4 { format!(" and {} more", rd.used.len() - 4) } else { String::new() };
+                format!(" (counterexample uses {}{more})", rd.used.iter().take(4).cloned().collect::<Vec<_>>().join(", "))
+            }
+        ));
+    }
+    let kinds: BTreeMap<&str, usize> = r.placements.iter().fold(BTreeMap::new(), |mut m, p| {
+        *m.entry(p.fence.as_str()).or_default() += 1;
+        m
+    });
+    let by_kind: Vec<String> = kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
+    s.push_str(&format!(
+        "{} fence(s){}, total cost {}{}\n",
+        r.placements.len(),
+        if by_kind.is_empty() { String::new() } else { format!(" ({})", by_kind.join(", ")) },
+        r.total_cost,
+        if r.optimal { " (optimal)" } else { "" }
+    ));
+    for (p, _) in files {
+        s.push_str(&format!("wrote {}\n", p.display()));
+    }
+    s.push_str(&format!("{}\n", r.verification));
+    s
+}
+
+/// Whether the statement is a fence (used by tests counting fences in programs).
+pub fn is_fence(k: &StmtKind) -> bool {
+    matches!(k, StmtKind::Fence(_))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,330 @@
+//! From IR gaps to the user's source text: where a gap is in the file, how the file spells
+//! a fence, the patched text and its unified diff.
+
+use super::gaps::{neighbours, Gap};
+use crate::arch::{Arch, Insertable};
+use crate::ir::{Fence, Program, Stmt, StmtKind};
+use crate::source::Loc;
+
+/// Lexical facts about the source text: per byte, whether it is code (not comment, string
+/// or character literal) and the parenthesis depth there.
+pub struct Scan<'t> {
+    pub text: &'t str,
+    code: Vec<bool>,
+    depth: Vec<i32>,
+    line_starts: Vec<usize>,
+}
+
+impl<'t> Scan<'t> {
+    pub fn new(text: &'t str) -> Scan<'t> {
+        let b = text.as_bytes();
+        let (mut code, mut depth) = (vec![true; b.len()], vec![0i32; b.len()]);
+        let mut line_starts = vec![0];
+        let (mut i, mut d) = (0usize, 0i32);
+        while i < b.len() {
+            depth[i] = d;
+            let c = b[i];
+            if c == b'\n' {
+                line_starts.push(i + 1);
+            }
+            let skip_to = |code: &mut Vec<bool>, depth: &mut Vec<i32>, from: usize, to: usize| {
+                for k in from..to.min(b.len()) {
+                    code[k] = false;
+                    depth[k] = d;
+                }
+            };
+            if c == b'/' && b.get(i + 1) == Some(&b'/') {
+                let end = text[i..].find('\n').map_or(b.len(), |e| i + e);
+                skip_to(&mut code, &mut depth, i, end);
+                i = end;
+                continue;
+            }
+            if c == b'/' && b.get(i + 1) == Some(&b'*') {
+                let end = text[i + 2..].find("*/").map_or(b.len(), |e| i + 2 + e + 2);
+                for k in i..end.min(b.len()) {
+                    if b[k] == b'\n' {
+                        line_starts.push(k + 1);
+                    }
+                }
+                skip_to(&mut code, &mut depth, i, end);
+                i = end;
+                continue;
+            }
+            if c == b'"' || c == b'\'' {
+                let mut k = i + 1;
+                while k < b.len() && b[k] != c && b[k] != b'\n' {
+                    k += if b[k] == b'\\' { 2 } else { 1 };
+                }
+                skip_to(&mut code, &mut depth, i, k + 1);
+                i = k + 1;
+                continue;
+            }
+            match c {
+                b'(' | b'[' => d += 1,
+                b')' | b']' => {
+                    d -= 1;
+                    depth[i] = d;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        Scan { text, code, depth, line_starts }
+    }
+
+    /// Byte offset of a location (line 1-based, byte column).
+    pub fn offset(&self, loc: Loc) -> Option<usize> {
+        let start = *self.line_starts.get((loc.line as usize).checked_sub(1)?)?;
+        let off = start + loc.col as usize;
+        (off <= self.text.len()).then_some(off)
+    }
+
+    fn line_start(&self, off: usize) -> usize {
+        self.text[..off].rfind('\n').map_or(0, |i| i + 1)
+    }
+
+    fn line_end(&self, off: usize) -> usize {
+        self.text[off..].find('\n').map_or(self.text.len(), |i| off + i)
+    }
+
+    fn is_preprocessor_line(&self, off: usize) -> bool {
+        let ls = self.line_start(off);
+        self.text[ls..].trim_start().starts_with('#')
+    }
+
+    /// The last code character before `off` that is not white space (preprocessor lines
+    /// skipped).
+    fn prev_code(&self, mut off: usize) -> Option<(usize, u8)> {
+        let b = self.text.as_bytes();
+        while off > 0 {
+            off -= 1;
+            if self.code[off] && !b[off].is_ascii_whitespace() {
+                if self.is_preprocessor_line(off) {
+                    off = self.line_start(off);
+                    continue;
+                }
+                return Some((off, b[off]));
+            }
+        }
+        None
+    }
+
+    /// Where the statement starting at `off` ends: just after its `;` (at the same
+    /// parenthesis depth).
+    fn statement_end(&self, off: usize) -> Option<usize> {
+        let b = self.text.as_bytes();
+        let d = self.depth[off];
+        (off..b.len()).find(|&k| self.code[k] && b[k] == b';' && self.depth[k] == d).map(|k| k + 1)
+    }
+
+    fn indent_at(&self, off: usize) -> &str {
+        let ls = self.line_start(off);
+        let line = &self.text[ls..self.line_end(ls)];
+        &line[..line.len() - line.trim_start().len()]
+    }
+}
+
+/// Where a gap is in the source text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Anchor {
+    /// Byte offset where the fence text goes.
+    pub offset: usize,
+    /// Text before and after the fence statement (newlines and indentation, or spaces).
+    pub prefix: String,
+    pub suffix: String,
+    /// The source lines of the statements around the gap (for messages).
+    pub line_before: Option<u32>,
+    pub line_after: Option<u32>,
+}
+
+/// Statements after which a fence can be placed by finding their `;`.
+fn simple(s: &Stmt) -> bool {
+    matches!(
+        s.kind,
+        StmtKind::Assign { .. }
+            | StmtKind::Call { .. }
+            | StmtKind::Fence(_)
+            | StmtKind::Assert { .. }
+            | StmtKind::Assume(_)
+            | StmtKind::Rmw(_)
+            | StmtKind::Lock(_)
+            | StmtKind::Unlock(_)
+            | StmtKind::Join { .. }
+    )
+}
+
+fn same_source(a: &Stmt, b: &Stmt) -> bool {
+    (a.loc.file, a.loc.line, a.loc.col) == (b.loc.file, b.loc.line, b.loc.col)
+}
+
+/// The place of `g` in the text of file `file`, when it is one in the source (gaps between
+/// the statements normalisation made out of one source statement, or inside a `for`
+/// header, have none).
+pub fn anchor(scan: &Scan, prog: &Program, g: &Gap, file: u32) -> Option<Anchor> {
+    let (prev, next) = neighbours(prog, g);
+    let in_file = |s: &Stmt| s.loc.file == file && s.loc.line > 0;
+    if let (Some(p), Some(n)) = (prev, next) {
+        if same_source(p, n) {
+            return None;
+        }
+    }
+    let line_before = prev.filter(|s| in_file(s)).map(|s| s.loc.line);
+    let line_after = next.filter(|s| in_file(s)).map(|s| s.loc.line);
+    // before the next statement, when it starts a statement in the text
+    if let Some(n) = next.filter(|s| in_file(s)) {
+        let off = scan.offset(n.loc)?;
+        let starts_statement = scan.code.get(off).copied().unwrap_or(false)
+            && scan.depth[off] == 0
+            && matches!(scan.prev_code(off), Some((_, b';' | b'{' | b'}')) | None);
+        if starts_statement {
+            let ls = scan.line_start(off);
+            let own_line = scan.text[ls..off].trim().is_empty();
+            let (offset, prefix, suffix) = if own_line {
+                (ls, scan.indent_at(off).to_string(), "\n".to_string())
+            } else {
+                (off, String::new(), " ".to_string())
+            };
+            return Some(Anchor { offset, prefix, suffix, line_before, line_after });
+        }
+        if prev.is_none() {
+            return None;
+        }
+    }
+    // after the previous statement's `;`
+    let p = prev.filter(|s| in_file(s) && simple(s))?;
+    let off = scan.offset(p.loc)?;
+    if !scan.code.get(off).copied().unwrap_or(false) || scan.depth[off] != 0 {
+        return None;
+    }
+    let end = scan.statement_end(off)?;
+    let le = scan.line_end(end);
+    let rest = &scan.text[end..le];
+    let rest_is_comment = (end..le).all(|k| !scan.code[k] || scan.text.as_bytes()[k].is_ascii_whitespace());
+    if rest.trim().is_empty() || rest_is_comment {
+        // on its own line after the statement's line
+        let offset = if le < scan.text.len() { le + 1 } else { le };
+        let (prefix, suffix) = if le < scan.text.len() {
+            (scan.indent_at(off).to_string(), "\n".to_string())
+        } else {
+            (format!("\n{}", scan.indent_at(off)), String::new())
+        };
+        Some(Anchor { offset, prefix, suffix, line_before, line_after })
+    } else {
+        Some(Anchor { offset: end, prefix: " ".into(), suffix: String::new(), line_before, line_after })
+    }
+}
+
+/// How the file spells fences.
+pub struct Idiom {
+    /// Parameterless functions of the file whose body is one fence: (name, fence, line).
+    helpers: Vec<(String, Fence, u32)>,
+    sync_synchronize: bool,
+    atomic_thread_fence: bool,
+    gnu_asm: bool,
+}
+
+impl Idiom {
+    pub fn of(prog: &Program, text: &str, file: u32) -> Idiom {
+        let mut helpers = vec![];
+        for f in &prog.funcs {
+            let Some(body) = &f.body else { continue };
+            let stmts: Vec<&Stmt> =
+                body.iter().filter(|s| !matches!(s.kind, StmtKind::Skip | StmtKind::Return(None))).collect();
+            if let ([s], true) = (stmts.as_slice(), f.params.is_empty() && f.loc.file == file && !f.name.starts_with("__")) {
+                if let StmtKind::Fence(fence) = s.kind {
+                    helpers.push((f.name.clone(), fence, f.loc.line));
+                }
+            }
+        }
+        // Helpers the program does not call are not in the IR: find `void NAME(void) {
+        // asm(...); }` in the text and read the instruction with the front end.
+        let scan = Scan::new(text);
+        let mut at = 0;
+        while let Some(k) = text[at..].find("void ") {
+            let start = at + k;
+            at = start + 5;
+            if !scan.code[start] || (start > 0 && text.as_bytes()[start - 1].is_ascii_alphanumeric()) {
+                continue;
+            }
+            let rest = &text[start + 5..];
+            let name: String = rest.trim_start().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            if name.is_empty() || name.starts_with("__") || helpers.iter().any(|h| h.0 == name) {
+                continue;
+            }
+            let after = rest.trim_start()[name.len()..].trim_start();
+            let Some(params_end) = after.find(')') else { continue };
+            if !after.starts_with('(') || !matches!(after[1..params_end].trim(), "" | "void") {
+                continue;
+            }
+            let body = after[params_end + 1..].trim_start();
+            let Some(close) = body.find('}') else { continue };
+            if !body.starts_with('{') || !body[1..close].trim_start().starts_with("asm") && !body[1..close].trim_start().starts_with("__asm") {
+                continue;
+            }
+            let snippet = format!("void {name}(void) {}
+int main(void) {{ {name}(); return 0; }}
+", &body[..=close]);
+            let mut map = crate::source::SourceMap::default();
+            if let Ok(p) = crate::frontend::load_str("helper.c", &snippet, &crate::frontend::Options { preprocess: crate::frontend::Preprocess::Never, ..Default::default() }, &mut map) {
+                if let Some(StmtKind::Fence(fence)) = p.func_by_name(&name).and_then(|f| p.func(f).body.as_ref()).and_then(|b| b.first()).map(|s| s.kind.clone()) {
+                    let line = text[..start].matches('\n').count() as u32 + 1;
+                    helpers.push((name, fence, line));
+                }
+            }
+        }
+        Idiom {
+            helpers,
+            sync_synchronize: text.contains("__sync_synchronize"),
+            atomic_thread_fence: text.contains("__atomic_thread_fence"),
+            gnu_asm: text.contains("__asm__"),
+        }
+    }
+
+    /// The statement text for fence `ins` at a point after source line `line`: the file's
+    /// own helper when one has the same effect on `arch` (and is defined earlier), else the
+    /// builtin the file uses, else inline assembly.
+    pub fn spell(&self, arch: &Arch, ins: &Insertable, line: u32) -> String {
+        if let Some((name, _, _)) = self.helpers.iter().find(|(_, f, l)| *l < line && arch.fences_equivalent(*f, ins.fence)) {
+            return format!("{name}();");
+        }
+        if self.sync_synchronize && arch.fences_equivalent(Fence::Full, ins.fence) {
+            return "__sync_synchronize();".into();
+        }
+        if self.atomic_thread_fence {
+            if arch.fences_equivalent(Fence::Full, ins.fence) {
+                return "__atomic_thread_fence(__ATOMIC_SEQ_CST);".into();
+            }
+            if arch.fences_equivalent(Fence::AcqRel, ins.fence) {
+                return "__atomic_thread_fence(__ATOMIC_ACQ_REL);".into();
+            }
+        }
+        if self.gnu_asm {
+            format!("__asm__ __volatile__(\"{}\" ::: \"memory\");", ins.asm)
+        } else {
+            format!("asm volatile(\"{}\" ::: \"memory\");", ins.asm)
+        }
+    }
+}
+
+/// `text` with each `(anchor, statement)` inserted (several at one offset in the given order).
+pub fn apply(text: &str, edits: &[(Anchor, String)]) -> String {
+    let mut order: Vec<usize> = (0..edits.len()).collect();
+    order.sort_by_key(|&i| (edits[i].0.offset, i));
+    let mut out = String::with_capacity(text.len() + 64 * edits.len());
+    let mut at = 0;
+    for i in order {
+        let (a, stmt) = &edits[i];
+        out.push_str(&text[at..a.offset]);
+        out.push_str(&a.prefix);
+        out.push_str(stmt);
+        out.push_str(&a.suffix);
+        at = a.offset;
+    }
+    out.push_str(&text[at..]);
+    out
+}
+
+/// Unified diff of `old` → `new`, both named `name` (apply with `patch -p0`).
+pub fn unified_diff(name: &str, old: &str, new: &str) -> String {
+    similar::TextDiff::from_lines(old, new).unified_diff().context_radius(3).header(name, name).to_string()
+}
