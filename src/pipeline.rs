@@ -97,6 +97,8 @@ pub fn model_of(arch: &Arch) -> Model {
     Model {
         ww_preserved: arch.ppo.contains(Dir::W, Dir::W),
         lw_b_cumulative,
+        ctrl_orders_writes: arch.deps.ctrl.contains(Dir::R, Dir::W),
+        ctrl_isync_orders_reads: arch.deps.ctrl_isync.contains(Dir::R, Dir::R),
         rfe_relaxed: !arch.rfe_safe(),
         fences,
     }

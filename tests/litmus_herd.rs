@@ -26,10 +26,6 @@ fn herd() -> Option<PathBuf> {
 
 /// Unsound verdicts on Power that are weakc defects, explained in litmus/RESULTS.md.
 const KNOWN_UNSOUND_POWER: &[&str] = &[
-    // A control dependency does not order reads on Power, but the rewriter resolves a
-    // delayed read before a branch that tests its value: reads after the branch cannot
-    // overtake it.
-    "MP+sync+ctrl",
     // The ESOP model's lwsync/eieio are cumulative through coherence (ws), herd's ppc.cat
     // is not: these cycles have only safe edges for weakc.
     "R+lwsync+sync",

@@ -18,11 +18,10 @@ use super::translate;
 use crate::arch::{self, Arch};
 use crate::bmc::{self, BmcOptions, Verdict};
 use crate::pipeline;
-use crate::source::{Error, SourceMap};
+use crate::source::{write_atomically, Error, SourceMap};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -563,16 +562,6 @@ pub fn exit_code(results: &[TestResult]) -> u8 {
     } else {
         EXIT_OK
     }
-}
-
-/// Writes `text` through a temporary file in the same directory and a rename.
-pub fn write_atomically(path: &Path, text: &str) -> Result<(), Error> {
-    let io = |e: std::io::Error| Error::Io { path: path.to_path_buf(), msg: e.to_string(), output: true };
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
-    tmp.write_all(text.as_bytes()).map_err(io)?;
-    tmp.persist(path).map_err(|e| io(e.error))?;
-    Ok(())
 }
 
 /// The `weakc litmus` command: returns the exit code.

@@ -52,6 +52,10 @@ pub struct Model {
     /// any later write of the thread is even buffered, so no other thread can read the later
     /// one first (herd's Power). Otherwise they only must reach memory first (ESOP's Power).
     pub lw_b_cumulative: bool,
+    /// A control dependency orders a read before later writes (Power, ARM), and with an
+    /// `isync`/`isb` before later reads too.
+    pub ctrl_orders_writes: bool,
+    pub ctrl_isync_orders_reads: bool,
     pub fences: HashMap<Fence, FenceEffect>,
 }
 
@@ -124,6 +128,21 @@ struct PendingRead {
     derived: BTreeSet<VarId>,
     /// Other variables the deferred statements read: redefining one completes the read first.
     inputs: BTreeSet<VarId>,
+    /// Branches on the pending value speculate it (see [`Speculation`]).
+    spec: Vec<Speculation>,
+}
+
+/// A branch whose condition uses a pending read's value does not wait for the read: the
+/// value (or one computed from it) is guessed, the branch is taken on the guess, and when
+/// the read completes the real value must equal the guess (`assume`). Later reads may thus
+/// be satisfied before the read, as control dependencies allow; later writes (and, after an
+/// `isync`, reads) still wait where the architecture orders them after a control dependency.
+#[derive(Clone)]
+struct Speculation {
+    var: VarId,
+    guess: VarId,
+    /// Set while the guess is in force.
+    flag: VarId,
 }
 
 /// A statement that depends on a delayed read's value (`r3 = r1 ^ r1`, the address-dependent
@@ -557,6 +576,7 @@ impl<'a> Rewriter<'a> {
                         deferred: vec![],
                         derived: [*dest].into(),
                         inputs: BTreeSet::new(),
+                        spec: vec![],
                     });
                     list.len() - 1
                 }
@@ -570,6 +590,7 @@ impl<'a> Rewriter<'a> {
             self.summary.delayed_reads += 1;
         }
         self.make_deferred_stores();
+        self.make_speculations();
     }
 
     /// For each delayed read site, the statements after it in the same block that depend on
@@ -655,6 +676,43 @@ impl<'a> Rewriter<'a> {
                 let p = &mut self.pending.get_mut(&func).expect("exists")[pi];
                 p.derived.extend(derived);
                 p.inputs.extend(inputs);
+            }
+        }
+    }
+
+    /// For each branch condition using a pending read's value: a guess and a flag per value.
+    fn make_speculations(&mut self) {
+        let funcs: Vec<FuncId> = self.pending.keys().copied().collect();
+        for func in funcs {
+            let Some(body) = &self.src.func(func).body else { continue };
+            let mut used = BTreeSet::new();
+            walk_stmts(body, &mut |s| {
+                if let StmtKind::If { cond, .. } = &s.kind {
+                    cond.visit(&mut |x| {
+                        if let ExprKind::Var(v) = x.kind {
+                            used.insert(v);
+                        }
+                    });
+                }
+            });
+            for pi in 0..self.pending[&func].len() {
+                let p = &self.pending[&func][pi];
+                let global = self.out.var(p.ptr).is_global();
+                let vars: Vec<VarId> = p.derived.iter().copied().filter(|v| used.contains(v) && self.src.var(*v).ty.is_scalar()).collect();
+                for v in vars {
+                    let (name, ty, loc) = { let x = self.src.var(v); (x.name.clone(), x.ty.clone(), x.loc) };
+                    let storage = if global { Storage::Global } else { Storage::Temp { func } };
+                    let mk = |rw: &mut Self, n: String, t: Type| {
+                        let id = rw.out.add_var(Var { name: n, ty: t, storage, init: None, address_taken: false, loc });
+                        if global {
+                            rw.out.globals.push(id);
+                        }
+                        id
+                    };
+                    let guess = mk(self, format!("{name}$guess"), ty);
+                    let flag = mk(self, format!("{name}$guessed"), Type::Bool);
+                    self.pending.get_mut(&func).expect("exists")[pi].spec.push(Speculation { var: v, guess, flag });
+                }
             }
         }
     }
@@ -1020,6 +1078,13 @@ impl Rewriter<'_> {
             self.stmt_inner(&d.stmt, &mut inner, &mut again, Some(pi));
             body.push(if_(flag, again, vec![], loc));
         }
+        // The branches taken on guesses must have guessed right.
+        for sp in &p.spec {
+            let ty = self.out.var(sp.var).ty.clone();
+            let flag = var(sp.flag, &Type::Bool);
+            let check = vec![assume(eq(var(sp.var, &ty), var(sp.guess, &ty)), loc), assign(flag.clone(), int(0), loc)];
+            body.push(if_(flag, check, vec![], loc));
+        }
         if_(ne(ptr, null(&pty)), body, vec![], loc)
     }
 
@@ -1028,6 +1093,20 @@ impl Rewriter<'_> {
             .get(&ctx.func)
             .map(|v| v.iter().filter(|p| filter(p)).map(|p| self.complete_read(p, ctx, loc)).collect())
             .unwrap_or_default()
+    }
+
+    /// Completes the reads whose value a branch has guessed (a control dependency orders them
+    /// before what follows).
+    fn complete_speculated(&self, ctx: &Ctx, loc: Loc) -> Block {
+        let Some(pending) = self.pending.get(&ctx.func) else { return vec![] };
+        pending
+            .iter()
+            .filter(|p| !p.spec.is_empty())
+            .map(|p| {
+                let any = p.spec.iter().map(|sp| var(sp.flag, &Type::Bool)).reduce(or).expect("non-empty");
+                if_(any, vec![self.complete_read(p, ctx, loc)], vec![], loc)
+            })
+            .collect()
     }
 
     fn fence_effect(&self, f: Fence) -> FenceEffect {
@@ -1067,6 +1146,9 @@ impl Rewriter<'_> {
         } else if !buffered || self.model.lw_b_cumulative {
             b.extend(self.call_me(self.flush_all_lw, ctx, loc));
         }
+        if self.model.ctrl_orders_writes && skip.is_none() {
+            b.extend(self.complete_speculated(ctx, loc));
+        }
         // A read delayed past a later write to the same location would break coherence.
         let skip_ptr = skip.map(|i| self.pending[&ctx.func][i].ptr);
         b.extend(self.complete_reads(ctx, |p| Some(p.ptr) != skip_ptr && !p.objects.is_disjoint(objs), loc));
@@ -1101,6 +1183,9 @@ impl Rewriter<'_> {
                 prologue.push(assign(var(p.ptr, &t), null(&t), loc));
                 for d in &p.deferred {
                     prologue.push(assign(var(d.flag, &Type::Bool), int(0), loc));
+                }
+                for sp in &p.spec {
+                    prologue.push(assign(var(sp.flag, &Type::Bool), int(0), loc));
                 }
             }
         }
@@ -1175,6 +1260,23 @@ impl Rewriter<'_> {
             let uses_value = used.iter().any(|v| p.derived.contains(v));
             // Redefining what the read or its deferred statements use: finish them first.
             let overwrites = defined.is_some_and(|d| p.derived.contains(&d) || p.inputs.contains(&d));
+            let speculable = matches!(s.kind, StmtKind::If { .. })
+                && !waits_for_store
+                && used.iter().filter(|v| p.derived.contains(v)).all(|v| p.spec.iter().any(|sp| sp.var == *v));
+            if uses_value && speculable {
+                let pty = self.out.var(p.ptr).ty.clone();
+                for sp in p.spec.iter().filter(|sp| used.contains(&sp.var)) {
+                    let ty = self.out.var(sp.var).ty.clone();
+                    let flag = var(sp.flag, &Type::Bool);
+                    let guess = vec![
+                        assign(var(sp.guess, &ty), Expr::new(ExprKind::Nondet, ty.clone()), loc),
+                        assign(var(sp.var, &ty), var(sp.guess, &ty), loc),
+                        assign(flag.clone(), int(1), loc),
+                    ];
+                    pre.push(if_(and(ne(var(p.ptr, &pty), null(&pty)), not(flag)), guess, vec![], loc));
+                }
+                continue;
+            }
             if uses_value || waits_for_store || overwrites {
                 pre.push(self.complete_read(p, ctx, loc));
             }
@@ -1244,8 +1346,18 @@ impl Rewriter<'_> {
                     out.push(s.clone());
                 }
             }
+            StmtKind::Assert { .. } => {
+                // A property is checked on real values only: guesses are confirmed first.
+                let b = self.complete_speculated(ctx, loc);
+                out.extend(self.wrap(ctx, b, loc));
+                out.push(s.clone());
+            }
             StmtKind::Fence(f) => {
-                let b = self.fence_stmts(ctx, self.fence_effect(*f), loc);
+                let mut b = vec![];
+                if matches!(f, Fence::Isync | Fence::Isb) && self.model.ctrl_isync_orders_reads {
+                    b.extend(self.complete_speculated(ctx, loc));
+                }
+                b.extend(self.fence_stmts(ctx, self.fence_effect(*f), loc));
                 out.extend(self.wrap(ctx, b, loc));
                 out.push(s.clone());
             }
@@ -1254,6 +1366,11 @@ impl Rewriter<'_> {
                     // A call to a fence helper (`fence()`, `lwfence()`) completes reads here;
                     // its writes are flushed inside the callee.
                     let reads = self.must_fences.get(g).is_some_and(|fs| fs.iter().any(|f| self.fence_effect(*f).flush_reads));
+                    let isync = self.model.ctrl_isync_orders_reads && self.must_fences.get(g).is_some_and(|fs| fs.iter().any(|f| matches!(f, Fence::Isync | Fence::Isb)));
+                    if isync && !reads {
+                        let b = self.complete_speculated(ctx, loc);
+                        out.extend(self.wrap(ctx, b, loc));
+                    }
                     if reads {
                         let b = self.complete_reads(ctx, |_| true, loc);
                         out.extend(self.wrap(ctx, b, loc));

@@ -30,7 +30,7 @@ int __weakc_next_tid;
 int *store_buffer__g0_addr[2];
 int store_buffer__g0_val[2];
 int store_buffer__g0_thd[2];
-_Bool store_buffer__g0_lw[2];
+int store_buffer__g0_lw[2];
 _Bool store_buffer__g0_live[2];
 int store_buffer__g0_n;
 
@@ -249,11 +249,11 @@ void store_buffer__g0_flush_own(int me)
 
 void store_buffer__g0_flush_lw(int me)
 {
-    if (store_buffer__g0_live[0] && ((0 || (((store_buffer__g0_live[0] && (store_buffer__g0_thd[0] == me)) && (store_buffer__g0_addr[0] == store_buffer__g0_addr[0])) && store_buffer__g0_lw[0])) || (((store_buffer__g0_live[1] && (store_buffer__g0_thd[1] == me)) && (store_buffer__g0_addr[1] == store_buffer__g0_addr[0])) && store_buffer__g0_lw[1]))) {
+    if (store_buffer__g0_live[0] && ((0 || (((store_buffer__g0_live[0] && (store_buffer__g0_thd[0] == me)) && (store_buffer__g0_addr[0] == store_buffer__g0_addr[0])) && (0 < store_buffer__g0_lw[0]))) || (((store_buffer__g0_live[1] && (store_buffer__g0_thd[1] == me)) && (store_buffer__g0_addr[1] == store_buffer__g0_addr[0])) && (0 < store_buffer__g0_lw[1])))) {
         *store_buffer__g0_addr[0] = store_buffer__g0_val[0];
         store_buffer__g0_live[0] = 0;
     }
-    if (store_buffer__g0_live[1] && (0 || (((store_buffer__g0_live[1] && (store_buffer__g0_thd[1] == me)) && (store_buffer__g0_addr[1] == store_buffer__g0_addr[1])) && store_buffer__g0_lw[1]))) {
+    if (store_buffer__g0_live[1] && (0 || (((store_buffer__g0_live[1] && (store_buffer__g0_thd[1] == me)) && (store_buffer__g0_addr[1] == store_buffer__g0_addr[1])) && (0 < store_buffer__g0_lw[1])))) {
         *store_buffer__g0_addr[1] = store_buffer__g0_val[1];
         store_buffer__g0_live[1] = 0;
     }
@@ -265,10 +265,10 @@ void store_buffer__g0_flush_lw(int me)
 void store_buffer__g0_mark_lw(int me)
 {
     if (store_buffer__g0_live[0] && (store_buffer__g0_thd[0] == me)) {
-        store_buffer__g0_lw[0] = 1;
+        store_buffer__g0_lw[0] = store_buffer__g0_lw[0] + 1;
     }
     if (store_buffer__g0_live[1] && (store_buffer__g0_thd[1] == me)) {
-        store_buffer__g0_lw[1] = 1;
+        store_buffer__g0_lw[1] = store_buffer__g0_lw[1] + 1;
     }
 }
 
