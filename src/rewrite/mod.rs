@@ -56,6 +56,9 @@ pub struct Model {
     /// `isync`/`isb` before later reads too.
     pub ctrl_orders_writes: bool,
     pub ctrl_isync_orders_reads: bool,
+    /// Store forwarding (`rfi`) is not in global happens-before: a read may take the value of
+    /// its thread's earlier store while that store still waits for a delayed read (RMO).
+    pub rfi_relaxed: bool,
     pub fences: HashMap<Fence, FenceEffect>,
 }
 
@@ -128,8 +131,31 @@ struct PendingRead {
     derived: BTreeSet<VarId>,
     /// Other variables the deferred statements read: redefining one completes the read first.
     inputs: BTreeSet<VarId>,
+    /// Statements between the read and the deferred statements that define an input before
+    /// any deferred statement uses it (`r4 = 1` before `*(&x + r3) = r4`): the replay wants
+    /// that value, so they need not wait.
+    early_defs: BTreeSet<u32>,
     /// Branches on the pending value speculate it (see [`Speculation`]).
     spec: Vec<Speculation>,
+    /// Later reads that may take a deferred store's value early (see [`Forward`]).
+    fwd: Vec<Forward>,
+}
+
+/// A read of a location that one of the pending read's deferred stores may write (`r6 = x`
+/// after `*(&x + dep(r1)) = 1`): with store forwarding outside happens-before, the read
+/// need not wait for the pending read. It takes a guessed value at once; when the pending
+/// read completes and the store is performed, the guess must be the store's value if the
+/// store wrote the read's address, else the value the read found in memory.
+#[derive(Clone)]
+struct Forward {
+    /// The reading statement.
+    site: u32,
+    /// The deferred store (evaluated again after the completion for its address and value).
+    store: Stmt,
+    flag: VarId,
+    guess: VarId,
+    mem: VarId,
+    addr: VarId,
 }
 
 /// A branch whose condition uses a pending read's value does not wait for the read: the
@@ -576,7 +602,9 @@ impl<'a> Rewriter<'a> {
                         deferred: vec![],
                         derived: [*dest].into(),
                         inputs: BTreeSet::new(),
+                        early_defs: BTreeSet::new(),
                         spec: vec![],
+                        fwd: vec![],
                     });
                     list.len() - 1
                 }
@@ -591,6 +619,9 @@ impl<'a> Rewriter<'a> {
         }
         self.make_deferred_stores();
         self.make_speculations();
+        if self.model.rfi_relaxed {
+            self.make_forwards();
+        }
     }
 
     /// For each delayed read site, the statements after it in the same block that depend on
@@ -613,7 +644,7 @@ impl<'a> Rewriter<'a> {
                 StmtKind::Block(b) => blocks.push(b),
                 _ => {}
             });
-            let mut plans: Vec<(usize, Vec<Stmt>, BTreeSet<VarId>, BTreeSet<VarId>)> = vec![];
+            let mut plans: Vec<(usize, Vec<Stmt>, BTreeSet<VarId>, BTreeSet<VarId>, BTreeSet<u32>)> = vec![];
             for block in blocks {
                 for (i, site) in block.iter().enumerate() {
                     let Some(&pi) = self.pending_of_site.get(&site.id) else { continue };
@@ -621,6 +652,7 @@ impl<'a> Rewriter<'a> {
                     let mut derived: BTreeSet<VarId> = [dest].into();
                     let mut inputs = BTreeSet::new();
                     let mut chain = vec![];
+                    let mut early = BTreeSet::new();
                     for t in &block[i + 1..] {
                         if self.pending_of_site.contains_key(&t.id) {
                             break;
@@ -634,25 +666,34 @@ impl<'a> Rewriter<'a> {
                                 }
                             });
                         }
-                        let ExprKind::Var(l) = lhs.kind else { break };
-                        uses.remove(&l);
+                        // A store through a pointer (`*(&x + r3) = r4`) waits too when its
+                        // address or value depends on the read; an unrelated one ends the scan.
+                        let l = match lhs.kind {
+                            ExprKind::Var(l) => Some(l),
+                            _ => None,
+                        };
+                        if let Some(l) = l {
+                            uses.remove(&l);
+                        }
                         if !uses.is_disjoint(&derived) {
                             // (Deferred statements replay in order among themselves.)
                             inputs.extend(uses.difference(&derived).copied());
-                            if !lvalue_is_shared(self.src, lhs) {
+                            if let Some(l) = l.filter(|_| !lvalue_is_shared(self.src, lhs)) {
                                 derived.insert(l);
                             }
                             chain.push(t.clone());
-                        } else if derived.contains(&l) || inputs.contains(&l) {
+                        } else if l.is_none_or(|l| derived.contains(&l) || inputs.contains(&l)) {
                             break;
+                        } else {
+                            early.insert(t.id);
                         }
                     }
                     if !chain.is_empty() {
-                        plans.push((pi, chain, derived, inputs));
+                        plans.push((pi, chain, derived, inputs, early));
                     }
                 }
             }
-            for (pi, chain, derived, inputs) in plans {
+            for (pi, chain, derived, inputs, early) in plans {
                 for t in chain {
                     let objs = self.stmt_objects(t.id, None);
                     let writes = self.stmt_objects(t.id, Some(Dir::W));
@@ -676,6 +717,7 @@ impl<'a> Rewriter<'a> {
                 let p = &mut self.pending.get_mut(&func).expect("exists")[pi];
                 p.derived.extend(derived);
                 p.inputs.extend(inputs);
+                p.early_defs.extend(early);
             }
         }
     }
@@ -713,6 +755,69 @@ impl<'a> Rewriter<'a> {
                     let flag = mk(self, format!("{name}$guessed"), Type::Bool);
                     self.pending.get_mut(&func).expect("exists")[pi].spec.push(Speculation { var: v, guess, flag });
                 }
+            }
+        }
+    }
+
+    /// For each plain read after a deferred store to a location it may read, in the store's
+    /// block: the variables of a [`Forward`].
+    fn make_forwards(&mut self) {
+        let funcs: Vec<FuncId> = self.pending.keys().copied().collect();
+        for func in funcs {
+            let Some(body) = &self.src.func(func).body else { continue };
+            let mut blocks: Vec<&[Stmt]> = vec![body];
+            walk_stmts(body, &mut |s| match &s.kind {
+                StmtKind::If { then_, else_, .. } => {
+                    blocks.push(then_);
+                    blocks.push(else_);
+                }
+                StmtKind::Loop { body, latch } => {
+                    blocks.push(body);
+                    blocks.push(latch);
+                }
+                StmtKind::Block(b) => blocks.push(b),
+                _ => {}
+            });
+            let mut found: Vec<(usize, Stmt, Stmt)> = vec![];
+            for block in blocks {
+                for (k, r) in block.iter().enumerate() {
+                    let StmtKind::Assign { lhs, rhs } = &r.kind else { continue };
+                    let plain_read = matches!(lhs.kind, ExprKind::Var(_)) && !lvalue_is_shared(self.src, lhs) && is_lvalue(rhs) && lvalue_is_shared(self.src, rhs);
+                    if !plain_read || self.pending_of_site.contains_key(&r.id) {
+                        continue;
+                    }
+                    let robjs = self.stmt_objects(r.id, Some(Dir::R));
+                    for (pi, p) in self.pending[&func].iter().enumerate() {
+                        if p.deferred.iter().any(|d| d.stmt.id == r.id) {
+                            continue;
+                        }
+                        let writers: Vec<&Deferred> = p.deferred.iter().filter(|d| !self.stmt_objects(d.stmt.id, Some(Dir::W)).is_disjoint(&robjs)).collect();
+                        let [d] = writers.as_slice() else { continue };
+                        let before = block[..k].iter().any(|t| t.id == d.stmt.id);
+                        let is_store = matches!(&d.stmt.kind, StmtKind::Assign { lhs, .. } if lvalue_is_shared(self.src, lhs));
+                        if before && is_store {
+                            found.push((pi, r.clone(), d.stmt.clone()));
+                        }
+                    }
+                }
+            }
+            for (pi, r, store) in found {
+                let StmtKind::Assign { lhs, rhs } = &r.kind else { continue };
+                let global = self.out.var(self.pending[&func][pi].ptr).is_global();
+                let storage = if global { Storage::Global } else { Storage::Temp { func } };
+                let mk = |rw: &mut Self, n: String, t: Type| {
+                    let id = rw.out.add_var(Var { name: n, ty: t, storage, init: None, address_taken: false, loc: r.loc });
+                    if global {
+                        rw.out.globals.push(id);
+                    }
+                    id
+                };
+                let base = format!("__weakc_fwd{}", r.id);
+                let flag = mk(self, format!("{base}_on"), Type::Bool);
+                let guess = mk(self, format!("{base}_guess"), lhs.ty.clone());
+                let mem = mk(self, format!("{base}_mem"), lhs.ty.clone());
+                let addr = mk(self, format!("{base}_addr"), Type::ptr_to(rhs.ty.clone()));
+                self.pending.get_mut(&func).expect("exists")[pi].fwd.push(Forward { site: r.id, store, flag, guess, mem, addr });
             }
         }
     }
@@ -1078,6 +1183,20 @@ impl Rewriter<'_> {
             self.stmt_inner(&d.stmt, &mut inner, &mut again, Some(pi));
             body.push(if_(flag, again, vec![], loc));
         }
+        // Reads that took a deferred store's value early must have guessed right.
+        for f in &p.fwd {
+            let StmtKind::Assign { lhs: slhs, rhs: srhs } = &f.store.kind else { continue };
+            let gty = self.out.var(f.guess).ty.clone();
+            let aty = self.out.var(f.addr).ty.clone();
+            let guess = var(f.guess, &gty);
+            let hit = eq(addr_of(slhs.clone()), var(f.addr, &aty));
+            let value = Expr::new(ExprKind::Cast(Box::new(srhs.clone())), gty.clone());
+            let check = vec![
+                if_(hit, vec![assume(eq(guess.clone(), value), loc)], vec![assume(eq(guess, var(f.mem, &gty)), loc)], loc),
+                assign(var(f.flag, &Type::Bool), int(0), loc),
+            ];
+            body.push(if_(var(f.flag, &Type::Bool), check, vec![], loc));
+        }
         // The branches taken on guesses must have guessed right.
         for sp in &p.spec {
             let ty = self.out.var(sp.var).ty.clone();
@@ -1101,9 +1220,10 @@ impl Rewriter<'_> {
         let Some(pending) = self.pending.get(&ctx.func) else { return vec![] };
         pending
             .iter()
-            .filter(|p| !p.spec.is_empty())
+            .filter(|p| !p.spec.is_empty() || !p.fwd.is_empty())
             .map(|p| {
-                let any = p.spec.iter().map(|sp| var(sp.flag, &Type::Bool)).reduce(or).expect("non-empty");
+                let flags = p.spec.iter().map(|sp| sp.flag).chain(p.fwd.iter().map(|f| f.flag));
+                let any = flags.map(|f| var(f, &Type::Bool)).reduce(or).expect("non-empty");
                 if_(any, vec![self.complete_read(p, ctx, loc)], vec![], loc)
             })
             .collect()
@@ -1187,6 +1307,9 @@ impl Rewriter<'_> {
                 for sp in &p.spec {
                     prologue.push(assign(var(sp.flag, &Type::Bool), int(0), loc));
                 }
+                for f in &p.fwd {
+                    prologue.push(assign(var(f.flag, &Type::Bool), int(0), loc));
+                }
             }
         }
         let mut ctx = Ctx { func: f, me, entry, atomic_depth: 0 };
@@ -1252,14 +1375,21 @@ impl Rewriter<'_> {
         let mut pre = vec![];
         // A read of a location a deferred store will write must see that store.
         let read_objs = self.stmt_objects(s.id, Some(Dir::R));
+        let mut forward: Option<(&PendingRead, &Forward)> = None;
         for (i, p) in pending.iter().enumerate() {
             if deferring == Some(i) {
                 continue;
             }
             let waits_for_store = !p.deferred_writes.is_disjoint(&read_objs);
+            if waits_for_store && deferring.is_none() && forward.is_none() {
+                if let Some(f) = p.fwd.iter().find(|f| f.site == s.id) {
+                    forward = Some((p, f));
+                    continue;
+                }
+            }
             let uses_value = used.iter().any(|v| p.derived.contains(v));
             // Redefining what the read or its deferred statements use: finish them first.
-            let overwrites = defined.is_some_and(|d| p.derived.contains(&d) || p.inputs.contains(&d));
+            let overwrites = defined.is_some_and(|d| p.derived.contains(&d) || p.inputs.contains(&d)) && !p.early_defs.contains(&s.id);
             let speculable = matches!(s.kind, StmtKind::If { .. })
                 && !waits_for_store
                 && used.iter().filter(|v| p.derived.contains(v)).all(|v| p.spec.iter().any(|sp| sp.var == *v));
@@ -1282,6 +1412,32 @@ impl Rewriter<'_> {
             }
         }
         out.extend(self.wrap(ctx, pre, loc));
+        if let Some((p, f)) = forward {
+            // Either the pending read completes first (the read then sees the store, or not),
+            // or the read takes a guess now (see `Forward`).
+            let StmtKind::Assign { lhs, rhs } = &s.kind else { unreachable!("forwards are made for plain reads") };
+            let gty = self.out.var(f.guess).ty.clone();
+            let aty = self.out.var(f.addr).ty.clone();
+            let pty = self.out.var(p.ptr).ty.clone();
+            let mut early = vec![assign(var(f.addr, &aty), addr_of(rhs.clone()), loc)];
+            // What memory (or the buffer) holds now, ignoring the deferred store.
+            self.emit(s, ctx, &mut early, deferring);
+            early.push(assign(var(f.mem, &gty), lhs.clone(), loc));
+            early.push(assign(var(f.guess, &gty), Expr::new(ExprKind::Nondet, gty.clone()), loc));
+            early.push(assign(lhs.clone(), var(f.guess, &gty), loc));
+            early.push(assign(var(f.flag, &Type::Bool), int(1), loc));
+            let mut wait = self.wrap(ctx, vec![self.complete_read(p, ctx, loc)], loc);
+            self.emit(s, ctx, &mut wait, deferring);
+            out.push(if_(and(ne(var(p.ptr, &pty), null(&pty)), nondet_bool()), early, wait, loc));
+            return;
+        }
+        self.emit(s, ctx, out, deferring);
+    }
+
+    /// The statement itself, once the pending reads it waits for are complete.
+    fn emit(&self, s: &Stmt, ctx: &mut Ctx, out: &mut Block, deferring: Option<usize>) {
+        let loc = s.loc;
+        let pending: &[PendingRead] = self.pending.get(&ctx.func).map_or(&[], Vec::as_slice);
         match &s.kind {
             StmtKind::Assign { lhs, rhs } if lvalue_is_shared(self.src, lhs) => {
                 let objs = self.stmt_objects(s.id, Some(Dir::W));
