@@ -341,3 +341,14 @@ fn instrumented_litmus_tests_match_the_architectures() {
         }
     }
 }
+
+/// Header-stripped SV-COMP copies call `malloc` undeclared: the result is a pointer (GCC's
+/// built-in prototype), not an `int` that would lose the address.
+#[test]
+fn c_undeclared_malloc_returns_a_pointer() {
+    let src = "struct node { int v; struct node *next; };\n\
+               int main(void) { struct node *n = malloc(sizeof(struct node)); n->v = 7; n->next = 0;\n\
+               __VERIFIER_assert(n != 0 && n->v == 7); return 0; }";
+    safe(src, 1);
+    unsafe_(&src.replace("n->v == 7", "n->v == 8"), 1);
+}

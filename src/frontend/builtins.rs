@@ -173,8 +173,11 @@ impl<'t> Lowerer<'t> {
                     return Ok(r);
                 }
                 if self.lookup_ord(name).is_none() {
-                    // C89 implicit declaration: `int name()`.
-                    let ft = FuncType { ret: Type::INT, params: vec![], variadic: false };
+                    // C89 implicit declaration: `int name()`; for the C library's allocation
+                    // and memory functions the standard prototype, as GCC does (a pointer
+                    // squeezed through `int` would be garbage: header-stripped `.i` files
+                    // call `malloc` undeclared).
+                    let ft = library_prototype(name).unwrap_or(FuncType { ret: Type::INT, params: vec![], variadic: false });
                     let loc = self.loc(f);
                     self.declare_function(name, Ok(ft), false, None, loc, true);
                 }
@@ -524,4 +527,21 @@ impl<'t> Lowerer<'t> {
         self.emit(StmtKind::Fence(f), self.loc(n));
         Ok(())
     }
+}
+
+/// The standard prototype of a C library function whose result is a pointer, for calls
+/// without a declaration in scope.
+fn library_prototype(name: &str) -> Option<FuncType> {
+    let void_ptr = Type::ptr_to(Type::Void);
+    let size = Type::ULONG;
+    let (ret, params) = match name {
+        "malloc" | "valloc" | "alloca" => (void_ptr, vec![size]),
+        "calloc" => (void_ptr, vec![size.clone(), size]),
+        "realloc" => (void_ptr.clone(), vec![void_ptr, size]),
+        "memcpy" | "memmove" => (void_ptr.clone(), vec![void_ptr.clone(), void_ptr, size]),
+        "memset" => (void_ptr.clone(), vec![void_ptr, Type::INT, size]),
+        "strdup" => (Type::ptr_to(Type::CHAR), vec![Type::ptr_to(Type::CHAR)]),
+        _ => return None,
+    };
+    Some(FuncType { ret, params, variadic: false })
 }
