@@ -810,3 +810,183 @@ pub fn main(args: GenArgs) -> Result<u8, Error> {
     }
     Ok(0)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::SourceMap;
+
+    fn gen(cycle: &str, arch: LitArch) -> Generated {
+        generate(cycle, arch, None).unwrap_or_else(|e| panic!("{cycle}: {e}"))
+    }
+
+    fn usage_msg(cycle: &str, arch: LitArch) -> String {
+        match generate(cycle, arch, None) {
+            Ok(g) => panic!("{cycle} was accepted:\n{}", herd_text(&g.litmus)),
+            Err(e) => {
+                assert_eq!(e.exit_code(), 2, "{e}");
+                assert!(matches!(e, Error::Usage(_)), "{e:?}");
+                e.to_string()
+            }
+        }
+    }
+
+    /// The generated text parses back to the same test (both printers).
+    fn reparse(l: &Litmus) -> Litmus {
+        let mut map = SourceMap::default();
+        let a = crate::litmus::parse_str("gen", &herd_text(l), &mut map).unwrap_or_else(|e| panic!("{}\n{}", e.render(&map, false), herd_text(l)));
+        assert!(a.same_as(l), "{}", herd_text(l));
+        let b = crate::litmus::parse_str("gen2", &l.to_herd(), &mut map).unwrap();
+        assert!(b.same_as(l));
+        a
+    }
+
+    fn cond(l: &Litmus) -> String {
+        l.cond.prop.atoms().iter().map(|a| Prop::Atom((*a).clone()).to_string()).collect::<Vec<_>>().join(" /\\ ")
+    }
+
+    #[test]
+    fn parses_the_edge_vocabulary() {
+        let e = parse_edge("PodWR").unwrap();
+        assert_eq!((e.kind, e.same_loc, e.src, e.tgt, e.external), (EdgeKind::Po, false, Dir::W, Dir::R, false));
+        let e = parse_edge("PosRR").unwrap();
+        assert!(e.same_loc);
+        assert_eq!(parse_edge("Rfe").unwrap().kind, EdgeKind::Com(Com::Rf));
+        assert!(parse_edge("Rfe").unwrap().external && !parse_edge("Rfi").unwrap().external);
+        assert_eq!(parse_edge("Coe").unwrap(), Edge { text: "Coe".into(), ..parse_edge("Wse").unwrap() });
+        let e = parse_edge("Fri").unwrap();
+        assert_eq!((e.src, e.tgt), (Dir::R, Dir::W));
+        assert_eq!(parse_edge("LwSyncdRR").unwrap().kind, EdgeKind::Fence(FenceName::LwSync));
+        assert_eq!(parse_edge("SyncsWR").unwrap().kind, EdgeKind::Fence(FenceName::Sync));
+        assert!(parse_edge("SyncsWR").unwrap().same_loc);
+        assert_eq!(parse_edge("ISyncdRR").unwrap().kind, EdgeKind::Fence(FenceName::ISync));
+        assert_eq!(parse_edge("DMB.STdWW").unwrap().kind, EdgeKind::Fence(FenceName::DmbSt));
+        assert_eq!(parse_edge("DMBdWW").unwrap().kind, EdgeKind::Fence(FenceName::Dmb));
+        assert_eq!(parse_edge("DMB.SYdWR").unwrap().kind, EdgeKind::Fence(FenceName::Dmb));
+        assert_eq!(parse_edge("MFencedWR").unwrap().kind, EdgeKind::Fence(FenceName::MFence));
+        let e = parse_edge("DpAddrdW").unwrap();
+        assert_eq!((e.kind, e.src, e.tgt), (EdgeKind::Dep(Dep::Addr), Dir::R, Dir::W));
+        assert_eq!(parse_edge("DpCtrlIsyncdR").unwrap().kind, EdgeKind::Dep(Dep::CtrlIsync));
+        assert_eq!(parse_edge("DpCtrlIsbdR").unwrap().kind, EdgeKind::Dep(Dep::CtrlIsync));
+        assert_eq!(parse_edge("DpCtrldW").unwrap().kind, EdgeKind::Dep(Dep::Ctrl));
+        for bad in ["PodXR", "Pod", "PodWRW", "Rf", "Frx", "DpDatadR", "DpAddrxR", "DpFoodR", "LwSyncWW", "SyncdW", "Hello", "podwr"] {
+            assert!(parse_edge(bad).is_err(), "{bad} accepted");
+        }
+    }
+
+    #[test]
+    fn rejects_inconsistent_cycles() {
+        let m = usage_msg("PodWR Rfe PodWR Fre", LitArch::X86);
+        assert!(m.contains("edge 1 `PodWR` ends at a read but edge 2 `Rfe` starts from a write"), "{m}");
+        let m = usage_msg("PodWW Fre PodWR Fre", LitArch::X86);
+        assert!(m.contains("ends at a read") || m.contains("ends at a write"), "{m}");
+        assert!(usage_msg("PodWR Fri", LitArch::X86).contains("no external communication edge"));
+        assert!(usage_msg("PodWR Fre PosWR Fre", LitArch::X86).contains("exactly one edge changes location"));
+        assert!(usage_msg("Fre", LitArch::X86).contains("at least two edges"));
+        assert!(usage_msg("", LitArch::X86).contains("at least two edges"));
+        assert!(usage_msg("PodWR Fre PodWR Frx", LitArch::X86).contains("edge 4: unknown edge `Frx`"));
+        // Architecture: no dependencies on X86, fences of the architecture only.
+        assert!(usage_msg("PodWW Rfe DpAddrdR Fre", LitArch::X86).contains("X86 has no dependencies"));
+        assert!(usage_msg("LwSyncdWW Rfe PodRR Fre", LitArch::X86).contains("not a fence of X86"));
+        assert!(usage_msg("MFencedWR Fre MFencedWR Fre", LitArch::Ppc).contains("not a fence of PPC"));
+        assert!(usage_msg("DMB.LDdRR Fre PodWW Rfe", LitArch::Arm).contains("not a fence of ARM"));
+        // More than two writes to one location.
+        assert!(usage_msg("Wse Wse Wse", LitArch::X86).contains("more than two writes"));
+        // Unknown architecture through the command's entry point.
+        let args = GenArgs { arch: "mips".into(), cycle: "PodWR Fre PodWR Fre".into(), output: None, format: GenFormat::Litmus, name: None };
+        assert!(matches!(render(&args), Err(Error::Usage(m)) if m.contains("unknown architecture `mips`")));
+    }
+
+    #[test]
+    fn sb_on_x86() {
+        let g = gen("PodWR Fre PodWR Fre", LitArch::X86);
+        let l = reparse(&g.litmus);
+        assert_eq!(g.family, Some("SB"));
+        assert_eq!(l.name, "SB");
+        assert_eq!(l.threads.len(), 2);
+        let code: Vec<Vec<&str>> = l.threads.iter().map(|t| t.code.iter().map(|i| i.text.as_str()).collect()).collect();
+        assert_eq!(code, vec![vec!["MOV [x],$1", "MOV EAX,[y]"], vec!["MOV [y],$1", "MOV EAX,[x]"]]);
+        assert!(herd_text(&l).contains("exists (0:EAX=0 /\\ 1:EAX=0)"), "{}", herd_text(&l));
+        assert_eq!(l.cond.quant, Quant::Exists);
+        assert_eq!(generate("MFencedWR Fre MFencedWR Fre", LitArch::X86, None).unwrap().litmus.name, "SB+mfences");
+    }
+
+    #[test]
+    fn mp_lwsync_addr_on_power_is_diys() {
+        // Rotated to start with the writer; the same text as diy's MP+lwsync+addr.
+        let g = gen("Rfe DpAddrdR Fre LwSyncdWW", LitArch::Ppc);
+        let l = reparse(&g.litmus);
+        assert_eq!(l.name, "MP+lwsync+addr");
+        assert_eq!(g.cycle, "LwSyncdWW Rfe DpAddrdR Fre");
+        let code: Vec<Vec<&str>> = l.threads.iter().map(|t| t.code.iter().map(|i| i.text.as_str()).collect()).collect();
+        assert_eq!(code[0], vec!["li r1,1", "stw r1,0(r2)", "lwsync", "li r3,1", "stw r3,0(r4)"]);
+        assert_eq!(code[1], vec!["lwz r1,0(r2)", "xor r3,r1,r1", "lwzx r4,r3,r5"]);
+        assert_eq!(cond(&l), "1:r1=1 /\\ 1:r4=0");
+        let init: Vec<String> = l.init.iter().map(|i| format!("{}={}", i.place, i.val.as_ref().unwrap())).collect();
+        assert_eq!(init, vec!["0:r2=x", "0:r4=y", "1:r2=y", "1:r5=x"]);
+    }
+
+    #[test]
+    fn coherence_values_and_final_state() {
+        // 2+2W: each location written twice; the Wse target is coherence-last.
+        let l = reparse(&gen("PodWW Wse PodWW Wse", LitArch::X86).litmus);
+        assert_eq!(l.name, "2+2W");
+        // diy's 2+2W: MOV [x],$2; MOV [y],$1 | MOV [y],$2; MOV [x],$1.
+        assert_eq!(l.threads[0].code[0].text, "MOV [x],$2");
+        assert_eq!(l.threads[0].code[1].text, "MOV [y],$1");
+        assert_eq!(l.threads[1].code[0].text, "MOV [y],$2");
+        assert_eq!(l.threads[1].code[1].text, "MOV [x],$1");
+        assert_eq!(cond(&l), "[x]=2 /\\ [y]=2");
+        // S: the read sees P0's y=1, P1's x write is coherence-before P0's.
+        let l = reparse(&gen("PodWW Rfe PodRW Wse", LitArch::Ppc).litmus);
+        assert_eq!(l.name, "S");
+        assert_eq!(cond(&l), "[x]=2 /\\ 1:r1=1");
+        // Internal edges: rfi reads its own thread's write.
+        let l = reparse(&gen("Rfi PodRW Coe MFencedWR Fre", LitArch::X86).litmus);
+        assert_eq!(cond(&l), "[y]=2 /\\ 0:EAX=1 /\\ 1:EAX=0");
+        // A single-location cycle (CoRR): one write, the second read sees the initial value.
+        let l = reparse(&gen("Rfe PosRR Fre", LitArch::X86).litmus);
+        assert_eq!(l.threads.len(), 2);
+        assert_eq!(cond(&l), "1:EAX=1 /\\ 1:EBX=0");
+        // CoWW: program order against the coherence the Wse edge claims.
+        let l = reparse(&gen("PosWW Wse", LitArch::X86).litmus);
+        assert_eq!(l.threads.len(), 1);
+        assert_eq!(l.threads[0].code[0].text, "MOV [x],$2");
+        assert_eq!(l.threads[0].code[1].text, "MOV [x],$1");
+        assert_eq!(cond(&l), "[x]=2");
+    }
+
+    #[test]
+    fn dependencies_per_architecture() {
+        let arm = reparse(&gen("DMBdWW Rfe DpAddrdR Fre", LitArch::Arm).litmus);
+        assert_eq!(arm.name, "MP+dmb+addr");
+        let p1: Vec<&str> = arm.threads[1].code.iter().map(|i| i.text.as_str()).collect();
+        assert_eq!(p1, vec!["LDR R0,[R1]", "EOR R2,R0,R0", "LDR R3,[R2,R4]"]);
+        let v8 = reparse(&gen("DpDatadW Rfe DpCtrlIsbdR Fre PodWW Rfe", LitArch::AArch64).litmus);
+        let all: Vec<&str> = v8.threads.iter().flat_map(|t| t.code.iter().map(|i| i.text.as_str())).collect();
+        for want in ["EOR W2,W0,W0", "ADD W2,W2,#1", "STR W2,[X3]", "CBNZ W0,LC00", "LC00:", "ISB"] {
+            assert!(all.contains(&want), "{want} missing in {all:?}");
+        }
+        let ppc = reparse(&gen("PodWW Rfe DpCtrlIsyncdR Fre", LitArch::Ppc).litmus);
+        let p1: Vec<&str> = ppc.threads[1].code.iter().map(|i| i.text.as_str()).collect();
+        assert_eq!(p1, vec!["lwz r1,0(r2)", "cmpw r1,r1", "beq LC00", "LC00:", "isync", "lwz r3,0(r4)"]);
+        assert_eq!(ppc.name, "MP+po+ctrlisync");
+        let addr_w = reparse(&gen("DpAddrdW Rfe DpAddrdW Rfe", LitArch::AArch64).litmus);
+        assert_eq!(addr_w.name, "LB+addrs");
+        assert!(addr_w.threads[0].code.iter().any(|i| i.text == "STR W3,[X4,W2,SXTW]"), "{}", herd_text(&addr_w));
+    }
+
+    #[test]
+    fn names_and_c_output() {
+        assert_eq!(gen("Rfe SyncdRR Fre Rfe SyncdRR Fre", LitArch::Ppc).litmus.name, "IRIW+syncs");
+        assert_eq!(gen("Rfe LwSyncdRW Rfe DpAddrdR Fre", LitArch::Ppc).litmus.name, "WRC+lwsync+addr");
+        assert_eq!(gen("DpDatadW Rfe DpDatadW Rfe", LitArch::Ppc).litmus.name, "LB+datas");
+        assert_eq!(gen("PodWW Rfe PodRW Rfe PodRR Fre", LitArch::Arm).litmus.name, "ISA2");
+        assert_eq!(gen("Rfi PodRR Fre Rfi PodRR Fre", LitArch::X86).litmus.name, "Rfi+PodRR+Fre+Rfi+PodRR+Fre");
+        assert_eq!(generate("PodWR Fre PodWR Fre", LitArch::X86, Some("mine")).unwrap().litmus.name, "mine");
+        assert!(generate("PodWR Fre PodWR Fre", LitArch::X86, Some("two words")).is_err());
+        let args = GenArgs { arch: "tso".into(), cycle: "MFencedWR Fre MFencedWR Fre".into(), output: None, format: GenFormat::C, name: None };
+        let c = render(&args).unwrap();
+        assert!(c.contains("asm(\"mfence\");") && c.contains("__CPROVER_assert"), "{c}");
+    }
+}
