@@ -521,6 +521,9 @@ pub fn generate(cycle: &str, arch: LitArch, name: Option<&str>) -> Result<Genera
         if dir(e) != Dir::R {
             continue;
         }
+        if edges[prev(e)].kind == EdgeKind::Com(Com::Rf) && edges[e].kind == EdgeKind::Com(Com::Fr) && prev(e) == (e + 1) % n {
+            return Err(bad("the read would read from the very write it is fr-before".into()));
+        }
         if edges[prev(e)].kind == EdgeKind::Com(Com::Rf) {
             observed[e] = Some(value[prev(e)]);
         } else if edges[e].kind == EdgeKind::Com(Com::Fr) {
@@ -892,6 +895,8 @@ mod tests {
         assert!(usage_msg("DMB.LDdRR Fre PodWW Rfe", LitArch::Arm).contains("not a fence of ARM"));
         // More than two writes to one location.
         assert!(usage_msg("Wse Wse Wse", LitArch::X86).contains("more than two writes"));
+        assert!(usage_msg("Rfe Fre", LitArch::X86).contains("fr-before"));
+        assert!(usage_msg("Wse Wse", LitArch::X86).contains("cyclically"));
         // Unknown architecture through the command's entry point.
         let args = GenArgs { arch: "mips".into(), cycle: "PodWR Fre PodWR Fre".into(), output: None, format: GenFormat::Litmus, name: None };
         assert!(matches!(render(&args), Err(Error::Usage(m)) if m.contains("unknown architecture `mips`")));
