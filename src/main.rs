@@ -63,6 +63,8 @@ enum Cmd {
     /// Run herd `.litmus` (and ESOP-style C) litmus tests in batch, optionally against
     /// expected verdicts (see the README for the exit codes).
     Litmus(weakc::litmus::runner::LitmusArgs),
+    /// Generate a litmus test from a cycle in diy's edge vocabulary ("PodWR Fre PodWR Fre").
+    LitmusGen(weakc::litmus::gen::GenArgs),
     /// Choose the cheapest fences that break every critical cycle (or, with --property,
     /// that make the assertions hold), verify the answer, and print or patch it.
     Fences {
@@ -238,6 +240,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
     match cli.cmd {
         Cmd::Verify { common, v } => verify(common, v),
         Cmd::Litmus(args) => weakc::litmus::runner::main(args).map_err(|e| (e, SourceMap::default())),
+        Cmd::LitmusGen(args) => weakc::litmus::gen::main(args).map_err(|e| (e, SourceMap::default())),
         Cmd::Fences { common, f } => {
             let arch = arch_of(&common.mm)?;
             let a = analyze(&common, arch)?;

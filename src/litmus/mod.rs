@@ -1,7 +1,9 @@
 //! Litmus tests: herd7 `.litmus` files ([`parse`]), their translation to C in the ESOP 2013
 //! conventions ([`translate`]), and batch runs against reference verdicts ([`runner`],
-//! the `weakc litmus` command).
+//! the `weakc litmus` command), and tests generated from diy-style cycles ([`gen`], the
+//! `weakc litmus-gen` command).
 
+pub mod gen;
 pub mod parse;
 pub mod runner;
 pub mod translate;
