@@ -223,6 +223,27 @@ pub(crate) fn loop_stmts(prog: &Program) -> Vec<(&crate::ir::Stmt, &str, String)
 /// within the bounds of `opts`.
 pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
     let t0 = Instant::now();
+    let deadline = opts.timeout.map(|t| t0 + t);
+    let out_of_time = || Outcome {
+        verdict: Verdict::Unknown("time limit reached".into()),
+        failed: None,
+        trace: vec![],
+        stats: Stats::default(),
+        warnings: vec![],
+        graph: None,
+    };
+    // Symbolic execution honours the time limit too (large programs spend it there).
+    macro_rules! run {
+        ($sx:expr) => {{
+            $sx.deadline = deadline;
+            if let Err(e) = $sx.run() {
+                if $sx.timed_out {
+                    return Ok(out_of_time());
+                }
+                return Err(e);
+            }
+        }};
+    }
     let progress = |m: &str| {
         if let Some(p) = opts.progress {
             p(m)
@@ -240,7 +261,7 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
         let mut sx1 = symex::Symex::new(prog, opts, alias.clone());
         sx1.collected = collected.take();
         sx1.collecting = Some(Default::default());
-        sx1.run()?;
+        run!(sx1);
         if sx1.collected.as_ref().is_some_and(|c| c.mismatch) {
             collected = None;
             break;
@@ -253,10 +274,10 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
     }
     let mut sx = symex::Symex::new(prog, opts, alias.clone());
     sx.collected = collected;
-    sx.run()?;
+    run!(sx);
     if sx.collected.as_ref().is_some_and(|c| c.mismatch) {
         sx = symex::Symex::new(prog, opts, alias);
-        sx.run()?;
+        run!(sx);
     }
     let symex_time = t0.elapsed();
     progress("encoding sequential consistency");
@@ -286,7 +307,11 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
         stats.vars, stats.clauses, stats.events, stats.threads
     ));
     let t2 = Instant::now();
-    let res = sx.sat.solve(&[any], opts.timeout);
+    let res = match deadline {
+        Some(d) if Instant::now() >= d => None,
+        Some(d) => sx.sat.solve(&[any], Some(d - Instant::now())),
+        None => sx.sat.solve(&[any], None),
+    };
     stats.solve_time = t2.elapsed();
     match res {
         None => Ok(Outcome {

@@ -183,6 +183,10 @@ pub type ThreadKey = (usize, usize, Vec<usize>);
 pub struct Symex<'p> {
     pub prog: &'p Program,
     opts: &'p BmcOptions,
+    /// When the whole check must stop (`BmcOptions::timeout`): symbolic execution gives up
+    /// with `timed_out` set.
+    pub deadline: Option<std::time::Instant>,
+    pub timed_out: bool,
     pub sat: Sat,
     pub layout: Layout<'p>,
     pub objects: Vec<Object>,
@@ -249,6 +253,8 @@ impl<'p> Symex<'p> {
         Symex {
             prog,
             opts,
+            deadline: None,
+            timed_out: false,
             sat: Sat::new(),
             layout: Layout::new(prog),
             objects: vec![Object { name: "NULL".into(), init: ObjInit::Zero, root: None }],
@@ -767,6 +773,10 @@ impl<'p> Symex<'p> {
 
     fn stmt(&mut self, s: &'p Stmt) -> R<()> {
         let loc = s.loc;
+        if self.deadline.is_some_and(|d| std::time::Instant::now() > d) {
+            self.timed_out = true;
+            return Err(Error::Internal("time limit reached during symbolic execution".into()));
+        }
         self.cur_loc = loc;
         self.cur_stmt = s.id;
         self.cur_stmt_ptr = s as *const Stmt as usize;
