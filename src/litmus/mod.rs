@@ -2,6 +2,7 @@
 //! conventions ([`translate`]), and batch runs against reference verdicts ([`runner`],
 //! the `weakc litmus` command).
 
+pub mod axiomatic;
 pub mod parse;
 pub mod runner;
 pub mod translate;
