@@ -1185,8 +1185,18 @@ fn valid(
                 }
             }
             if let Some(k) = ev[w].thread {
-                for &i in &infos[k][pick[k]].b_cumul[ev[w].local] {
-                    g.push((base[k] + i, r));
+                let inf = &infos[k][pick[k]];
+                for &i in &inf.b_cumul[ev[w].local] {
+                    let e = base[k] + i;
+                    g.push((e, r));
+                    // rfe; fence; rfe: the fence is A-cumulative for (e, w) as well, so the
+                    // write e read from is ordered before r.
+                    if ev[e].dir == Dir::R && inf.a_cumul[i].contains(&ev[w].local) {
+                        let w0 = rf_of[e];
+                        if ev[w0].thread != ev[e].thread {
+                            g.push((w0, r));
+                        }
+                    }
                 }
             }
         }
