@@ -20,9 +20,20 @@
 //! [`Arch::pair_then_rfe_safe`] and `w rfe r`.
 //!
 //! **Choices made** (they follow the paper and herd rather than weakc's machine):
-//! * Program-order pairs to the *same* location go through the table like any other pair (as
-//!   herd's `ppo` does: x86-TSO keeps same-location R→R, rmo.cat keeps none of them), and
-//!   uniproc orders them per location. In particular CoRR (same-location read→read) is
+//! * `thin` is checked over `rf ∪ dp ∪ (po ∩ safe_A)`: besides the paper's dependencies,
+//!   every program-order pair the model keeps (fences included), as herd's Power and ARM
+//!   models check `acyclic(ppo ∪ fence ∪ rfe)`. Without it, LB+lwsyncs would be valid on
+//!   `power` (rfe relaxed, lwsync not cumulative), which neither herd nor the hardware allows.
+//!   On models whose rfe is safe this adds nothing to ghb.
+//! * Same-location read→write and write→write pairs are always in ghb (ESOP keeps posRW
+//!   and posWW on every model; herd's ppc.cat has `po-loc` in its `cc0`), same-location
+//!   read→read and write→read pairs follow the table.
+//! * Cumulativity composes: for `w0 rfe r`, a fenced pair `(r, w)` both A- and
+//!   B-cumulative, and `w rfe r2`, ghb gets `w0 → r2` (`rfe; fence; rfe`, WRC+lwsync+addr
+//!   on `power-herd`).
+//! * Program-order read→read pairs to the *same* location go through the table like any
+//!   other pair (as herd's `ppo` does: x86-TSO keeps them, rmo.cat does not), and uniproc
+//!   orders them per location. In particular CoRR (same-location read→read) is
 //!   *forbidden* on every model here, whereas weakc's instrumentation deliberately relaxes
 //!   same-location read pairs behind a deferred dependent read on rmo/power/arm (ESOP's
 //!   machine, `posrr00x`); such tests show up as engine disagreements.
@@ -914,11 +925,17 @@ fn run_info(run: &Run, arch: &Arch) -> RunInfo {
         for j in i + 1..n {
             let (a, b) = (&run.events[i], &run.events[j]);
             let info = run.pair_info(i, j);
-            let safe = arch.po_pair_safe(a.dir, b.dir, &info) || a.acquire || b.release;
+            // Same location: a write is never performed before an earlier read or write of
+            // its location (posRW, posWW are safe in ESOP's models and in herd's ppo);
+            // posRR and posWR follow the table.
+            let same_loc_to_write = a.loc == b.loc && b.dir == Dir::W;
+            let safe = arch.po_pair_safe(a.dir, b.dir, &info) || a.acquire || b.release || same_loc_to_write;
             if safe {
                 ri.ppo.push((i, j));
             }
-            if info.deps.addr || info.deps.data || info.deps.ctrl {
+            // thin: dp, and (as herd's `acyclic (ppo | fence | rfe)`) every pair the model
+            // preserves.
+            if info.deps.addr || info.deps.data || info.deps.ctrl || safe {
                 ri.dp.push((i, j));
             }
             if a.dir == Dir::R && arch.rfe_then_pair_safe(b.dir, &info) {
