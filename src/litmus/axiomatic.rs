@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! uniproc  acyclic(ws ∪ rf ∪ fr ∪ po-loc)
-//! thin     acyclic(rf ∪ dp)                         dp = addr ∪ data ∪ ctrl
+//! thin     acyclic(rf ∪ dp)                         dp = addr ∪ data ∪ ctrl (see below)
 //! ghb      acyclic((ws ∪ rf ∪ fr ∪ po) ∩ safe_A ∪ ab)
 //! ```
 //!
@@ -24,7 +24,9 @@
 //!   every program-order pair the model keeps (fences included), as herd's Power and ARM
 //!   models check `acyclic(ppo ∪ fence ∪ rfe)`. Without it, LB+lwsyncs would be valid on
 //!   `power` (rfe relaxed, lwsync not cumulative), which neither herd nor the hardware allows.
-//!   On models whose rfe is safe this adds nothing to ghb.
+//!   On models whose rfe is safe this adds nothing to ghb. Like herd, `thin` uses `rfe`
+//!   (and `rfi` only where the model keeps it), not `rf`: a read may be satisfied by
+//!   forwarding from its thread's own write (herd allows LB+data+fri-rfi-data on ARM).
 //! * Same-location read→write and write→write pairs are always in ghb (ESOP keeps posRW
 //!   and posWW on every model; herd's ppc.cat has `po-loc` in its `cc0`), same-location
 //!   read→read and write→read pairs follow the table.
@@ -929,13 +931,12 @@ fn run_info(run: &Run, arch: &Arch) -> RunInfo {
             // its location (posRW, posWW are safe in ESOP's models and in herd's ppo);
             // posRR and posWR follow the table.
             let same_loc_to_write = a.loc == b.loc && b.dir == Dir::W;
-            let safe = arch.po_pair_safe(a.dir, b.dir, &info) || a.acquire || b.release || same_loc_to_write;
-            if safe {
+            let kept = arch.po_pair_safe(a.dir, b.dir, &info) || a.acquire || b.release;
+            if kept || same_loc_to_write {
                 ri.ppo.push((i, j));
             }
-            // thin: dp, and (as herd's `acyclic (ppo | fence | rfe)`) every pair the model
-            // preserves.
-            if info.deps.addr || info.deps.data || info.deps.ctrl || safe {
+            // thin: dp, and (as herd's `acyclic (ppo | fence | rfe)`) every pair kept in ghb.
+            if info.deps.addr || info.deps.data || info.deps.ctrl || kept || same_loc_to_write {
                 ri.dp.push((i, j));
             }
             if a.dir == Dir::R && arch.rfe_then_pair_safe(b.dir, &info) {
@@ -1175,9 +1176,11 @@ fn valid(
     if !acyclic(n, &e) {
         return false;
     }
-    // thin air
+    // thin air, over rfe (and rfi only where the model keeps it): a read may be satisfied
+    // by forwarding from a write of its own thread before that write's dependencies are
+    // resolved (herd allows LB+data+fri-rfi-data on ARM).
     if !dp.is_empty() {
-        let mut e2 = rf.clone();
+        let mut e2: Vec<(usize, usize)> = rf.iter().copied().filter(|&(w, r)| arch.rfi_safe() || ev[w].thread != ev[r].thread).collect();
         e2.extend_from_slice(dp);
         if !acyclic(n, &e2) {
             return false;
