@@ -7,6 +7,10 @@
 //! can fail", i.e. the proposition of the final condition is reachable on the model (see
 //! [`super::translate`] for the exact meaning per quantifier).
 //!
+//! With `--engine axiomatic` the verdict comes from [`super::axiomatic`] instead (no C, no
+//! instrumentation); with `--engine both` from the instrumentation, the axiomatic verdict
+//! is kept next to it and every test where the two differ is reported (`engines_disagree`).
+//!
 //! Outcomes against an expectation: `agree`; `unsound` (expected reachable, weakc says
 //! unreachable: weakc missed a behaviour of the model); `spurious` (expected unreachable,
 //! weakc says reachable); `unknown` (no verdict — solver timeout — or no expectation for the
@@ -28,7 +32,7 @@ use std::time::{Duration, Instant};
 /// Exit codes of `weakc litmus` (README): every compared test agrees (or nothing to
 /// compare) and nothing failed.
 pub const EXIT_OK: u8 = 0;
-/// Some test is unsound or spurious.
+/// Some test is unsound or spurious, or (`--engine both`) the two engines disagree.
 pub const EXIT_DISAGREE: u8 = 1;
 /// Some test could not be run (parse/translation/analysis error, unsupported instruction),
 /// or bad input (no test found, unreadable expectations): input errors.
@@ -659,7 +663,7 @@ pub fn junit(results: &[TestResult]) -> String {
 
 /// Exit code for a finished run (see the constants).
 pub fn exit_code(results: &[TestResult]) -> u8 {
-    if results.iter().any(|r| matches!(r.outcome, Outcome::Unsound | Outcome::Spurious)) {
+    if results.iter().any(|r| matches!(r.outcome, Outcome::Unsound | Outcome::Spurious) || r.engines_disagree) {
         EXIT_DISAGREE
     } else if results.iter().any(|r| r.outcome == Outcome::Error) {
         EXIT_INPUT
