@@ -33,7 +33,7 @@ const KNOWN_UNSOUND_POWER: &[&str] = &[
 ];
 
 fn run(files: &[PathBuf], mm: &str, exp: &Expectations) -> Vec<TestResult> {
-    let opts = RunOptions { mm: Some(mm.into()), emit_c: None, timeout: std::time::Duration::from_secs(120), unwind: 3 };
+    let opts = RunOptions { mm: Some(mm.into()), emit_c: None, timeout: std::time::Duration::from_secs(120), unwind: 3, engine: runner::Engine::Instrument };
     runner::run_all(files, &opts, Some(exp), None, None).expect("runs")
 }
 

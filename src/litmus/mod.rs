@@ -1,8 +1,10 @@
 //! Litmus tests: herd7 `.litmus` files ([`parse`]), their translation to C in the ESOP 2013
 //! conventions ([`translate`]), and batch runs against reference verdicts ([`runner`],
-//! the `weakc litmus` command), and tests generated from diy-style cycles ([`gen`], the
-//! `weakc litmus-gen` command).
+//! the `weakc litmus` command), tests generated from diy-style cycles ([`gen`], the
+//! `weakc litmus-gen` command), and an independent axiomatic reference engine
+//! ([`axiomatic`], `weakc litmus --engine axiomatic|both`).
 
+pub mod axiomatic;
 pub mod gen;
 pub mod parse;
 pub mod runner;

@@ -7,6 +7,10 @@
 //! can fail", i.e. the proposition of the final condition is reachable on the model (see
 //! [`super::translate`] for the exact meaning per quantifier).
 //!
+//! With `--engine axiomatic` the verdict comes from [`super::axiomatic`] instead (no C, no
+//! instrumentation); with `--engine both` from the instrumentation, the axiomatic verdict
+//! is kept next to it and every test where the two differ is reported (`engines_disagree`).
+//!
 //! Outcomes against an expectation: `agree`; `unsound` (expected reachable, weakc says
 //! unreachable: weakc missed a behaviour of the model); `spurious` (expected unreachable,
 //! weakc says reachable); `unknown` (no verdict — solver timeout — or no expectation for the
@@ -28,7 +32,7 @@ use std::time::{Duration, Instant};
 /// Exit codes of `weakc litmus` (README): every compared test agrees (or nothing to
 /// compare) and nothing failed.
 pub const EXIT_OK: u8 = 0;
-/// Some test is unsound or spurious.
+/// Some test is unsound or spurious, or (`--engine both`) the two engines disagree.
 pub const EXIT_DISAGREE: u8 = 1;
 /// Some test could not be run (parse/translation/analysis error, unsupported instruction),
 /// or bad input (no test found, unreadable expectations): input errors.
@@ -70,6 +74,25 @@ pub struct LitmusArgs {
     /// Do not print the per-family table.
     #[arg(long)]
     pub quiet: bool,
+    /// Verdict engine: `instrument` (event graph, cycles, rewriting, built-in BMC), `axiomatic`
+    /// (enumeration of candidate executions, ESOP 2013 §2 validity; `.litmus` files only) or
+    /// `both` (the instrumentation's verdict is compared with the expectation; every test
+    /// where the two engines disagree is listed).
+    #[arg(long, value_enum, default_value_t = Engine::Instrument)]
+    pub engine: Engine,
+}
+
+/// Which implementation gives the verdicts.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Engine {
+    /// The instrumentation pipeline and the built-in verifier.
+    #[default]
+    Instrument,
+    /// The axiomatic reference engine ([`super::axiomatic`]).
+    Axiomatic,
+    /// Both; disagreements are reported.
+    Both,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize)]
@@ -95,6 +118,14 @@ pub struct TestResult {
     pub outcome: Outcome,
     pub seconds: f64,
     pub error: Option<String>,
+    /// The engine that gave `reachable` (`both`: the instrumentation's verdict).
+    pub engine: Engine,
+    /// With `--engine both`: the axiomatic engine's verdict (null otherwise or unknown).
+    pub reachable_axiomatic: Option<bool>,
+    /// With `--engine both`: both engines gave a verdict and they differ.
+    pub engines_disagree: bool,
+    /// Why the axiomatic engine gave no verdict (bound exceeded, C test), if so.
+    pub note: Option<String>,
     #[serde(skip)]
     pub family: String,
     /// The verifier gave no verdict (timeout).
@@ -278,6 +309,7 @@ pub struct RunOptions {
     pub emit_c: Option<PathBuf>,
     pub timeout: Duration,
     pub unwind: u32,
+    pub engine: Engine,
 }
 
 /// The C directory convention of the ESOP suite: `x86/…` → tso, `ppc/…` → power.
@@ -309,12 +341,73 @@ pub fn run_one(path: &Path, opts: &RunOptions, exp: Option<&Expectations>) -> Te
         outcome: Outcome::Error,
         seconds: 0.0,
         error: None,
+        engine: opts.engine,
+        reachable_axiomatic: None,
+        engines_disagree: false,
+        note: None,
         family: family(&stem),
         timeout: false,
     };
-    let r = (|| -> Result<(Option<bool>, bool), Error> {
-        let (program, arch): (crate::ir::Program, &Arch) = if is_litmus {
-            let lit = parse::parse_file(path, &mut map)?;
+    let lit = if is_litmus { Some(parse::parse_file(path, &mut map)) } else { None };
+    if let Some(Ok(l)) = &lit {
+        res.test = l.name.clone();
+        res.family = family(&l.name);
+        res.arch = l.arch.herd_name().to_string();
+    }
+    // The axiomatic engine (litmus files only).
+    let mut ax: Option<Result<(Option<bool>, bool), Error>> = None;
+    if opts.engine != Engine::Instrument {
+        let r = match &lit {
+            Some(Ok(l)) => model(opts.mm.as_deref().unwrap_or(l.arch.default_mm())).and_then(|arch| {
+                res.mm = arch.name.to_string();
+                let limits = super::axiomatic::Limits { timeout: opts.timeout, ..Default::default() };
+                let a = super::axiomatic::check(l, arch, &limits)?;
+                if let Some(why) = &a.reason {
+                    res.note = Some(format!("axiomatic: {why}"));
+                }
+                Ok((a.reachable, a.reachable.is_none()))
+            }),
+            // reported below (the parse error itself)
+            Some(Err(_)) => Ok((None, false)),
+            None => Err(Error::Usage(format!("{file}: the axiomatic engine reads .litmus files only"))),
+        };
+        if opts.engine == Engine::Both {
+            match &r {
+                Ok((v, _)) => res.reachable_axiomatic = *v,
+                Err(e) => res.note = Some(format!("axiomatic: {}", e.render(&map, false).lines().next().unwrap_or("").trim())),
+            }
+        }
+        ax = Some(r);
+    }
+    let r = if opts.engine == Engine::Axiomatic {
+        match lit {
+            Some(Err(e)) => Err(e),
+            _ => ax.take().unwrap_or_else(|| Err(Error::Internal("axiomatic engine did not run".into()))),
+        }
+    } else {
+        instrument_one(path, &file, lit, opts, &mut res, &mut map, t0)
+    };
+    if opts.engine == Engine::Both {
+        if let (Ok((Some(a), _)), Some(b)) = (&r, res.reachable_axiomatic) {
+            res.engines_disagree = *a != b;
+        }
+    }
+    finish(res, r, path, exp, &map, t0)
+}
+
+/// The instrumentation pipeline's verdict: (reachable, timed out).
+fn instrument_one(
+    path: &Path,
+    file: &str,
+    lit: Option<Result<parse::Litmus, Error>>,
+    opts: &RunOptions,
+    res: &mut TestResult,
+    map: &mut SourceMap,
+    t0: Instant,
+) -> Result<(Option<bool>, bool), Error> {
+    (|| -> Result<(Option<bool>, bool), Error> {
+        let (program, arch): (crate::ir::Program, &Arch) = if let Some(lit) = lit {
+            let lit = lit?;
             res.test = lit.name.clone();
             res.family = family(&lit.name);
             res.arch = lit.arch.herd_name().to_string();
@@ -326,14 +419,14 @@ pub fn run_one(path: &Path, opts: &RunOptions, exp: Option<&Expectations>) -> Te
                 write_atomically(&dir.join(format!("{safe}.c")), &c.c)?;
             }
             let fopts = crate::frontend::Options { preprocess: crate::frontend::Preprocess::Never, ..Default::default() };
-            (crate::frontend::load_str(&format!("{file} (as C)"), &c.c, &fopts, &mut map)?, arch)
+            (crate::frontend::load_str(&format!("{file} (as C)"), &c.c, &fopts, map)?, arch)
         } else {
             let (a, default_mm) = c_dir_arch(path).map_or(("C", None), |(a, m)| (a, Some(m)));
             res.arch = a.to_string();
             let mm = opts.mm.as_deref().or(default_mm).ok_or_else(|| Error::Usage(format!("{file}: give --mm for C tests outside an x86/ or ppc/ directory")))?;
             let arch = model(mm)?;
             res.mm = arch.name.to_string();
-            (crate::frontend::load_file(path, &Default::default(), &mut map)?, arch)
+            (crate::frontend::load_file(path, &Default::default(), map)?, arch)
         };
         let popts = pipeline::Options {
             limits: crate::cycles::Limits { time_budget: opts.timeout, ..Default::default() },
@@ -341,9 +434,9 @@ pub fn run_one(path: &Path, opts: &RunOptions, exp: Option<&Expectations>) -> Te
         };
         let mut program = program;
         let parse = t0.elapsed();
-        let mut a = pipeline::analyze_program(&mut program, arch, &popts, std::mem::take(&mut map), parse, 0)?;
+        let mut a = pipeline::analyze_program(&mut program, arch, &popts, std::mem::take(map), parse, 0)?;
         let ins = pipeline::instrument(&mut a, arch, Default::default(), &Default::default());
-        map = a.map.clone();
+        *map = a.map.clone();
         let bo = BmcOptions { unwind: opts.unwind, timeout: Some(opts.timeout), ..Default::default() };
         let o = bmc::verify(&ins.rewritten.program, &bo)?;
         Ok(match o.verdict {
@@ -352,7 +445,11 @@ pub fn run_one(path: &Path, opts: &RunOptions, exp: Option<&Expectations>) -> Te
             Verdict::Safe { complete: false } => (None, false),
             Verdict::Unknown(_) => (None, true),
         })
-    })();
+    })()
+}
+
+/// Fills in the verdict, the expectation and the outcome.
+fn finish(mut res: TestResult, r: Result<(Option<bool>, bool), Error>, path: &Path, exp: Option<&Expectations>, map: &SourceMap, t0: Instant) -> TestResult {
     res.seconds = t0.elapsed().as_secs_f64();
     if let Some(e) = exp {
         res.expected = e.lookup(path, &res.arch, &res.test, &res.mm);
@@ -370,7 +467,7 @@ pub fn run_one(path: &Path, opts: &RunOptions, exp: Option<&Expectations>) -> Te
         }
         Err(e) => {
             res.outcome = Outcome::Error;
-            res.error = Some(e.render(&map, false).trim_end().to_string());
+            res.error = Some(e.render(map, false).trim_end().to_string());
         }
     }
     res
@@ -480,6 +577,17 @@ pub fn report(results: &[TestResult]) -> String {
             s += &format!("  {} ({}, {}) {what}\n", r.test, r.file, r.mm);
         }
     }
+    let both: Vec<&TestResult> = results.iter().filter(|r| r.engines_disagree).collect();
+    if !both.is_empty() {
+        s += &format!("\nengines disagree ({}):\n", both.len());
+        for r in both {
+            let show = |b: Option<bool>| b.map_or("unknown", |b| if b { "reachable" } else { "unreachable" });
+            s += &format!("  {} ({}, {}) instrument: {}, axiomatic: {}, expected: {}\n", r.test, r.file, r.mm, show(r.reachable), show(r.reachable_axiomatic), show(r.expected));
+        }
+    } else if results.iter().any(|r| r.engine == Engine::Both) {
+        let compared = results.iter().filter(|r| r.reachable.is_some() && r.reachable_axiomatic.is_some()).count();
+        s += &format!("engines agree on all {compared} tests where both gave a verdict\n");
+    }
     let errs: Vec<&TestResult> = results.iter().filter(|r| r.outcome == Outcome::Error).collect();
     if !errs.is_empty() {
         s += &format!("\nerrors ({}):\n", errs.len());
@@ -555,7 +663,7 @@ pub fn junit(results: &[TestResult]) -> String {
 
 /// Exit code for a finished run (see the constants).
 pub fn exit_code(results: &[TestResult]) -> u8 {
-    if results.iter().any(|r| matches!(r.outcome, Outcome::Unsound | Outcome::Spurious)) {
+    if results.iter().any(|r| matches!(r.outcome, Outcome::Unsound | Outcome::Spurious) || r.engines_disagree) {
         EXIT_DISAGREE
     } else if results.iter().any(|r| r.outcome == Outcome::Error) {
         EXIT_INPUT
@@ -582,7 +690,7 @@ pub fn main(args: LitmusArgs) -> Result<u8, Error> {
     if let Some(d) = &args.emit_c {
         std::fs::create_dir_all(d).map_err(|e| Error::Io { path: d.clone(), msg: e.to_string(), output: true })?;
     }
-    let opts = RunOptions { mm: args.mm.clone(), emit_c: args.emit_c.clone(), timeout: Duration::from_secs_f64(args.timeout.max(0.001)), unwind: args.unwind };
+    let opts = RunOptions { mm: args.mm.clone(), emit_c: args.emit_c.clone(), timeout: Duration::from_secs_f64(args.timeout.max(0.001)), unwind: args.unwind, engine: args.engine };
     let bar = std::io::stderr().is_terminal().then(|| {
         let b = indicatif::ProgressBar::new(files.len() as u64);
         if let Ok(st) = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed_precise} eta {eta} {wide_msg}") {

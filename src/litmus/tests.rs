@@ -269,6 +269,10 @@ fn shards_and_reports() {
         outcome,
         seconds: 0.5,
         error: None,
+        engine: runner::Engine::Instrument,
+        reachable_axiomatic: None,
+        engines_disagree: false,
+        note: None,
         family: runner::family(test),
         timeout: false,
     };

@@ -87,7 +87,7 @@ const C_RESERVED: &[&str] = &[
     "unsigned", "void", "volatile", "while", "main", "arg", "asm",
 ];
 
-fn is_c_ident(s: &str) -> bool {
+pub(crate) fn is_c_ident(s: &str) -> bool {
     let mut c = s.chars();
     matches!(c.next(), Some(ch) if ch.is_ascii_alphabetic() || ch == '_') && c.all(|ch| ch.is_ascii_alphanumeric() || ch == '_')
 }
@@ -97,7 +97,7 @@ fn unsupported(loc: Loc, msg: impl Into<String>) -> Error {
 }
 
 /// Canonical register name per architecture (None: not a register of it).
-fn canon_reg(arch: LitArch, r: &str) -> Option<String> {
+pub(crate) fn canon_reg(arch: LitArch, r: &str) -> Option<String> {
     let r = r.trim();
     match arch {
         LitArch::X86 => {
@@ -140,7 +140,7 @@ fn cvar(tid: usize, reg: &str) -> String {
 }
 
 /// Splits operands at commas outside brackets and parentheses.
-fn operands(s: &str) -> Vec<String> {
+pub(crate) fn operands(s: &str) -> Vec<String> {
     let mut out = vec![];
     let mut depth = 0i32;
     let mut cur = String::new();
@@ -163,7 +163,7 @@ fn operands(s: &str) -> Vec<String> {
     out
 }
 
-fn parse_imm(s: &str) -> Option<i64> {
+pub(crate) fn parse_imm(s: &str) -> Option<i64> {
     let s = s.trim().trim_start_matches(['#', '$']);
     match super::parse::parse_value(s) {
         Value::Int(v) => Some(v),
@@ -882,7 +882,7 @@ impl Cx<'_> {
     }
 }
 
-fn cond_op(c: &str) -> Option<&'static str> {
+pub(crate) fn cond_op(c: &str) -> Option<&'static str> {
     Some(match c {
         "eq" => "==",
         "ne" => "!=",
@@ -894,7 +894,7 @@ fn cond_op(c: &str) -> Option<&'static str> {
     })
 }
 
-fn split_mnemonic(text: &str) -> (&str, &str) {
+pub(crate) fn split_mnemonic(text: &str) -> (&str, &str) {
     let t = text.trim();
     match t.find(char::is_whitespace) {
         Some(i) => (&t[..i], t[i..].trim()),
