@@ -22,7 +22,7 @@ fn gen(dir: &Path, arch: &str, cycle: &str) -> PathBuf {
 
 /// Is the generated test's condition reachable on `mm`?
 fn reachable(file: &Path, mm: &str) -> bool {
-    let opts = RunOptions { mm: Some(mm.into()), emit_c: None, timeout: std::time::Duration::from_secs(120), unwind: 3 };
+    let opts = RunOptions { mm: Some(mm.into()), emit_c: None, timeout: std::time::Duration::from_secs(120), unwind: 3, engine: weakc::litmus::runner::Engine::Instrument };
     let r = runner::run_one(file, &opts, None);
     assert!(r.error.is_none(), "{}: {:?}", file.display(), r.error);
     r.reachable.unwrap_or_else(|| panic!("{} on {mm}: no verdict", file.display()))

@@ -631,19 +631,7 @@ impl<'a> Rewriter<'a> {
         let funcs: Vec<FuncId> = self.pending.keys().copied().collect();
         for func in funcs {
             let Some(body) = &self.src.func(func).body else { continue };
-            let mut blocks: Vec<&[Stmt]> = vec![body];
-            walk_stmts(body, &mut |s| match &s.kind {
-                StmtKind::If { then_, else_, .. } => {
-                    blocks.push(then_);
-                    blocks.push(else_);
-                }
-                StmtKind::Loop { body, latch } => {
-                    blocks.push(body);
-                    blocks.push(latch);
-                }
-                StmtKind::Block(b) => blocks.push(b),
-                _ => {}
-            });
+            let blocks = blocks_of(body);
             let mut plans: Vec<(usize, Vec<Stmt>, BTreeSet<VarId>, BTreeSet<VarId>, BTreeSet<u32>)> = vec![];
             for block in blocks {
                 for (i, site) in block.iter().enumerate() {
@@ -765,19 +753,7 @@ impl<'a> Rewriter<'a> {
         let funcs: Vec<FuncId> = self.pending.keys().copied().collect();
         for func in funcs {
             let Some(body) = &self.src.func(func).body else { continue };
-            let mut blocks: Vec<&[Stmt]> = vec![body];
-            walk_stmts(body, &mut |s| match &s.kind {
-                StmtKind::If { then_, else_, .. } => {
-                    blocks.push(then_);
-                    blocks.push(else_);
-                }
-                StmtKind::Loop { body, latch } => {
-                    blocks.push(body);
-                    blocks.push(latch);
-                }
-                StmtKind::Block(b) => blocks.push(b),
-                _ => {}
-            });
+            let blocks = blocks_of(body);
             let mut found: Vec<(usize, Stmt, Stmt)> = vec![];
             for block in blocks {
                 for (k, r) in block.iter().enumerate() {
@@ -1112,6 +1088,25 @@ impl Rewriter<'_> {
             self.mark_all_lw = Some(self.new_func("__weakc_mark_all_lw".into(), &[("me", Type::INT)], Type::Void, |_, p| all(|g| g.mark_lw, p)));
         }
     }
+}
+
+/// Every statement list of a body (the body, branches, loop bodies and latches, blocks):
+/// deferred chains and forwarded reads live within one of them.
+fn blocks_of(body: &[Stmt]) -> Vec<&[Stmt]> {
+    let mut blocks: Vec<&[Stmt]> = vec![body];
+    walk_stmts(body, &mut |s| match &s.kind {
+        StmtKind::If { then_, else_, .. } => {
+            blocks.push(then_);
+            blocks.push(else_);
+        }
+        StmtKind::Loop { body, latch } => {
+            blocks.push(body);
+            blocks.push(latch);
+        }
+        StmtKind::Block(b) => blocks.push(b),
+        _ => {}
+    });
+    blocks
 }
 
 /// A C identifier fragment from an object name (`s.f[]` → `s_f`).
