@@ -73,49 +73,40 @@ const SPARC_FENCES: &[FenceRule] = &[
     fence(Compiler, NONE,   Cumul::None,   0, "Compiler"),
 ];
 
+/// Power's fences; `$lw` is lwsync's cumulativity, the one point where the two Power tables
+/// differ.
+macro_rules! power_fences {
+    ($lw:expr) => {
+        &[
+            //     fence     orders  cumulativity   cost  diy
+            fence(Sync,     ALL,    Cumul::Full,   4, "Sync"),
+            fence(Full,     ALL,    Cumul::Full,   4, "Sync"),
+            fence(Mfence,   ALL,    Cumul::Full,   4, "Sync"),
+            fence(Dmb,      ALL,    Cumul::Full,   4, "Sync"),
+            fence(Dsb,      ALL,    Cumul::Full,   5, "Sync"),
+            fence(Lwsync,   NOT_WR, $lw,           2, "LwSync"),
+            fence(AcqRel,   NOT_WR, $lw,           2, "LwSync"),
+            fence(Eieio,    WW,     Cumul::Full,   1, "Eieio"),
+            fence(DmbSt,    WW,     Cumul::Full,   1, "Eieio"),
+            // no Power equivalent: read-to-anything, not cumulative
+            fence(DmbLd,    R_ANY,  Cumul::None,   2, "DMB.LD"),
+            // isync alone orders nothing; it counts only as ctrl+isync (see deps)
+            fence(Isync,    NONE,   Cumul::None,   1, "ISync"),
+            fence(Isb,      NONE,   Cumul::None,   1, "ISync"),
+            fence(Compiler, NONE,   Cumul::None,   0, "Compiler"),
+        ]
+    };
+}
+
 /// Power fences of the ESOP 2013 model (the `power` table): `lwsync` orders every pair but
 /// write→read and is not cumulative — an external read-from stays relaxed after or before
 /// it, as in goto-instrument and the ESOP suite's expected verdicts (bclwdww*, aclwdrr01x:
 /// S+lwsync+addr is reachable there). This over-approximates herd's ppc.cat.
-const POWER_FENCES: &[FenceRule] = &[
-    //     fence     orders  cumulativity   cost  diy
-    fence(Sync,     ALL,    Cumul::Full,   4, "Sync"),
-    fence(Full,     ALL,    Cumul::Full,   4, "Sync"),
-    fence(Mfence,   ALL,    Cumul::Full,   4, "Sync"),
-    fence(Dmb,      ALL,    Cumul::Full,   4, "Sync"),
-    fence(Dsb,      ALL,    Cumul::Full,   5, "Sync"),
-    fence(Lwsync,   NOT_WR, Cumul::None,   2, "LwSync"),
-    fence(AcqRel,   NOT_WR, Cumul::None,   2, "LwSync"),
-    fence(Eieio,    WW,     Cumul::Full,   1, "Eieio"),
-    fence(DmbSt,    WW,     Cumul::Full,   1, "Eieio"),
-    // no Power equivalent: read-to-anything, not cumulative
-    fence(DmbLd,    R_ANY,  Cumul::None,   2, "DMB.LD"),
-    // isync alone orders nothing; it counts only as ctrl+isync (see deps)
-    fence(Isync,    NONE,   Cumul::None,   1, "ISync"),
-    fence(Isb,      NONE,   Cumul::None,   1, "ISync"),
-    fence(Compiler, NONE,   Cumul::None,   0, "Compiler"),
-];
+const POWER_FENCES: &[FenceRule] = power_fences!(Cumul::None);
 
 /// Power fences as in herd's ppc.cat (the `power-herd` table): `lwsync` is cumulative
 /// (MP+lwsync+addr and WRC+lwsync+addr are forbidden).
-const POWER_HERD_FENCES: &[FenceRule] = &[
-    //     fence     orders  cumulativity   cost  diy
-    fence(Sync,     ALL,    Cumul::Full,   4, "Sync"),
-    fence(Full,     ALL,    Cumul::Full,   4, "Sync"),
-    fence(Mfence,   ALL,    Cumul::Full,   4, "Sync"),
-    fence(Dmb,      ALL,    Cumul::Full,   4, "Sync"),
-    fence(Dsb,      ALL,    Cumul::Full,   5, "Sync"),
-    fence(Lwsync,   NOT_WR, Cumul::Writes, 2, "LwSync"),
-    fence(AcqRel,   NOT_WR, Cumul::Writes, 2, "LwSync"),
-    fence(Eieio,    WW,     Cumul::Full,   1, "Eieio"),
-    fence(DmbSt,    WW,     Cumul::Full,   1, "Eieio"),
-    // no Power equivalent: read-to-anything, not cumulative
-    fence(DmbLd,    R_ANY,  Cumul::None,   2, "DMB.LD"),
-    // isync alone orders nothing; it counts only as ctrl+isync (see deps)
-    fence(Isync,    NONE,   Cumul::None,   1, "ISync"),
-    fence(Isb,      NONE,   Cumul::None,   1, "ISync"),
-    fence(Compiler, NONE,   Cumul::None,   0, "Compiler"),
-];
+const POWER_HERD_FENCES: &[FenceRule] = power_fences!(Cumul::Writes);
 
 const ARM_FENCES: &[FenceRule] = &[
     //     fence     orders  cumulativity   cost  diy
