@@ -142,19 +142,20 @@ pub struct Expectations {
     by_name: HashMap<(String, String, String), Option<bool>>,
 }
 
-/// weakc model name for a herd model file.
-fn mm_of_cat(model: &str) -> Option<&'static str> {
+/// weakc model names a herd model file gives the reference for (both Power tables are
+/// compared with ppc.cat).
+fn mms_of_cat(model: &str) -> &'static [&'static str] {
     let f = model.rsplit('/').next().unwrap_or(model);
-    Some(match f {
-        "x86tso.cat" => "tso",
-        "sc.cat" => "sc",
-        "pso.cat" => "pso",
-        "rmo.cat" => "rmo",
-        "ppc.cat" => "power",
-        "arm.cat" => "arm",
-        "aarch64.cat" => "aarch64",
-        _ => return None,
-    })
+    match f {
+        "x86tso.cat" => &["tso"],
+        "sc.cat" => &["sc"],
+        "pso.cat" => &["pso"],
+        "rmo.cat" => &["rmo"],
+        "ppc.cat" => &["power", "power-herd"],
+        "arm.cat" => &["arm"],
+        "aarch64.cat" => &["aarch64"],
+        _ => &[],
+    }
 }
 
 impl Expectations {
@@ -181,14 +182,15 @@ impl Expectations {
                 }
                 let f: Vec<&str> = l.split('\t').collect();
                 let get = |c: usize| f.get(c).copied().ok_or_else(|| format!("line {}: too few columns", i + 2));
-                let Some(mm) = mm_of_cat(get(cm)?) else { continue };
                 let v = match get(cr)? {
                     "yes" => true,
                     "no" => false,
                     _ => continue,
                 };
-                e.by_path.insert((get(cp)?.to_string(), mm.to_string()), v);
-                add_name(&mut e, (get(ca)?.to_ascii_uppercase(), get(ct)?.to_string(), mm.to_string()), v);
+                for mm in mms_of_cat(get(cm)?) {
+                    e.by_path.insert((get(cp)?.to_string(), mm.to_string()), v);
+                    add_name(&mut e, (get(ca)?.to_ascii_uppercase(), get(ct)?.to_string(), mm.to_string()), v);
+                }
             }
         } else if header.starts_with("src,test,mm") {
             for (i, l) in lines.enumerate() {
