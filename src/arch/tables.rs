@@ -228,6 +228,16 @@ pub static RMO: Arch = Arch {
     menu: RMO_MENU,
 };
 
+/// Power's dependencies (shared by `power` and `power-herd`).
+const POWER_DEPS: DepRules = DepRules {
+    addr: R_ANY,
+    data: RW,
+    ctrl: RW,
+    ctrl_isync: R_ANY,
+    isync_diy: "Isync",
+    note: "addr: RR,RW; data: RW; ctrl: RW; ctrl+isync: RR,RW",
+};
+
 /// IBM Power, the ESOP 2013 model: every pair relaxed, stores not multi-copy atomic,
 /// lwsync not cumulative (see `POWER_FENCES`).
 pub static POWER: Arch = Arch {
@@ -237,14 +247,7 @@ pub static POWER: Arch = Arch {
     ppo: NONE,
     rfi: Rel::Relaxed,
     rfe: Rel::Relaxed,
-    deps: DepRules {
-        addr: R_ANY,
-        data: RW,
-        ctrl: RW,
-        ctrl_isync: R_ANY,
-        isync_diy: "Isync",
-        note: "addr: RR,RW; data: RW; ctrl: RW; ctrl+isync: RR,RW",
-    },
+    deps: POWER_DEPS,
     fences: POWER_FENCES,
     menu: POWER_MENU,
 };
@@ -257,14 +260,7 @@ pub static POWER_HERD: Arch = Arch {
     ppo: NONE,
     rfi: Rel::Relaxed,
     rfe: Rel::Relaxed,
-    deps: DepRules {
-        addr: R_ANY,
-        data: RW,
-        ctrl: RW,
-        ctrl_isync: R_ANY,
-        isync_diy: "Isync",
-        note: "addr: RR,RW; data: RW; ctrl: RW; ctrl+isync: RR,RW",
-    },
+    deps: POWER_DEPS,
     fences: POWER_HERD_FENCES,
     menu: POWER_MENU,
 };

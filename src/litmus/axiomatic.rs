@@ -61,7 +61,7 @@
 //! Enumeration is bounded ([`Limits`]); beyond the bound the verdict is unknown with a reason.
 
 use super::parse::{LitArch, Litmus, Place, Prop, Value};
-use super::translate::{canon_reg, cond_op, is_c_ident, operands, parse_imm, split_mnemonic};
+use super::translate::{canon_reg, cond_op, is_c_ident, operands, parse_imm, ppc_arith_op, split_mnemonic};
 use crate::aeg::{Deps, Dir, PairInfo};
 use crate::arch::Arch;
 use crate::ir::Fence;
@@ -680,23 +680,12 @@ impl<'a> Setup<'a> {
                 }
             }
             ("xor" | "add" | "and" | "or" | "sub", 3) => {
-                let op = match ml.as_str() {
-                    "xor" => "^",
-                    "add" => "+",
-                    "and" => "&",
-                    "or" => "|",
-                    _ => "-",
-                };
+                let op = ppc_arith_op(&ml).expect("matched above");
                 self.arith(st, op, &ops[0], &ops[1], &ops[2], loc)?;
             }
             ("subf", 3) => self.arith(st, "-", &ops[0], &ops[2], &ops[1], loc)?,
             ("addi" | "xori" | "andi." | "ori", 3) => {
-                let op = match ml.as_str() {
-                    "addi" => "+",
-                    "xori" => "^",
-                    "andi." => "&",
-                    _ => "|",
-                };
+                let op = ppc_arith_op(&ml).expect("matched above");
                 self.arith(st, op, &ops[0], &ops[1], &format!("#{}", ops[2].trim()), loc)?;
             }
             ("cmpw" | "cmpd" | "cmpwi" | "cmpdi", 2) => {

@@ -744,24 +744,13 @@ impl Cx<'_> {
                 th.body.push(format!("{lv} = {v};"));
             }
             ("xor" | "add" | "and" | "or" | "sub", 3) => {
-                let op = match ml.as_str() {
-                    "xor" => "^",
-                    "add" => "+",
-                    "and" => "&",
-                    "or" => "|",
-                    _ => "-",
-                };
+                let op = ppc_arith_op(&ml).expect("matched above");
                 self.arith(th, op, &ops[0], &ops[1], &ops[2], loc)?;
             }
             // subf rD,rA,rB = rB - rA
             ("subf", 3) => self.arith(th, "-", &ops[0], &ops[2], &ops[1], loc)?,
             ("addi" | "xori" | "andi." | "ori", 3) => {
-                let op = match ml.as_str() {
-                    "addi" => "+",
-                    "xori" => "^",
-                    "andi." => "&",
-                    _ => "|",
-                };
+                let op = ppc_arith_op(&ml).expect("matched above");
                 self.arith(th, op, &ops[0], &ops[1], &format!("#{}", ops[2].trim()), loc)?;
             }
             ("cmpw" | "cmpd", 2) | ("cmpwi" | "cmpdi", 2) => {
@@ -900,4 +889,17 @@ pub(crate) fn split_mnemonic(text: &str) -> (&str, &str) {
         Some(i) => (&t[..i], t[i..].trim()),
         None => (t, ""),
     }
+}
+
+/// The C operator of a PPC register or immediate arithmetic mnemonic (`xor`, `addi`, …),
+/// shared by the translator and the axiomatic engine's interpreter.
+pub(crate) fn ppc_arith_op(mnemonic: &str) -> Option<&'static str> {
+    Some(match mnemonic {
+        "xor" | "xori" => "^",
+        "add" | "addi" => "+",
+        "and" | "andi." => "&",
+        "or" | "ori" => "|",
+        "sub" => "-",
+        _ => return None,
+    })
 }
