@@ -118,6 +118,12 @@ pub fn plan_of(aeg: &Aeg, sel: &Selection) -> Plan {
             Dir::W => plan.delayed_writes.insert(ev.site),
             Dir::R => plan.delayed_reads.insert(ev.site),
         };
+        // A program-order pair with a fence between is unsafe only because a cycle relaxes a
+        // lightweight fence (`cycles::weaken_light_fences`): the fence must not order it.
+        if p.kind != PairKind::Rfe && aeg.pairs.get(&(p.from, p.to)).is_some_and(|i| !i.fences.is_empty()) {
+            plan.lw_free.insert(ev.site);
+            plan.lw_free.insert(aeg.event(p.to).site);
+        }
         if p.kind == PairKind::Rfe {
             for (&(a, b), info) in &aeg.pairs {
                 if b == p.from && aeg.event(a).dir == Dir::W && !info.fences.is_empty() {

@@ -127,6 +127,11 @@ pub struct FenceRule {
     pub cost: u32,
     /// diy/herd spelling in cycle names (`MFence`, `Sync`, `LwSync`, `DMB`, ...).
     pub diy: &'static str,
+    /// A lightweight fence in herd's sense (`lwsync`, `eieio`: in `prop-base` but not
+    /// `ffence`). What it orders, and its cumulativity, forbid a cycle only through herd's
+    /// propagation axiom over `co` alone or its observation axiom (one `fr`), or when a
+    /// strong fence follows it in happens-before; see [`crate::cycles`].
+    pub light: bool,
 }
 
 /// A fence `weakc fences` may insert on an architecture: the IR fence (its [`FenceRule`]
@@ -196,9 +201,24 @@ impl Arch {
     /// fence in `info.fences` orders it, or a dependency in `info.deps` the table honours
     /// preserves it.
     pub fn po_pair_safe(&self, first: Dir, second: Dir, info: &PairInfo) -> bool {
+        self.po_pair_safe_by(first, second, info, false)
+    }
+
+    /// [`Arch::po_pair_safe`], counting only strong fences when `strong_only`.
+    pub fn po_pair_safe_by(&self, first: Dir, second: Dir, info: &PairInfo, strong_only: bool) -> bool {
         self.ppo.contains(first, second)
-            || info.fences.iter().any(|&f| self.fence_orders(f, first, second))
+            || self.fences_of(info, strong_only).any(|f| self.fence_orders(f, first, second))
             || self.dep_preserves(first, second, info)
+    }
+
+    /// The fences of `info` that count: all, or the strong ones only.
+    fn fences_of<'i>(&'i self, info: &'i PairInfo, strong_only: bool) -> impl Iterator<Item = Fence> + 'i {
+        info.fences.iter().copied().filter(move |&f| !strong_only || !self.fence_rule(f).light)
+    }
+
+    /// Does a strong (not lightweight) fence of `info` order the pair?
+    pub fn strongly_fenced(&self, first: Dir, second: Dir, info: &PairInfo) -> bool {
+        self.fences_of(info, true).any(|f| self.fence_orders(f, first, second))
     }
 
     /// Does a dependency recorded in `info` preserve the pair on this architecture?
@@ -231,8 +251,8 @@ impl Arch {
 
     /// A-cumulativity: is `rfe; fence` safe, where the fence orders the program-order pair
     /// `(R, second)` that starts at the rfe's read?
-    pub fn rfe_then_pair_safe(&self, second: Dir, info: &PairInfo) -> bool {
-        info.fences.iter().any(|&f| {
+    pub fn rfe_then_pair_safe(&self, second: Dir, info: &PairInfo, strong_only: bool) -> bool {
+        self.fences_of(info, strong_only).any(|f| {
             let r = self.fence_rule(f);
             r.orders.contains(Dir::R, second)
                 && match r.cumul {
@@ -245,8 +265,8 @@ impl Arch {
 
     /// B-cumulativity: is `fence; rfe` safe, where the fence orders the program-order pair
     /// `(first, W)` that ends at the rfe's write?
-    pub fn pair_then_rfe_safe(&self, first: Dir, info: &PairInfo) -> bool {
-        info.fences.iter().any(|&f| {
+    pub fn pair_then_rfe_safe(&self, first: Dir, info: &PairInfo, strong_only: bool) -> bool {
+        self.fences_of(info, strong_only).any(|f| {
             let r = self.fence_rule(f);
             r.orders.contains(first, Dir::W)
                 && r.cumul != Cumul::None

@@ -31,7 +31,12 @@ const NOT_WR: PairSet = PairSet::ALL.minus(PairSet::WR);
 const R_ANY: PairSet = RR.or(RW);
 
 const fn fence(fence: Fence, orders: PairSet, cumul: Cumul, cost: u32, diy: &'static str) -> FenceRule {
-    FenceRule { fence, orders, cumul, cost, diy }
+    FenceRule { fence, orders, cumul, cost, diy, light: false }
+}
+
+/// A lightweight fence (herd's `lwfence`: `lwsync`, `eieio` on Power).
+const fn light(fence: Fence, orders: PairSet, cumul: Cumul, cost: u32, diy: &'static str) -> FenceRule {
+    FenceRule { fence, orders, cumul, cost, diy, light: true }
 }
 
 const NO_DEPS: PairSet = NONE;
@@ -84,10 +89,10 @@ macro_rules! power_fences {
             fence(Mfence,   ALL,    Cumul::Full,   4, "Sync"),
             fence(Dmb,      ALL,    Cumul::Full,   4, "Sync"),
             fence(Dsb,      ALL,    Cumul::Full,   5, "Sync"),
-            fence(Lwsync,   NOT_WR, $lw,           2, "LwSync"),
-            fence(AcqRel,   NOT_WR, $lw,           2, "LwSync"),
-            fence(Eieio,    WW,     Cumul::Full,   1, "Eieio"),
-            fence(DmbSt,    WW,     Cumul::Full,   1, "Eieio"),
+            light(Lwsync,   NOT_WR, $lw,           2, "LwSync"),
+            light(AcqRel,   NOT_WR, $lw,           2, "LwSync"),
+            light(Eieio,    WW,     Cumul::Full,   1, "Eieio"),
+            light(DmbSt,    WW,     Cumul::Full,   1, "Eieio"),
             // no Power equivalent: read-to-anything, not cumulative
             fence(DmbLd,    R_ANY,  Cumul::None,   2, "DMB.LD"),
             // isync alone orders nothing; it counts only as ctrl+isync (see deps)

@@ -134,8 +134,8 @@ fn full_fences_order_everything() {
             }
             if !a.rfe_safe() {
                 assert!(a.fence_cumulative(f));
-                assert!(a.rfe_then_pair_safe(R, &fenced(f)));
-                assert!(a.pair_then_rfe_safe(W, &fenced(f)));
+                assert!(a.rfe_then_pair_safe(R, &fenced(f), false));
+                assert!(a.pair_then_rfe_safe(W, &fenced(f), false));
             }
         }
     }
@@ -180,23 +180,23 @@ fn cumulativity_of_lwsync_is_restricted() {
     // The ESOP model's lwsync is not cumulative at all.
     let esop = arch("power");
     for d in [R, W] {
-        assert!(!esop.rfe_then_pair_safe(d, &fenced(Fence::Lwsync)) && !esop.pair_then_rfe_safe(d, &fenced(Fence::Lwsync)));
+        assert!(!esop.rfe_then_pair_safe(d, &fenced(Fence::Lwsync), false) && !esop.pair_then_rfe_safe(d, &fenced(Fence::Lwsync), false));
     }
     let p = arch("power-herd");
     let lw = fenced(Fence::Lwsync);
     // rfe; lwsync; W is safe (wrc+lwsync+addr), rfe; lwsync; R is not (iriw+lwsyncs)
-    assert!(p.rfe_then_pair_safe(W, &lw));
-    assert!(!p.rfe_then_pair_safe(R, &lw));
+    assert!(p.rfe_then_pair_safe(W, &lw, false));
+    assert!(!p.rfe_then_pair_safe(R, &lw, false));
     // lwsync; rfe (mp+lwsync+addr)
-    assert!(p.pair_then_rfe_safe(W, &lw));
-    assert!(p.pair_then_rfe_safe(R, &lw));
+    assert!(p.pair_then_rfe_safe(W, &lw, false));
+    assert!(p.pair_then_rfe_safe(R, &lw, false));
     // sync is fully cumulative
-    assert!(p.rfe_then_pair_safe(R, &fenced(Fence::Sync)));
+    assert!(p.rfe_then_pair_safe(R, &fenced(Fence::Sync), false));
     // dmb ld is not cumulative; eieio only orders W→W
-    assert!(!arch("arm").rfe_then_pair_safe(R, &fenced(Fence::DmbLd)));
-    assert!(!p.rfe_then_pair_safe(W, &fenced(Fence::Eieio)));
-    assert!(p.pair_then_rfe_safe(W, &fenced(Fence::Eieio)));
-    assert!(!p.pair_then_rfe_safe(R, &fenced(Fence::Eieio)));
+    assert!(!arch("arm").rfe_then_pair_safe(R, &fenced(Fence::DmbLd), false));
+    assert!(!p.rfe_then_pair_safe(W, &fenced(Fence::Eieio), false));
+    assert!(p.pair_then_rfe_safe(W, &fenced(Fence::Eieio), false));
+    assert!(!p.pair_then_rfe_safe(R, &fenced(Fence::Eieio), false));
 }
 
 #[test]

@@ -214,6 +214,9 @@ fn judge(aeg: &Aeg, arch: &Arch, segs: &[Seg]) -> Option<(Vec<EventId>, Vec<Cycl
     let dir = |e: EventId| aeg.event(e).dir;
     let mut events = Vec::new();
     let mut edges = Vec::new();
+    // per edge: safe only thanks to a lightweight fence / ordered by a strong fence
+    let mut light_only = Vec::new();
+    let mut strong = Vec::new();
     for (i, s) in segs.iter().enumerate() {
         let next = &segs[(i + 1) % n];
         events.push(s.first);
@@ -227,24 +230,64 @@ fn judge(aeg: &Aeg, arch: &Arch, segs: &[Seg]) -> Option<(Vec<EventId>, Vec<Cycl
                 && dir(next.first) == Dir::W
                 && aeg.object(obj).exact
                 && info.writes_between.contains(&obj);
-            let safe = arch.po_pair_safe(dir(s.first), dir(s.last), info)
-                || via_write && arch.po_pair_safe(dir(s.first), Dir::W, info);
+            let safe_by = |strong_only| {
+                arch.po_pair_safe_by(dir(s.first), dir(s.last), info, strong_only)
+                    || via_write && arch.po_pair_safe_by(dir(s.first), Dir::W, info, strong_only)
+            };
+            let safe = safe_by(false);
+            light_only.push(safe && !safe_by(true));
+            strong.push(arch.strongly_fenced(dir(s.first), dir(s.last), info));
             edges.push(CycleEdge { from: s.first, to: s.last, kind: EdgeKind::Po { info: info.clone() }, safe });
         }
         let kind = com_kind(dir(s.last), dir(next.first))?;
-        let safe = match kind {
+        let safe_by = |strong_only| match kind {
             EdgeKind::Rfe => {
                 arch.rfe_safe()
                     // A-cumulativity: rfe; fence
-                    || next.pair.is_some_and(|p| arch.rfe_then_pair_safe(dir(next.last), p))
+                    || next.pair.is_some_and(|p| arch.rfe_then_pair_safe(dir(next.last), p, strong_only))
                     // B-cumulativity: fence; rfe
-                    || s.pair.is_some_and(|p| arch.pair_then_rfe_safe(dir(s.first), p))
+                    || s.pair.is_some_and(|p| arch.pair_then_rfe_safe(dir(s.first), p, strong_only))
             }
             _ => true,
         };
+        let safe = safe_by(false);
+        light_only.push(safe && !safe_by(true));
+        strong.push(false);
         edges.push(CycleEdge { from: s.last, to: next.first, kind, safe });
     }
+    weaken_light_fences(&mut edges, &light_only, &strong);
     Some((events, edges))
+}
+
+/// herd's ppc.cat lets a lightweight fence (`lwsync`, `eieio`) forbid a cycle in three ways
+/// only: the propagation axiom over `co` alone (the cycle's only non-rfe communications are
+/// `ws`: 2+2W, S), the observation axiom (exactly one `fr` and no `ws`: MP, WRC, ISA2), or
+/// as `prop-base` before a strong fence (`prop-base*; ffence`: the fenced relation reaches a
+/// strong fence through happens-before — po pairs kept, rfe — before any fr or ws). In any
+/// other cycle what it orders, and its cumulativity, are relaxed: `R+lwsync+sync` and
+/// `W+RWC+eieio+addr+sync` are allowed on Power although every pair in them is fenced.
+fn weaken_light_fences(edges: &mut [CycleEdge], light_only: &[bool], strong: &[bool]) {
+    if !light_only.contains(&true) {
+        return;
+    }
+    let count = |k: fn(&EdgeKind) -> bool| edges.iter().filter(|e| k(&e.kind)).count();
+    let frs = count(|k| matches!(k, EdgeKind::Fre));
+    let wss = count(|k| matches!(k, EdgeKind::Wse));
+    if frs == 0 || (frs == 1 && wss == 0) {
+        return;
+    }
+    let n = edges.len();
+    let reaches_strong = |i: usize| {
+        (1..n).map(|d| (i + d) % n).find_map(|j| match edges[j].kind {
+            EdgeKind::Po { .. } if strong[j] => Some(true),
+            EdgeKind::Po { .. } | EdgeKind::Rfe if edges[j].safe => None,
+            _ => Some(false),
+        }) == Some(true)
+    };
+    let weak: Vec<usize> = (0..n).filter(|&i| light_only[i] && !reaches_strong(i)).collect();
+    for i in weak {
+        edges[i].safe = false;
+    }
 }
 
 /// Re-judges the relations of `cycle` with each program-order relation's information

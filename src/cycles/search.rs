@@ -218,7 +218,8 @@ fn may_be_critical(aeg: &Aeg, arch: &Arch, pg: &PortGraph) -> bool {
     (0..n).any(|i| {
         let e = pg.events[i];
         let unsafe_pair = pg.adj[i].iter().any(|&(t, l)| match l {
-            Label::Seg(Some(info)) => !arch.po_pair_safe(dir(e), dir(pg.event(t)), info),
+            // strong fences only: a lightweight one may be relaxed in the cycle's context
+            Label::Seg(Some(info)) => !arch.po_pair_safe_by(dir(e), dir(pg.event(t)), info, true),
             _ => false,
         });
         let rfe = !arch.rfe_safe()

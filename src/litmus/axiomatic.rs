@@ -928,10 +928,10 @@ fn run_info(run: &Run, arch: &Arch) -> RunInfo {
             if info.deps.addr || info.deps.data || info.deps.ctrl || kept || same_loc_to_write {
                 ri.dp.push((i, j));
             }
-            if a.dir == Dir::R && arch.rfe_then_pair_safe(b.dir, &info) {
+            if a.dir == Dir::R && arch.rfe_then_pair_safe(b.dir, &info, false) {
                 ri.a_cumul[i].push(j);
             }
-            if b.dir == Dir::W && arch.pair_then_rfe_safe(a.dir, &info) {
+            if b.dir == Dir::W && arch.pair_then_rfe_safe(a.dir, &info, false) {
                 ri.b_cumul[j].push(i);
             }
         }

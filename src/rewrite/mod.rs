@@ -28,6 +28,10 @@ pub struct Plan {
     pub delayed_writes: BTreeSet<SiteId>,
     /// Reads that may enter the read set (first event of a `poR*` pair).
     pub delayed_reads: BTreeSet<SiteId>,
+    /// Sites of delay pairs across a lightweight fence that a cycle relaxes (herd's Power:
+    /// `R+lwsync+sync`): the fence does not hold these writes back behind its marked
+    /// entries, nor complete these reads.
+    pub lw_free: BTreeSet<SiteId>,
 }
 
 /// What a fence does to the machine state, per architecture.
@@ -139,6 +143,8 @@ struct PendingRead {
     spec: Vec<Speculation>,
     /// Later reads that may take a deferred store's value early (see [`Forward`]).
     fwd: Vec<Forward>,
+    /// A lightweight fence does not complete it ([`Plan::lw_free`]).
+    lw_free: bool,
 }
 
 /// A read of a location that one of the pending read's deferred stores may write (`r6 = x`
@@ -605,6 +611,7 @@ impl<'a> Rewriter<'a> {
                         early_defs: BTreeSet::new(),
                         spec: vec![],
                         fwd: vec![],
+                        lw_free: false,
                     });
                     list.len() - 1
                 }
@@ -614,6 +621,7 @@ impl<'a> Rewriter<'a> {
             let p = &mut self.pending.get_mut(&func).expect("inserted")[idx];
             p.objects.extend(objs);
             p.group = p.group.or(group);
+            p.lw_free |= self.plan.lw_free.contains(sid);
             self.pending_of_site.insert(site.stmt, idx);
             self.summary.delayed_reads += 1;
         }
@@ -1232,7 +1240,8 @@ impl Rewriter<'_> {
     fn fence_stmts(&self, ctx: &Ctx, eff: FenceEffect, loc: Loc) -> Block {
         let mut b = vec![];
         if eff.flush_reads {
-            b.extend(self.complete_reads(ctx, |_| true, loc));
+            let light = !eff.flush_writes;
+            b.extend(self.complete_reads(ctx, |p| !(light && p.lw_free), loc));
         }
         if eff.flush_writes {
             b.extend(self.call_me(self.flush_all_own, ctx, loc));
@@ -1252,13 +1261,14 @@ impl Rewriter<'_> {
     /// `buffered`: the write enters the buffer, where lwsync-marked entries need not have left
     /// yet — they must only reach memory first (see `flush_some`), so another thread may read
     /// the new write early (ESOP's lwsync is not B-cumulative from a write).
-    fn pre_write(&self, ctx: &Ctx, objs: &BTreeSet<ObjId>, skip: Option<usize>, buffered: bool, loc: Loc) -> Block {
+    /// `lw_free`: the write need not wait for them at all ([`Plan::lw_free`]).
+    fn pre_write(&self, ctx: &Ctx, objs: &BTreeSet<ObjId>, skip: Option<usize>, buffered: bool, lw_free: bool, loc: Loc) -> Block {
         let mut b = vec![];
         if self.tso_fifo {
             // Writes queue in the FIFO buffer (`*_write`): nothing to flush here.
         } else if self.model.ww_preserved {
             b.extend(self.call_me(self.flush_all_own, ctx, loc));
-        } else if !buffered || self.model.lw_b_cumulative {
+        } else if !lw_free && (!buffered || self.model.lw_b_cumulative) {
             b.extend(self.call_me(self.flush_all_lw, ctx, loc));
         }
         if self.model.ctrl_orders_writes && skip.is_none() {
@@ -1439,7 +1449,8 @@ impl Rewriter<'_> {
                 let group = self.group_of_stmt(s.id, Dir::W);
                 let delayed = group.is_some()
                     && self.sites_of.get(&s.id).into_iter().flatten().any(|x| self.plan.delayed_writes.contains(x) && !self.aeg.site(*x).atomic);
-                let mut b = self.pre_write(ctx, &objs, deferring, delayed, loc);
+                let lw_free = self.sites_of.get(&s.id).into_iter().flatten().any(|x| self.plan.lw_free.contains(x));
+                let mut b = self.pre_write(ctx, &objs, deferring, delayed, lw_free, loc);
                 match group {
                     Some(g) => {
                         let fns = self.groups[g].fns;
@@ -1447,7 +1458,7 @@ impl Rewriter<'_> {
                         let direct = call(fns.write.expect("made"), args.clone(), loc);
                         if delayed {
                             // Straight to memory: lwsync-marked entries first.
-                            let mut to_memory: Block = self.call_me(self.flush_all_lw, ctx, loc).filter(|_| !self.tso_fifo && !self.model.ww_preserved && !self.model.lw_b_cumulative).into_iter().collect();
+                            let mut to_memory: Block = self.call_me(self.flush_all_lw, ctx, loc).filter(|_| !self.tso_fifo && !self.model.ww_preserved && !self.model.lw_b_cumulative && !lw_free).into_iter().collect();
                             to_memory.push(direct);
                             b.push(if_(nondet_bool(), vec![call(fns.delay.expect("made"), args, loc)], to_memory, loc));
                         } else {
@@ -1523,7 +1534,8 @@ impl Rewriter<'_> {
                         out.extend(self.wrap(ctx, b, loc));
                     }
                     if reads {
-                        let b = self.complete_reads(ctx, |_| true, loc);
+                        let strong = self.must_fences.get(g).is_some_and(|fs| fs.iter().any(|f| self.fence_effect(*f).flush_writes));
+                        let b = self.complete_reads(ctx, |p| strong || !p.lw_free, loc);
                         out.extend(self.wrap(ctx, b, loc));
                     }
                 }
