@@ -38,6 +38,7 @@
 //! access the object at least four times); on inexact objects (arrays, heap) such cycles
 //! decompose into shorter circuits through the same segments, which are enumerated.
 
+mod herd;
 mod name;
 mod search;
 #[cfg(test)]
@@ -214,9 +215,9 @@ fn judge(aeg: &Aeg, arch: &Arch, segs: &[Seg]) -> Option<(Vec<EventId>, Vec<Cycl
     let dir = |e: EventId| aeg.event(e).dir;
     let mut events = Vec::new();
     let mut edges = Vec::new();
-    // per edge: safe only thanks to a lightweight fence / ordered by a strong fence
+    // per edge: safe only thanks to a lightweight fence; herd's view of it
     let mut light_only = Vec::new();
-    let mut strong = Vec::new();
+    let mut labs = Vec::new();
     for (i, s) in segs.iter().enumerate() {
         let next = &segs[(i + 1) % n];
         events.push(s.first);
@@ -234,9 +235,10 @@ fn judge(aeg: &Aeg, arch: &Arch, segs: &[Seg]) -> Option<(Vec<EventId>, Vec<Cycl
                 arch.po_pair_safe_by(dir(s.first), dir(s.last), info, strong_only)
                     || via_write && arch.po_pair_safe_by(dir(s.first), Dir::W, info, strong_only)
             };
-            let safe = safe_by(false);
-            light_only.push(safe && !safe_by(true));
-            strong.push(arch.strongly_fenced(dir(s.first), dir(s.last), info));
+            let (safe, safe_strong) = (safe_by(false), safe_by(true));
+            let strong = arch.strongly_fenced(dir(s.first), dir(s.last), info);
+            light_only.push(safe && !safe_strong);
+            labs.push(herd::Lab::Po { ppo: safe_strong && !strong, light: safe && !safe_strong, strong });
             edges.push(CycleEdge { from: s.first, to: s.last, kind: EdgeKind::Po { info: info.clone() }, safe });
         }
         let kind = com_kind(dir(s.last), dir(next.first))?;
@@ -252,42 +254,23 @@ fn judge(aeg: &Aeg, arch: &Arch, segs: &[Seg]) -> Option<(Vec<EventId>, Vec<Cycl
         };
         let safe = safe_by(false);
         light_only.push(safe && !safe_by(true));
-        strong.push(false);
+        labs.push(match kind {
+            EdgeKind::Rfe => herd::Lab::Rfe,
+            EdgeKind::Fre => herd::Lab::Fre,
+            _ => herd::Lab::Coe,
+        });
         edges.push(CycleEdge { from: s.last, to: next.first, kind, safe });
     }
-    weaken_light_fences(&mut edges, &light_only, &strong);
+    if light_only.contains(&true) && !herd::forbids(&labs, &events.iter().map(|&e| dir(e)).collect::<Vec<_>>()) {
+        // herd's ppc.cat allows the cycle even with its lightweight fences (`R+lwsync+sync`,
+        // `W+RWC+eieio+addr+sync`): what they order, and their cumulativity, is relaxed here.
+        for (e, &l) in edges.iter_mut().zip(&light_only) {
+            if l {
+                e.safe = false;
+            }
+        }
+    }
     Some((events, edges))
-}
-
-/// herd's ppc.cat lets a lightweight fence (`lwsync`, `eieio`) forbid a cycle in three ways
-/// only: the propagation axiom over `co` alone (the cycle's only non-rfe communications are
-/// `ws`: 2+2W, S), the observation axiom (exactly one `fr` and no `ws`: MP, WRC, ISA2), or
-/// as `prop-base` before a strong fence (`prop-base*; ffence`: the fenced relation reaches a
-/// strong fence through happens-before — po pairs kept, rfe — before any fr or ws). In any
-/// other cycle what it orders, and its cumulativity, are relaxed: `R+lwsync+sync` and
-/// `W+RWC+eieio+addr+sync` are allowed on Power although every pair in them is fenced.
-fn weaken_light_fences(edges: &mut [CycleEdge], light_only: &[bool], strong: &[bool]) {
-    if !light_only.contains(&true) {
-        return;
-    }
-    let count = |k: fn(&EdgeKind) -> bool| edges.iter().filter(|e| k(&e.kind)).count();
-    let frs = count(|k| matches!(k, EdgeKind::Fre));
-    let wss = count(|k| matches!(k, EdgeKind::Wse));
-    if frs == 0 || (frs == 1 && wss == 0) {
-        return;
-    }
-    let n = edges.len();
-    let reaches_strong = |i: usize| {
-        (1..n).map(|d| (i + d) % n).find_map(|j| match edges[j].kind {
-            EdgeKind::Po { .. } if strong[j] => Some(true),
-            EdgeKind::Po { .. } | EdgeKind::Rfe if edges[j].safe => None,
-            _ => Some(false),
-        }) == Some(true)
-    };
-    let weak: Vec<usize> = (0..n).filter(|&i| light_only[i] && !reaches_strong(i)).collect();
-    for i in weak {
-        edges[i].safe = false;
-    }
 }
 
 /// Re-judges the relations of `cycle` with each program-order relation's information

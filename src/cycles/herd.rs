@@ -1,0 +1,107 @@
+//! Does herd's `ppc.cat` forbid a cycle? Decides its propagation and observation axioms on
+//! the cycle alone, for the one question the ESOP tables cannot answer: whether a
+//! lightweight fence (`lwsync`, `eieio`) helps to forbid it (see
+//! `cycles::weaken_light_fences`).
+//!
+//! herd (Alglave, Maranget, Tautschnig, "Herding cats", TOPLAS 2014, Power):
+//!
+//! ```text
+//! hb        = ppo | fence | rfe
+//! prop-base = (fence | rfe; fence); hb*
+//! prop      = (prop-base & W*W) | (chapo?; prop-base*; ffence; hb*)
+//! chapo     = rfe | fre | coe | fre; rfe | coe; rfe
+//! propagation: acyclic(co | prop)        observation: irreflexive(fre; prop; hb*)
+//! ```
+//!
+//! The cycle's events and edges are the whole execution considered, so a relation holds
+//! between two positions of the loop exactly when the path between them matches its
+//! expression. Paths are `(start, len)` over the loop of `n` edges.
+
+use crate::aeg::Dir;
+
+/// One edge of the loop, as herd sees it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Lab {
+    /// A program-order pair: kept by the model or a dependency (`ppo`), ordered by a
+    /// lightweight fence, by a strong fence (`ffence`).
+    Po { ppo: bool, light: bool, strong: bool },
+    Rfe,
+    Fre,
+    Coe,
+}
+
+impl Lab {
+    fn hb(self) -> bool {
+        match self {
+            Lab::Po { ppo, light, strong } => ppo || light || strong,
+            Lab::Rfe => true,
+            _ => false,
+        }
+    }
+    fn fence(self) -> bool {
+        matches!(self, Lab::Po { light: true, .. } | Lab::Po { strong: true, .. })
+    }
+    fn ffence(self) -> bool {
+        matches!(self, Lab::Po { strong: true, .. })
+    }
+}
+
+/// `labs[i]` goes from the event of direction `dirs[i]` to that of `dirs[(i + 1) % n]`.
+pub(super) fn forbids(labs: &[Lab], dirs: &[Dir]) -> bool {
+    let n = labs.len();
+    if n == 0 || dirs.len() != n {
+        return false;
+    }
+    let lab = |s: usize, k: usize| labs[(s + k) % n];
+    // table[s][len]: the path of `len` edges from position `s` is in the relation
+    let table = |f: &dyn Fn(usize, usize) -> bool| -> Vec<Vec<bool>> {
+        (0..n).map(|s| (0..=n).map(|len| f(s, len)).collect()).collect()
+    };
+    let hb_star = table(&|s, len| (0..len).all(|k| lab(s, k).hb()));
+    // concatenation: a[s][i] && b[s + i][len - i] for some split i
+    let cat = |a: &Vec<Vec<bool>>, b: &Vec<Vec<bool>>| -> Vec<Vec<bool>> {
+        table(&|s, len| (0..=len).any(|i| a[s][i] && b[(s + i) % n][len - i]))
+    };
+    let head = table(&|s, len| match len {
+        1 => lab(s, 0).fence(),
+        2 => lab(s, 0) == Lab::Rfe && lab(s, 1).fence(),
+        _ => false,
+    });
+    let prop_base = cat(&head, &hb_star);
+    // prop-base*: closure by concatenation, by increasing length
+    let mut pb_star = vec![vec![false; n + 1]; n];
+    for s in 0..n {
+        pb_star[s][0] = true;
+    }
+    for len in 1..=n {
+        for s in 0..n {
+            pb_star[s][len] = (1..=len).any(|i| prop_base[s][i] && pb_star[(s + i) % n][len - i]);
+        }
+    }
+    let chapo_opt = table(&|s, len| match len {
+        0 => true,
+        1 => matches!(lab(s, 0), Lab::Rfe | Lab::Fre | Lab::Coe),
+        2 => matches!(lab(s, 0), Lab::Fre | Lab::Coe) && lab(s, 1) == Lab::Rfe,
+        _ => false,
+    });
+    let ffence = table(&|s, len| len == 1 && lab(s, 0).ffence());
+    let prop2 = cat(&cat(&cat(&chapo_opt, &pb_star), &ffence), &hb_star);
+    let prop = table(&|s, len| {
+        len > 0 && (prop2[s][len] || prop_base[s][len] && dirs[s] == Dir::W && dirs[(s + len) % n] == Dir::W)
+    });
+    // propagation: the whole loop is a sequence of coe and prop steps
+    let step = table(&|s, len| prop[s][len] || len == 1 && lab(s, 0) == Lab::Coe);
+    let propagation = (0..n).any(|s| {
+        let mut ok = vec![false; n + 1];
+        ok[0] = true;
+        for len in 1..=n {
+            ok[len] = (0..len).any(|i| ok[i] && step[(s + i) % n][len - i]);
+        }
+        ok[n]
+    });
+    // observation: the loop is fre; prop; hb*
+    let observation = (0..n).any(|s| {
+        lab(s, 0) == Lab::Fre && (1..n).any(|a| prop[(s + 1) % n][a] && hb_star[(s + 1 + a) % n][n - 1 - a])
+    });
+    propagation || observation
+}
