@@ -105,3 +105,64 @@ pub(super) fn forbids(labs: &[Lab], dirs: &[Dir]) -> bool {
     });
     propagation || observation
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Dir::{R, W};
+
+    const PPO: Lab = Lab::Po { ppo: true, light: false, strong: false };
+    const LW: Lab = Lab::Po { ppo: false, light: true, strong: false };
+    const SYNC: Lab = Lab::Po { ppo: false, light: false, strong: true };
+    const PO: Lab = Lab::Po { ppo: false, light: false, strong: false };
+
+    /// A cycle as (label, direction of the edge's source event).
+    fn forbid(c: &[(Lab, Dir)]) -> bool {
+        let (labs, dirs): (Vec<Lab>, Vec<Dir>) = c.iter().copied().unzip();
+        forbids(&labs, &dirs)
+    }
+
+    #[test]
+    fn message_passing() {
+        // MP: Wx -f-> Wy -rfe-> Ry -f'-> Rx -fre-> Wx
+        let mp = |f, g| forbid(&[(f, W), (Lab::Rfe, W), (g, R), (Lab::Fre, R)]);
+        assert!(mp(LW, PPO), "MP+lwsync+addr");
+        assert!(mp(SYNC, LW), "MP+sync+lwsync");
+        assert!(!mp(PO, PPO), "MP+po+addr");
+        assert!(!mp(LW, PO), "MP+lwsync+po");
+    }
+
+    #[test]
+    fn coherence_through_lightweight_fences() {
+        // R: Wx -f-> Wy -coe-> Wy' -g-> Rx -fre-> Wx
+        let r = |f, g| forbid(&[(f, W), (Lab::Coe, W), (g, W), (Lab::Fre, R)]);
+        assert!(!r(LW, SYNC), "R+lwsync+sync is allowed");
+        assert!(r(SYNC, SYNC), "R+syncs");
+        // 2+2W: only co, lwsync suffices
+        assert!(forbid(&[(LW, W), (Lab::Coe, W), (LW, W), (Lab::Coe, W)]), "2+2W+lwsyncs");
+        // S: Wx -lwsync-> Wy -rfe-> Ry -addr-> Wx' -coe-> Wx
+        assert!(forbid(&[(LW, W), (Lab::Rfe, W), (PPO, R), (Lab::Coe, W)]), "S+lwsync+addr");
+    }
+
+    #[test]
+    fn two_from_reads_need_a_strong_fence() {
+        // W+RWC: Wx -f-> Wy -rfe-> Ry -addr-> Rz -fre-> Wz -g-> Rx -fre-> Wx
+        let wrwc = |f, g| forbid(&[(f, W), (Lab::Rfe, W), (PPO, R), (Lab::Fre, R), (g, W), (Lab::Fre, R)]);
+        assert!(!wrwc(LW, SYNC), "W+RWC+lwsync+addr+sync is allowed");
+        assert!(wrwc(SYNC, SYNC), "W+RWC+sync+addr+sync");
+        // SB
+        let sb = |f| forbid(&[(f, W), (Lab::Fre, R), (f, W), (Lab::Fre, R)]);
+        assert!(sb(SYNC) && !sb(PO));
+        // IRIW+lwsyncs: Wx -rfe-> Rx -lw-> Ry -fre-> Wy -rfe-> Ry' -lw-> Rx' -fre-> Wx
+        assert!(!forbid(&[(Lab::Rfe, W), (LW, R), (Lab::Fre, R), (Lab::Rfe, W), (LW, R), (Lab::Fre, R)]), "IRIW+lwsyncs");
+        assert!(forbid(&[(Lab::Rfe, W), (SYNC, R), (Lab::Fre, R), (Lab::Rfe, W), (SYNC, R), (Lab::Fre, R)]), "IRIW+syncs");
+    }
+
+    #[test]
+    fn cumulativity() {
+        // WRC+lwsync+addr: Wx -rfe-> Rx -lwsync-> Wy -rfe-> Ry -addr-> Rx' -fre-> Wx
+        assert!(forbid(&[(Lab::Rfe, W), (LW, R), (Lab::Rfe, W), (PPO, R), (Lab::Fre, R)]));
+        // WRC+addrs is allowed
+        assert!(!forbid(&[(Lab::Rfe, W), (PPO, R), (Lab::Rfe, W), (PPO, R), (Lab::Fre, R)]));
+    }
+}
