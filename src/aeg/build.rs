@@ -529,7 +529,7 @@ impl ThreadWalk<'_> {
                     [g] => Some((g, s.loc)),
                     _ => None,
                 };
-                let handle = match tid.as_ref().map(|t| &t.kind) {
+                let handle = match tid.as_ref().map(|t| &joins::strip_casts(t).kind) {
                     Some(ExprKind::AddrOf(inner)) => joins::handle_form(inner).filter(|h| self.handles.contains(&h.0)),
                     _ => None,
                 };

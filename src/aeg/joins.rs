@@ -79,7 +79,7 @@ pub fn full_everywhere(f: Fence) -> bool {
     matches!(f, Fence::Full | Fence::Mfence | Fence::Sync | Fence::Dmb | Fence::Dsb)
 }
 
-fn strip_casts(mut e: &Expr) -> &Expr {
+pub(super) fn strip_casts(mut e: &Expr) -> &Expr {
     while let ExprKind::Cast(inner) = &e.kind {
         e = inner;
     }
