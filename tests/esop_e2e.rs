@@ -22,7 +22,7 @@ const KNOWN_UNSOUND: &[&str] = &[
 
 /// Spurious verdicts explained in litmus/RESULTS.md; any other spurious or unknown verdict
 /// fails the test.
-const KNOWN_SPURIOUS: &[&str] = &["ppc/safe009 on power", "ppc/safe013 on power", "ppc/safe038 on power", "ppc/thin003 on rmo"];
+const KNOWN_SPURIOUS: &[&str] = &["ppc/thin003 on rmo"];
 
 #[test]
 fn esop_suite_has_no_unsound_verdict() {

@@ -7,6 +7,7 @@
 //! from each event that communicates with another thread.
 
 use super::alias::{Alias, AliasOptions};
+use super::joins::{self, SyncOp};
 use super::*;
 use crate::ir::*;
 use crate::normalize::{is_lvalue, lvalue_is_shared, var_is_shared};
@@ -23,7 +24,7 @@ pub struct BuildOptions {
 const MAX_INLINE_DEPTH: usize = 64;
 
 #[derive(Clone, Debug, Default)]
-enum NodeKind {
+pub(super) enum NodeKind {
     #[default]
     Nop,
     Access {
@@ -46,10 +47,12 @@ enum NodeKind {
 }
 
 #[derive(Default)]
-struct Cfg {
-    nodes: Vec<NodeKind>,
+pub(super) struct Cfg {
+    pub(super) nodes: Vec<NodeKind>,
     /// Successors with a flag telling whether the edge is a loop back-edge.
-    succ: Vec<Vec<(usize, bool)>>,
+    pub(super) succ: Vec<Vec<(usize, bool)>>,
+    /// Spawns, joins, handle loads and stores, harness counters (see [`super::joins`]).
+    pub(super) sync: HashMap<usize, SyncOp>,
 }
 
 impl Cfg {
@@ -89,6 +92,8 @@ struct ThreadWalk<'a> {
     /// Spawns found: (function, loc, inside a loop).
     spawns: Vec<(FuncId, Loc, bool)>,
     spawn_memo: &'a mut HashMap<FuncId, bool>,
+    /// Variables usable as thread handles ([`joins::trackable_handles`]).
+    handles: &'a HashSet<VarId>,
 }
 
 /// Shared state of the whole construction.
@@ -116,6 +121,7 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Aeg, Error> {
         node_events: HashMap::new(),
     };
     let mut spawn_memo = HashMap::new();
+    let handles = joins::trackable_handles(prog, &reachable);
     // Threads: main first, then every spawn found while walking a thread.
     let mut queue: Vec<(FuncId, Instances, Loc, u32)> =
         vec![(main, Instances::Count(1), prog.func(main).loc, 0)];
@@ -135,6 +141,7 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Aeg, Error> {
             loop_depth: 0,
             spawns: vec![],
             spawn_memo: &mut spawn_memo,
+            handles: &handles,
         };
         let entry = w.cfg.add(NodeKind::Nop, &[]);
         let mut pending = vec![];
@@ -169,6 +176,8 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Aeg, Error> {
         b.pairs_for_thread(ThreadId(t as u32), cfg, &has_com);
         b.immediate_po(ThreadId(t as u32), cfg);
     }
+    let input = joins::Input { prog, threads: &b.aeg.threads, cfgs: &cfgs, node_events: &b.node_events };
+    b.aeg.after = joins::after_joins(&input, b.aeg.events.len());
     Ok(b.aeg)
 }
 
@@ -223,6 +232,18 @@ fn addr_uses(prog: &Program, lv: &Expr, out: &mut BTreeSet<VarId>) {
             local_uses(prog, i, out);
         }
         _ => local_uses(prog, lv, out),
+    }
+}
+
+/// The `__unbuffered_` harness counter an lvalue writes (part of), if any.
+fn counter_root(prog: &Program, lhs: &Expr) -> Option<VarId> {
+    let mut root = lhs;
+    while let ExprKind::Index(b, _) | ExprKind::Member(b, _) = &root.kind {
+        root = b;
+    }
+    match root.kind {
+        ExprKind::Var(v) if joins::is_counter(prog, v) => Some(v),
+        _ => None,
     }
 }
 
@@ -315,6 +336,17 @@ impl ThreadWalk<'_> {
             NodeKind::Access { dir, addr_uses: a, data_uses: d, def },
             front,
         );
+        if let Some(h) = joins::handle_form(lv).filter(|h| self.handles.contains(&h.0)) {
+            match (dir, def) {
+                (Dir::W, _) => {
+                    self.cfg.sync.insert(n, SyncOp::Store(h.0));
+                }
+                (Dir::R, Some(temp)) => {
+                    self.cfg.sync.insert(n, SyncOp::Load { handle: h, temp });
+                }
+                (Dir::R, None) => {}
+            }
+        }
         if !self.before_spawn {
             let objs = self.alias.access(self.prog, lv).objects;
             let func = self.frames.last().map(|f| f.func).unwrap_or(FuncId(0));
@@ -322,6 +354,16 @@ impl ThreadWalk<'_> {
             pending.push((dir, n, SiteInfo { func, stmt: s.id, atomic, in_loop: self.loop_depth > 0, loc: s.loc }, objs));
         }
         n
+    }
+
+    /// Records an assignment to an `__unbuffered_` harness counter at node `n`.
+    fn note_counter_write(&mut self, n: usize, lhs: &Expr, rhs: Option<&Expr>) {
+        let Some(var) = counter_root(self.prog, lhs) else { return };
+        let op = match (&lhs.kind, rhs) {
+            (ExprKind::Var(_), Some(r)) if joins::is_increment(var, r) => SyncOp::Increment { var, in_loop: self.loop_depth > 0 },
+            _ => SyncOp::OtherWrite(var),
+        };
+        self.cfg.sync.insert(n, op);
     }
 
     fn fence(&mut self, f: Fence, front: &[usize]) -> Vec<usize> {
@@ -346,7 +388,9 @@ impl ThreadWalk<'_> {
                         local_uses(prog, rhs, &mut uses);
                         // A partial write (array element, field) of a local keeps the rest.
                         let def = if matches!(lhs.kind, ExprKind::Var(_)) { def } else { None };
-                        vec![self.cfg.add(NodeKind::Local { def, uses }, &front)]
+                        let n = self.cfg.add(NodeKind::Local { def, uses }, &front);
+                        self.note_counter_write(n, lhs, Some(rhs));
+                        vec![n]
                     }
                 }
             }
@@ -383,6 +427,11 @@ impl ThreadWalk<'_> {
                 // The destination receives an unknown (untainted) value.
                 if let Some(Expr { kind: ExprKind::Var(v), .. }) = dest {
                     out = vec![self.cfg.add(NodeKind::Local { def: Some(*v), uses: BTreeSet::new() }, &out)];
+                }
+                if let Some(d) = dest.as_ref().filter(|d| counter_root(prog, d).is_some()) {
+                    let n = self.cfg.add(NodeKind::Nop, &out);
+                    self.note_counter_write(n, d, None);
+                    out = vec![n];
                 }
                 out
             }
@@ -442,9 +491,19 @@ impl ThreadWalk<'_> {
             StmtKind::Assert { cond, .. } | StmtKind::Assume(cond) => {
                 let mut uses = BTreeSet::new();
                 local_uses(prog, cond, &mut uses);
-                vec![self.cfg.add(NodeKind::Branch { uses }, &front)]
+                let n = self.cfg.add(NodeKind::Branch { uses }, &front);
+                if let (StmtKind::Assume(_), Some((var, n_))) = (&s.kind, joins::count_test(cond)) {
+                    if joins::is_counter(prog, var) {
+                        self.cfg.sync.insert(n, SyncOp::AssumeCount { var, n: n_ });
+                    }
+                }
+                vec![n]
             }
-            StmtKind::Fence(f) => self.fence(*f, &front),
+            StmtKind::Fence(f) => {
+                let n = self.fence(*f, &front);
+                self.cfg.sync.insert(n[0], SyncOp::Barrier);
+                n
+            }
             StmtKind::AtomicBegin => {
                 self.atomic_depth += 1;
                 self.fence(Fence::Full, &front)
@@ -454,18 +513,40 @@ impl ThreadWalk<'_> {
                 self.fence(Fence::Full, &front)
             }
             // Thread creation, joins and mutexes synchronise: order everything around them.
-            StmtKind::Spawn { func, .. } => {
+            StmtKind::Spawn { func, tid, .. } => {
                 let (targets, _) = self.alias.call_targets(prog, func);
                 let in_loop = self.loop_depth > 0;
+                let mut started = vec![];
                 for g in targets {
                     if prog.func(g).body.is_some() {
                         self.spawns.push((g, s.loc, in_loop));
+                        started.push(g);
                     }
                 }
                 self.before_spawn = false;
-                self.fence(Fence::Full, &front)
+                let n = self.fence(Fence::Full, &front);
+                let thread = match started[..] {
+                    [g] => Some((g, s.loc)),
+                    _ => None,
+                };
+                let handle = match tid.as_ref().map(|t| &joins::strip_casts(t).kind) {
+                    Some(ExprKind::AddrOf(inner)) => joins::handle_form(inner).filter(|h| self.handles.contains(&h.0)),
+                    _ => None,
+                };
+                self.cfg.sync.insert(n[0], SyncOp::Spawn { thread, handle });
+                n
             }
-            StmtKind::Join { .. } | StmtKind::Lock(_) | StmtKind::Unlock(_) => self.fence(Fence::Full, &front),
+            StmtKind::Join { tid, .. } => {
+                let n = self.fence(Fence::Full, &front);
+                let (handle, temp) = match joins::handle_form(tid) {
+                    Some(h) if self.handles.contains(&h.0) => (Some(h), None),
+                    Some((v, None)) if !var_is_shared(prog, v) => (None, Some(v)),
+                    _ => (None, None),
+                };
+                self.cfg.sync.insert(n[0], SyncOp::Join { handle, temp });
+                n
+            }
+            StmtKind::Lock(_) | StmtKind::Unlock(_) => self.fence(Fence::Full, &front),
             StmtKind::Rmw(r) => {
                 let cell = Expr::new(ExprKind::Deref(Box::new(r.ptr.clone())), r.val.ty.clone());
                 let (before, after) = match r.order {

@@ -11,6 +11,8 @@
 mod build;
 pub use build::{build, reachable_funcs, BuildOptions};
 pub mod alias;
+mod joins;
+pub use joins::full_everywhere;
 
 
 
@@ -142,6 +144,10 @@ pub struct Aeg {
     pub com: Vec<(EventId, EventId)>,
     /// Diagnostics the construction wants the user to see (e.g. imprecise aliasing).
     pub notes: Vec<(Loc, String)>,
+    /// Per event (indexed by id; may be empty): the threads certainly finished before it on
+    /// every path (joined). A com step from the event to such a thread is impossible; see
+    /// [`Aeg::com_step_possible`] and the `joins` module.
+    pub after: Vec<Vec<ThreadId>>,
 }
 
 impl Aeg {
@@ -160,6 +166,13 @@ impl Aeg {
     /// `po+` information for `(a, b)`, when `b` follows `a` in program order.
     pub fn pair(&self, a: EventId, b: EventId) -> Option<&PairInfo> {
         self.pairs.get(&(a, b))
+    }
+    /// Can a cycle go by a com edge from `from` to `to`? Not when `to`'s thread was joined
+    /// before `from` (all its events precede `from`: `from` is never read by, coherence-before
+    /// or reading before any of them). The opposite direction stays possible.
+    pub fn com_step_possible(&self, from: EventId, to: EventId) -> bool {
+        let t = self.event(to).thread;
+        !self.after.get(from.0 as usize).is_some_and(|v| v.contains(&t))
     }
     /// Short printable name of an event: `P0:Wx@12`.
     pub fn describe(&self, e: EventId) -> String {

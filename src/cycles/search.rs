@@ -92,8 +92,13 @@ pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits) -> CycleSet {
         if dir(a) == Dir::R && dir(b) == Dir::R {
             continue;
         }
-        g.add_edge(idx(a), idx(b), ());
-        g.add_edge(idx(b), idx(a), ());
+        // (a com step out of an event into a thread joined before it is impossible)
+        if aeg.com_step_possible(a, b) {
+            g.add_edge(idx(a), idx(b), ());
+        }
+        if aeg.com_step_possible(b, a) {
+            g.add_edge(idx(b), idx(a), ());
+        }
     }
     let mut sccs: Vec<Vec<EventId>> = tarjan_scc(&g)
         .into_iter()
@@ -122,8 +127,10 @@ pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits) -> CycleSet {
     }
     let mut com_of: Vec<Vec<EventId>> = vec![Vec::new(); nev];
     for &(a, b) in &aeg.com {
-        com_of[a.0 as usize].push(b);
-        if a != b {
+        if aeg.com_step_possible(a, b) {
+            com_of[a.0 as usize].push(b);
+        }
+        if a != b && aeg.com_step_possible(b, a) {
             com_of[b.0 as usize].push(a);
         }
     }
