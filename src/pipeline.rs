@@ -109,7 +109,10 @@ pub fn model_of(arch: &Arch) -> Model {
 /// pair is delayed (a write enters the buffer; a read enters the read set). For an `rfe`,
 /// so are the writes fenced before its write in program order: the reader may see the
 /// buffered write while they are still buffered (lwsync is not B-cumulative from a write),
-/// and they can only wait in the buffer if they entered it.
+/// and they can only wait in the buffer if they entered it. For a read delayed past a later
+/// event, so are its thread's writes to the read's object in between: the read may then be
+/// satisfied after them while they wait in the buffer (coherence only requires it to read
+/// something older, see the rewriter's `Hold`), and their own thread may read them first.
 pub fn plan_of(aeg: &Aeg, sel: &Selection) -> Plan {
     let mut plan = Plan::default();
     for p in &sel.pairs {
@@ -119,10 +122,18 @@ pub fn plan_of(aeg: &Aeg, sel: &Selection) -> Plan {
             Dir::R => plan.delayed_reads.insert(ev.site),
         };
         // A program-order pair with a fence between is unsafe only because a cycle relaxes a
-        // lightweight fence (`cycles::weaken_light_fences`): the fence must not order it.
+        // lightweight fence (see `cycles::herd`): the fence must not order it.
         if p.kind != PairKind::Rfe && aeg.pairs.get(&(p.from, p.to)).is_some_and(|i| !i.fences.is_empty()) {
             plan.lw_free.insert(ev.site);
             plan.lw_free.insert(aeg.event(p.to).site);
+        }
+        if ev.dir == Dir::R && p.kind != PairKind::Rfe {
+            for (&(a, w), _) in &aeg.pairs {
+                let we = aeg.event(w);
+                if a == p.from && we.dir == Dir::W && we.obj == ev.obj && aeg.pair(w, p.to).is_some() {
+                    plan.delayed_writes.insert(we.site);
+                }
+            }
         }
         if p.kind == PairKind::Rfe {
             for (&(a, b), info) in &aeg.pairs {

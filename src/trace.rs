@@ -19,9 +19,9 @@ fn helper_meaning(function: &str) -> Option<(String, &'static str)> {
         return None;
     }
     let what = match rule {
-        "delay" => "write delayed in the store buffer",
+        "delay" | "hold" => "write delayed in the store buffer",
         "write" => "write to memory",
-        "read" => "read (from memory, or forwarded from a buffer)",
+        "read" | "held" => "read (from memory, or forwarded from a buffer)",
         "some" => "buffer may be flushed",
         "own" => "own buffered writes flushed (fence or thread end)",
         "lw" => "writes before the lightweight fence flushed",
@@ -71,7 +71,7 @@ pub fn render(outcome: &Outcome, map: &SourceMap) -> Vec<String> {
         if same_thread {
             let p = pending.as_mut().expect("checked");
             match &s.kind {
-                StepKind::Assign { lhs, value } if s.loc.line > 0 && matches!(lhs.as_str(), "p" | "v" | "me") => {
+                StepKind::Assign { lhs, value } if s.loc.line > 0 && matches!(lhs.as_str(), "p" | "v" | "me" | "s") => {
                     match lhs.as_str() {
                         "p" => p.addr = Some(value.clone()),
                         "v" => p.value = Some(value.clone()),
@@ -98,9 +98,9 @@ pub fn render(outcome: &Outcome, map: &SourceMap) -> Vec<String> {
                     p.finish(&mut out);
                 }
                 let rule = match rule {
-                    "delay" => "delay",
+                    "delay" | "hold" => "delay",
                     "write" => "write",
-                    "read" => "read",
+                    "read" | "held" => "read",
                     _ => "flush",
                 };
                 pending = Some(Pending { rule, thread: s.thread.clone(), at, addr: None, value: None, read: None, flushed: vec![] });

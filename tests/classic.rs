@@ -132,3 +132,23 @@ fn dot_output_highlights_cycles() {
     assert!(text.contains("color=red"));
     assert!(Path::new(&dot).exists());
 }
+
+/// A read delayed past its thread's later write to the same location stays pending behind
+/// it (the rewriter's `Hold`): herd's ARM model lets it be satisfied after that write was
+/// forwarded to a later read and later writes went out, as long as it reads something
+/// coherence-before the write. Unreachable before (the read completed before the write).
+#[test]
+fn delayed_read_is_satisfied_after_its_threads_later_write_to_its_location() {
+    let verdict = |arch: &str, file: &str| {
+        let (code, out, err) = weakc(&["verify", "--mm", arch, file]);
+        assert!(code == 0 || code == 10, "weakc verify --mm {arch} {file}: {out}{err}");
+        code == 10
+    };
+    // S+dmb+fri-rfi-data, and load buffering through y = 2 (which must then be buffered).
+    assert!(verdict("arm", "tests/c/s_fri_rfi.c"), "S+dmb+fri-rfi-data is allowed on ARM");
+    for arch in ["arm", "power"] {
+        assert!(verdict(arch, "tests/c/lb_fri.c"), "lb_fri.c is allowed on {arch}");
+    }
+    // ... but never from its own later write (CoRW).
+    assert!(!verdict("arm", "tests/c/corw.c"), "CoRW holds on ARM");
+}

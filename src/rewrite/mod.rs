@@ -114,6 +114,9 @@ struct GroupFns {
     read: Option<FuncId>,
     write: Option<FuncId>,
     delay: Option<FuncId>,
+    /// `delay` for a write that a pending read of its thread is held past (see [`Hold`]).
+    hold: Option<FuncId>,
+    read_held: Option<FuncId>,
 }
 
 /// A pending delayed read: the destination variable and its read-set pointer.
@@ -145,6 +148,21 @@ struct PendingRead {
     fwd: Vec<Forward>,
     /// A lightweight fence does not complete it ([`Plan::lw_free`]).
     lw_free: bool,
+    /// The read may stay pending past a later write of its thread to its location.
+    hold: Option<Hold>,
+}
+
+/// A pending read held past a later write of its thread to the same location (`r0 = y;
+/// y = 2; r2 = y` with `r0` satisfied last). Coherence (CoRW) only requires the read to take
+/// a value coherence-before the write, not to be satisfied first: the write enters the
+/// buffer with a pointer to `snap`, and the read, when it completes, takes memory (and
+/// buffers, without its thread's entries from that write on) while the write is still
+/// buffered, else `snap`, the value memory held just before the write reached it.
+#[derive(Clone, Copy)]
+struct Hold {
+    /// Set while a buffered write of the thread holds the read (the read's address).
+    held: VarId,
+    snap: VarId,
 }
 
 /// A read of a location that one of the pending read's deferred stores may write (`r6 = x`
@@ -233,6 +251,8 @@ struct Rewriter<'a> {
     /// Reads whose completion code is being generated (their replays must not complete them
     /// again: two pending reads whose deferred statements touch each other).
     completing: std::cell::RefCell<Vec<VarId>>,
+    /// Groups whose writes may hold a pending read (see [`Hold`]).
+    hold_groups: BTreeSet<usize>,
 }
 
 impl<'a> Rewriter<'a> {
@@ -270,6 +290,7 @@ impl<'a> Rewriter<'a> {
             entry_me: HashMap::new(),
             tso_fifo: false,
             completing: Default::default(),
+            hold_groups: BTreeSet::new(),
         }
     }
 
@@ -612,6 +633,7 @@ impl<'a> Rewriter<'a> {
                         spec: vec![],
                         fwd: vec![],
                         lw_free: false,
+                        hold: None,
                     });
                     list.len() - 1
                 }
@@ -629,6 +651,62 @@ impl<'a> Rewriter<'a> {
         self.make_speculations();
         if self.model.rfi_relaxed {
             self.make_forwards();
+        }
+        self.make_holds();
+    }
+
+    /// The buffer group of a write statement that may enter the buffer.
+    fn delayed_write_group(&self, id: u32) -> Option<usize> {
+        let group = self.group_of_stmt(id, Dir::W)?;
+        let delayed = self.sites_of.get(&id).into_iter().flatten().any(|x| self.plan.delayed_writes.contains(x) && !self.aeg.site(*x).atomic);
+        delayed.then_some(group)
+    }
+
+    /// Whether pending read `p` may be held past the write `s` (see [`Hold`]): `s` may be
+    /// buffered in the read's group, and none of the read's deferred statements touches
+    /// what `s` writes (they would have to be performed before it).
+    fn holdable(&self, p: &PendingRead, s: &Stmt) -> bool {
+        let StmtKind::Assign { lhs, .. } = &s.kind else { return false };
+        if self.tso_fifo || !lvalue_is_shared(self.src, lhs) {
+            return false;
+        }
+        let objs = self.stmt_objects(s.id, Some(Dir::W));
+        p.group.is_some()
+            && self.delayed_write_group(s.id) == p.group
+            && !p.objects.is_disjoint(&objs)
+            && p.deferred.iter().all(|d| self.stmt_objects(d.stmt.id, None).is_disjoint(&objs))
+    }
+
+    /// The variables of a [`Hold`] for each pending read some write can hold it past.
+    fn make_holds(&mut self) {
+        let funcs: Vec<FuncId> = self.pending.keys().copied().collect();
+        for func in funcs {
+            let Some(body) = &self.src.func(func).body else { continue };
+            let mut writes = vec![];
+            walk_stmts(body, &mut |s| writes.push(s.clone()));
+            for pi in 0..self.pending[&func].len() {
+                let p = &self.pending[&func][pi];
+                if !writes.iter().any(|s| self.holdable(p, s)) {
+                    continue;
+                }
+                let g = p.group.expect("holdable");
+                let global = self.out.var(p.ptr).is_global();
+                let (name, loc) = { let d = self.src.var(p.dest); (d.name.clone(), d.loc) };
+                let storage = if global { Storage::Global } else { Storage::Temp { func } };
+                let elem = self.groups[g].elem.clone();
+                let mut mk = |n: String, ty: Type, address_taken: bool| {
+                    let id = self.out.add_var(Var { name: n, ty, storage, init: None, address_taken, loc });
+                    if global {
+                        self.out.globals.push(id);
+                    }
+                    id
+                };
+                let held = mk(format!("{name}$held"), Type::Bool, false);
+                // (Not `__unbuffered_*`: its address is taken.)
+                let snap = mk(format!("__weakc_snap${name}"), elem, true);
+                self.pending.get_mut(&func).expect("exists")[pi].hold = Some(Hold { held, snap });
+                self.hold_groups.insert(g);
+            }
         }
     }
 
@@ -841,6 +919,8 @@ struct GroupVars {
     lw: Expr,
     live: Expr,
     n: Expr,
+    /// Per entry, where to save memory's value when it leaves the buffer (see [`Hold`]).
+    cap: Option<Expr>,
 }
 
 impl Rewriter<'_> {
@@ -905,12 +985,24 @@ impl Rewriter<'_> {
             lw: { let v = self.global(format!("{base}_lw"), arr(Type::INT)); var(v, &arr(Type::INT)) },
             live: { let v = self.global(format!("{base}_live"), arr(Type::Bool)); var(v, &arr(Type::Bool)) },
             n: { let v = self.global(format!("{base}_n"), Type::INT); var(v, &Type::INT) },
+            cap: self.hold_groups.contains(&g).then(|| {
+                let v = self.global(format!("{base}_cap"), arr(pty.clone()));
+                var(v, &arr(pty.clone()))
+            }),
         };
         let at = |a: &Expr, i: u64| index(a.clone(), int(i as i128));
         let l = Loc::default();
         // Flushing entry i: WRITE FROM BUFFER TO MEMORY (Fig. 3), rule f(w(w)).
         let flush_i = |gv: &GroupVars, i: u64| -> Block {
-            vec![assign(deref(at(&gv.addr, i)), at(&gv.val, i), l), assign(at(&gv.live, i), int(0), l)]
+            let mut b = vec![];
+            if let Some(cap) = &gv.cap {
+                // A read held past this write takes memory's value from just before it.
+                let c = at(cap, i);
+                let save = vec![assign(deref(c.clone()), deref(at(&gv.addr, i)), l), assign(c.clone(), null(&c.ty), l)];
+                b.push(if_(ne(c.clone(), null(&c.ty)), save, vec![], l));
+            }
+            b.extend([assign(deref(at(&gv.addr, i)), at(&gv.val, i), l), assign(at(&gv.live, i), int(0), l)]);
+            b
         };
         // Buffer empty again: slots are reused (keeps loops within the depth).
         let reset = |gv: &GroupVars| -> Stmt {
@@ -1057,6 +1149,44 @@ impl Rewriter<'_> {
             }
             vec![if_(and(own, nondet_bool()), vec![call(delay, p.to_vec(), l)], direct, l)]
         });
+        let (hold, read_held) = match gv.cap.clone() {
+            None => (None, None),
+            Some(cap) => {
+                // `delay`, the entry remembering where the held read's snapshot goes.
+                let hold = self.new_func(format!("{base}_hold"), &[("p", pty.clone()), ("v", elem.clone()), ("me", Type::INT), ("s", pty.clone())], Type::Void, |_, p| {
+                    let i = gv.n.clone();
+                    vec![
+                        call(delay, p[..3].to_vec(), l),
+                        assign(index(cap.clone(), bin(BinOp::Sub, i, int(1))), p[3].clone(), l),
+                    ]
+                });
+                // READ FROM memory or buffer for a held read: while the write that holds
+                // it is buffered, what `read` sees without that write and the thread's later
+                // entries; once it has left, the value memory held just before.
+                let read_held = self.new_func(format!("{base}_read_held"), &[("p", pty.clone()), ("me", Type::INT), ("s", pty.clone())], elem.clone(), |s, p| {
+                    let fid = FuncId(s.out.funcs.len() as u32 - 1);
+                    let v = s.local(fid, "v", elem.clone());
+                    let hit = s.local(fid, "hit", Type::Bool);
+                    let mut b = vec![assign(v.clone(), deref(p[0].clone()), l), assign(hit.clone(), int(0), l)];
+                    for i in 0..n {
+                        let mine = and(at(&gv.live, i), eq(at(&cap, i), p[2].clone()));
+                        b.push(if_(mine, vec![assign(hit.clone(), int(1), l)], vec![], l));
+                        let own = eq(at(&gv.thd, i), p[1].clone());
+                        let mut who = and(own.clone(), not(hit.clone()));
+                        if rfe {
+                            who = or(who, and(not(own), nondet_bool()));
+                        }
+                        let c = and(and(at(&gv.live, i), eq(at(&gv.addr, i), p[0].clone())), who);
+                        b.push(if_(c, vec![assign(v.clone(), at(&gv.val, i), l)], vec![], l));
+                    }
+                    let release: Block = (0..n).map(|i| if_(eq(at(&cap, i), p[2].clone()), vec![assign(at(&cap, i), null(&pty), l)], vec![], l)).collect();
+                    b.push(if_(hit, release, vec![assign(v.clone(), deref(p[2].clone()), l)], l));
+                    b.push(stmt(StmtKind::Return(Some(v)), l));
+                    b
+                });
+                (Some(hold), Some(read_held))
+            }
+        };
         self.groups[g].vars = Some(gv.clone());
         self.groups[g].fns = GroupFns {
             flush_own: Some(flush_own),
@@ -1066,6 +1196,8 @@ impl Rewriter<'_> {
             read: Some(read),
             write: Some(write),
             delay: Some(delay),
+            hold,
+            read_held,
         };
     }
 
@@ -1169,10 +1301,20 @@ impl Rewriter<'_> {
         match p.group.map(|g| self.groups[g].fns) {
             Some(fns) => {
                 body.push(call(fns.flush_some.expect("made"), vec![], loc));
-                body.push(stmt(
+                let read = stmt(
                     StmtKind::Call { dest: Some(var(p.dest, &dty)), callee: Callee::Direct(fns.read.expect("made")), args: vec![ptr.clone(), ctx.me.clone()] },
                     loc,
-                ));
+                );
+                match (p.hold, fns.read_held) {
+                    (Some(h), Some(rh)) => {
+                        let held = var(h.held, &Type::Bool);
+                        let sty = self.out.var(h.snap).ty.clone();
+                        let args = vec![ptr.clone(), ctx.me.clone(), addr_of(var(h.snap, &sty))];
+                        let read_held = vec![stmt(StmtKind::Call { dest: Some(var(p.dest, &dty)), callee: Callee::Direct(rh), args }, loc), assign(held.clone(), int(0), loc)];
+                        body.push(if_(held, read_held, vec![read], loc));
+                    }
+                    _ => body.push(read),
+                }
             }
             None => body.push(assign(var(p.dest, &dty), deref(ptr.clone()), loc)),
         }
@@ -1262,7 +1404,8 @@ impl Rewriter<'_> {
     /// yet — they must only reach memory first (see `flush_some`), so another thread may read
     /// the new write early (ESOP's lwsync is not B-cumulative from a write).
     /// `lw_free`: the write need not wait for them at all ([`Plan::lw_free`]).
-    fn pre_write(&self, ctx: &Ctx, objs: &BTreeSet<ObjId>, skip: Option<usize>, buffered: bool, lw_free: bool, loc: Loc) -> Block {
+    /// `hold`: the pending read the write may hold (see [`Hold`]), completed by the caller.
+    fn pre_write(&self, ctx: &Ctx, objs: &BTreeSet<ObjId>, skip: Option<usize>, hold: Option<usize>, buffered: bool, lw_free: bool, loc: Loc) -> Block {
         let mut b = vec![];
         if self.tso_fifo {
             // Writes queue in the FIFO buffer (`*_write`): nothing to flush here.
@@ -1276,7 +1419,8 @@ impl Rewriter<'_> {
         }
         // A read delayed past a later write to the same location would break coherence.
         let skip_ptr = skip.map(|i| self.pending[&ctx.func][i].ptr);
-        b.extend(self.complete_reads(ctx, |p| Some(p.ptr) != skip_ptr && !p.objects.is_disjoint(objs), loc));
+        let hold_ptr = hold.map(|i| self.pending[&ctx.func][i].ptr);
+        b.extend(self.complete_reads(ctx, |p| Some(p.ptr) != skip_ptr && Some(p.ptr) != hold_ptr && !p.objects.is_disjoint(objs), loc));
         b
     }
 
@@ -1314,6 +1458,9 @@ impl Rewriter<'_> {
                 }
                 for f in &p.fwd {
                     prologue.push(assign(var(f.flag, &Type::Bool), int(0), loc));
+                }
+                if let Some(h) = p.hold {
+                    prologue.push(assign(var(h.held, &Type::Bool), int(0), loc));
                 }
             }
         }
@@ -1447,10 +1594,10 @@ impl Rewriter<'_> {
             StmtKind::Assign { lhs, rhs } if lvalue_is_shared(self.src, lhs) => {
                 let objs = self.stmt_objects(s.id, Some(Dir::W));
                 let group = self.group_of_stmt(s.id, Dir::W);
-                let delayed = group.is_some()
-                    && self.sites_of.get(&s.id).into_iter().flatten().any(|x| self.plan.delayed_writes.contains(x) && !self.aeg.site(*x).atomic);
+                let delayed = self.delayed_write_group(s.id).is_some();
                 let lw_free = self.sites_of.get(&s.id).into_iter().flatten().any(|x| self.plan.lw_free.contains(x));
-                let mut b = self.pre_write(ctx, &objs, deferring, delayed, lw_free, loc);
+                let hold = if deferring.is_none() { pending.iter().position(|p| p.hold.is_some() && self.holdable(p, s)) } else { None };
+                let mut b = self.pre_write(ctx, &objs, deferring, hold, delayed, lw_free, loc);
                 match group {
                     Some(g) => {
                         let fns = self.groups[g].fns;
@@ -1460,7 +1607,25 @@ impl Rewriter<'_> {
                             // Straight to memory: lwsync-marked entries first.
                             let mut to_memory: Block = self.call_me(self.flush_all_lw, ctx, loc).filter(|_| !self.tso_fifo && !self.model.ww_preserved && !self.model.lw_b_cumulative && !lw_free).into_iter().collect();
                             to_memory.push(direct);
-                            b.push(if_(nondet_bool(), vec![call(fns.delay.expect("made"), args, loc)], to_memory, loc));
+                            let mut write = vec![if_(nondet_bool(), vec![call(fns.delay.expect("made"), args.clone(), loc)], to_memory, loc)];
+                            if let Some(hi) = hold {
+                                // Either the pending read of this location completes first, or
+                                // the write enters the buffer holding it (see `Hold`).
+                                let p = &pending[hi];
+                                let h = p.hold.expect("holdable");
+                                let pty = self.out.var(p.ptr).ty.clone();
+                                let sty = self.out.var(h.snap).ty.clone();
+                                let held = var(h.held, &Type::Bool);
+                                let ptr = var(p.ptr, &pty);
+                                let same = eq(ptr.clone(), Expr::new(ExprKind::Cast(Box::new(addr_of(lhs.clone()))), pty.clone()));
+                                let keep = and(and(ne(ptr, null(&pty)), same), and(not(held.clone()), nondet_bool()));
+                                let mut hold_args = args;
+                                hold_args.push(addr_of(var(h.snap, &sty)));
+                                let hold = vec![assign(held.clone(), int(1), loc), call(fns.hold.expect("made"), hold_args, loc)];
+                                write.insert(0, if_(not(held), vec![self.complete_read(p, ctx, loc)], vec![], loc));
+                                write = vec![if_(keep, hold, write, loc)];
+                            }
+                            b.extend(write);
                         } else {
                             b.push(direct);
                         }

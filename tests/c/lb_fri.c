@@ -1,0 +1,18 @@
+/* Load buffering through a location the reader also writes: its read of y is satisfied
+ * after x = 1 went out while its later y = 2 still waits in the buffer (coherence only
+ * asks the read for a value coherence-before y = 2). Allowed on ARM and Power. */
+#include <pthread.h>
+#include <assert.h>
+int x = 0, y = 0;
+int r0 = 0, r1 = 0;
+void *P0(void *arg) { r1 = x; y = 1; return 0; }
+void *P1(void *arg) { r0 = y; y = 2; x = 1; return 0; }
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, P0, 0);
+  pthread_create(&b, 0, P1, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  assert(!(r0 == 1 && r1 == 1 && y == 2));
+  return 0;
+}
