@@ -21,6 +21,17 @@
 //!   literals in memory), an access through a pointer is matched only with writes to, and
 //!   initial values of, the objects the analysis allows.
 //!
+//! # Limits
+//! `BmcOptions::timeout` bounds every phase: symbolic execution looks at the clock before
+//! each statement, the gate store every few thousand clauses (and the encoding of SC before
+//! each read), CaDiCaL through its terminate callback. Two memory guards stop the check the
+//! same way: the formula's clause count (`max_clauses`, [`DEFAULT_MAX_CLAUSES`]) and the
+//! process's resident memory (`max_memory`, set by `weakc verify`). Any of them gives
+//! `Unknown` with a reason naming the limit and the phase ([`limit_reason`]). Once a limit
+//! is reached no further clause reaches the solver. For experiments, `WEAKC_BMC_MAX_CLAUSES`
+//! replaces the clause limit (0: none) and `WEAKC_BMC_FR=cubic|clock` fixes the from-read
+//! encoding of [`order`].
+//!
 //! # Semantics (documented choices)
 //! * **Integers** are bit-vectors of their `ir::Type` width. Unsigned arithmetic wraps;
 //!   **signed overflow wraps too** (two's complement, as gcc `-fwrapv`), it is not reported.
