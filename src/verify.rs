@@ -121,6 +121,8 @@ pub fn run(prog: &Program, map: &SourceMap, cx: &Context, o: &Options) -> Result
                 unwindset: o.unwindset.clone(),
                 unwinding_assertions: o.unwinding_assertions,
                 timeout: o.timeout,
+                max_clauses: Some(bmc::DEFAULT_MAX_CLAUSES),
+                max_memory: Some(bmc::DEFAULT_MAX_MEMORY),
                 progress: if progress { Some(print_progress) } else { None },
             };
             bmc::verify(prog, &opts)?

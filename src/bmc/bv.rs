@@ -349,7 +349,7 @@ mod tests {
         let eb = s.bv_eq(&b, &cb);
         s.assert(ea);
         s.assert(eb);
-        assert_eq!(s.solve(&[], None), Some(true));
+        assert_eq!(s.solve(&[]), Some(true));
         let mut v = 0u128;
         for (i, l) in out.iter().enumerate() {
             if s.value(*l) {
@@ -368,7 +368,7 @@ mod tests {
                 let (q, r) = s.bv_udivrem(&a, &constant(y, 8));
                 let eq = s.bv_eq(&a, &constant(x, 8));
                 s.assert(eq);
-                assert_eq!(s.solve(&[], None), Some(true));
+                assert_eq!(s.solve(&[]), Some(true));
                 let val = |s: &Sat, v: &Bv| v.iter().enumerate().fold(0u128, |acc, (i, l)| acc | ((s.value(*l) as u128) << i));
                 assert_eq!((val(&s, &q), val(&s, &r)), (x / y, x % y), "{x} / {y}");
             }

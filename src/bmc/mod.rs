@@ -21,6 +21,17 @@
 //!   literals in memory), an access through a pointer is matched only with writes to, and
 //!   initial values of, the objects the analysis allows.
 //!
+//! # Limits
+//! `BmcOptions::timeout` bounds every phase: symbolic execution looks at the clock before
+//! each statement, the gate store every few thousand clauses (and the encoding of SC before
+//! each read), CaDiCaL through its terminate callback. Two memory guards stop the check the
+//! same way: the formula's clause count (`max_clauses`, [`DEFAULT_MAX_CLAUSES`]) and the
+//! process's resident memory (`max_memory`, set by `weakc verify`). Any of them gives
+//! `Unknown` with a reason naming the limit and the phase ([`limit_reason`]). Once a limit
+//! is reached no further clause reaches the solver. For experiments, `WEAKC_BMC_MAX_CLAUSES`
+//! replaces the clause limit (0: none) and `WEAKC_BMC_FR=cubic|clock` fixes the from-read
+//! encoding of [`order`].
+//!
 //! # Semantics (documented choices)
 //! * **Integers** are bit-vectors of their `ir::Type` width. Unsigned arithmetic wraps;
 //!   **signed overflow wraps too** (two's complement, as gcc `-fwrapv`), it is not reported.
@@ -85,8 +96,16 @@ pub struct BmcOptions {
     pub unwindset: HashMap<String, u32>,
     /// Check that the bounds suffice (otherwise paths beyond the bound are cut silently).
     pub unwinding_assertions: bool,
-    /// Time limit for the SAT solver.
+    /// Time limit of the whole check: symbolic execution, encoding and SAT solving each stop
+    /// when it is reached (verdict `Unknown`, the reason naming the phase).
     pub timeout: Option<Duration>,
+    /// Memory guard: the largest formula (in clauses) built before giving up with `Unknown`
+    /// ([`DEFAULT_MAX_CLAUSES`] by default; `None`: no limit).
+    pub max_clauses: Option<usize>,
+    /// Memory guard: give up with `Unknown` when the process's resident memory reaches this
+    /// many bytes (read from `/proc/self/statm`, so Linux only; `None` by default, as it
+    /// measures the whole process: `weakc verify` sets [`DEFAULT_MAX_MEMORY`]).
+    pub max_memory: Option<u64>,
     /// Told each phase as it starts, with the formula's size before solving (the CLI shows
     /// it on a terminal during long runs).
     pub progress: Option<fn(&str)>,
@@ -94,7 +113,15 @@ pub struct BmcOptions {
 
 impl Default for BmcOptions {
     fn default() -> Self {
-        BmcOptions { unwind: 2, unwindset: HashMap::new(), unwinding_assertions: true, timeout: None, progress: None }
+        BmcOptions {
+            unwind: 2,
+            unwindset: HashMap::new(),
+            unwinding_assertions: true,
+            timeout: None,
+            max_clauses: Some(DEFAULT_MAX_CLAUSES),
+            max_memory: None,
+            progress: None,
+        }
     }
 }
 
@@ -221,24 +248,35 @@ pub(crate) fn loop_stmts(prog: &Program) -> Vec<(&crate::ir::Stmt, &str, String)
 
 /// Decides whether some assertion (or unwinding assertion) of `prog` can fail under SC
 /// within the bounds of `opts`.
+///
+/// `opts.timeout` bounds every phase (symbolic execution, the encoding of SC, the SAT
+/// search) and `opts.max_clauses` the size of the formula: reaching either gives
+/// `Unknown` with a reason naming the limit and the phase (see [`limit_reason`]).
 pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
     let t0 = Instant::now();
     let deadline = opts.timeout.map(|t| t0 + t);
-    let out_of_time = || Outcome {
-        verdict: Verdict::Unknown("time limit reached".into()),
+    let stopped = |stop: sat::Stop, phase: &str, stats: Stats| Outcome {
+        verdict: Verdict::Unknown(limit_reason(stop, phase)),
         failed: None,
         trace: vec![],
-        stats: Stats::default(),
+        stats,
         warnings: vec![],
         graph: None,
     };
-    // Symbolic execution honours the time limit too (large programs spend it there).
+    // For experiments: WEAKC_BMC_MAX_CLAUSES=N replaces the clause limit (0: none).
+    let max_clauses = match std::env::var("WEAKC_BMC_MAX_CLAUSES").ok().and_then(|v| v.parse::<usize>().ok()) {
+        Some(0) => None,
+        Some(n) => Some(n),
+        None => opts.max_clauses,
+    };
+    // Symbolic execution checks the limits before every statement.
     macro_rules! run {
         ($sx:expr) => {{
-            $sx.deadline = deadline;
+            $sx.sat.set_limits(deadline, max_clauses, opts.max_memory);
             if let Err(e) = $sx.run() {
-                if $sx.timed_out {
-                    return Ok(out_of_time());
+                if let (true, Some(stop)) = ($sx.limit_hit, $sx.sat.stopped()) {
+                    let stats = Stats { vars: $sx.sat.num_vars(), clauses: $sx.sat.clauses, symex_time: t0.elapsed(), ..Default::default() };
+                    return Ok(stopped(stop, PHASE_SYMEX, stats));
                 }
                 return Err(e);
             }
@@ -297,6 +335,10 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
         encode_time,
         solve_time: Duration::ZERO,
     };
+    let enc = match (enc, sx.sat.check_limits()) {
+        (Some(enc), None) => enc,
+        (_, stop) => return Ok(stopped(stop.unwrap_or(sat::Stop::Time), PHASE_ENCODE, stats)),
+    };
     let complete = sx.cuts.iter().all(|&c| c == sat::Lit::FALSE) && !sx.approximate;
     let warnings = sx.warnings.clone();
     if any == sat::Lit::FALSE {
@@ -307,21 +349,13 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
         stats.vars, stats.clauses, stats.events, stats.threads
     ));
     let t2 = Instant::now();
-    let res = match deadline {
-        Some(d) if Instant::now() >= d => None,
-        Some(d) => sx.sat.solve(&[any], Some(d - Instant::now())),
-        None => sx.sat.solve(&[any], None),
-    };
+    let res = sx.sat.solve(&[any]);
     stats.solve_time = t2.elapsed();
     match res {
-        None => Ok(Outcome {
-            verdict: Verdict::Unknown("time limit reached".into()),
-            failed: None,
-            trace: vec![],
-            stats,
-            warnings,
-            graph: None,
-        }),
+        None => {
+            let stop = sx.sat.stopped().unwrap_or(sat::Stop::Time);
+            Ok(Outcome { warnings, ..stopped(stop, PHASE_SOLVE, stats) })
+        }
         Some(false) => Ok(Outcome { verdict: Verdict::Safe { complete }, failed: None, trace: vec![], stats, warnings, graph: None }),
         Some(true) => {
             let (failed, trace, unmodelled, graph) = counterexample(&sx, &enc);
@@ -331,6 +365,28 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
             };
             Ok(Outcome { verdict, failed: Some(failed), trace, stats, warnings, graph: Some(graph) })
         }
+    }
+}
+
+/// The phases [`verify`] names when a limit stops it.
+pub const PHASE_SYMEX: &str = "symbolic execution";
+pub const PHASE_ENCODE: &str = "the encoding of sequential consistency";
+pub const PHASE_SOLVE: &str = "SAT solving";
+
+/// Default of [`BmcOptions::max_clauses`]: 20 million clauses take about 2.5 GB (CaDiCaL's
+/// clause store plus the gate caches, ~120 bytes per clause as measured on SV-COMP tasks).
+pub const DEFAULT_MAX_CLAUSES: usize = 20_000_000;
+
+/// What `weakc verify` passes as [`BmcOptions::max_memory`]: 4 GiB resident (CaDiCaL's
+/// memory grows while it solves, beyond what the clause count predicts).
+pub const DEFAULT_MAX_MEMORY: u64 = 4 << 30;
+
+/// The reason of an `Unknown` verdict when a limit stopped [`verify`] in `phase`.
+pub fn limit_reason(stop: sat::Stop, phase: &str) -> String {
+    match stop {
+        sat::Stop::Time => format!("time limit reached during {phase}"),
+        sat::Stop::Size(n) => format!("formula too large: {n} clauses reached during {phase} (memory guard)"),
+        sat::Stop::Memory(b) => format!("memory limit reached: {} MiB resident during {phase} (memory guard)", b >> 20),
     }
 }
 

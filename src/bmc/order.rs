@@ -37,9 +37,15 @@ struct Enc<'a, 'p> {
     init_clauses: usize,
     fr_clauses: usize,
     fr_pairs: usize,
+    rw_pairs: usize,
+    fr_mode: FrMode,
+    clock_reads: usize,
+    src_clauses: usize,
 }
 
-pub fn encode(sx: &mut Symex) -> Encoding {
+/// The encoding, or `None` when a limit of the gate store ([`Sat::stopped`]: deadline,
+/// clause count) was reached on the way.
+pub fn encode(sx: &mut Symex) -> Option<Encoding> {
     let nblocks = sx.blocks.len();
     let cw = (usize::BITS - (nblocks + 1).leading_zeros()) as usize;
     let clocks: Vec<Bv> = (0..nblocks).map(|_| sx.sat.fresh_bv(cw.max(1))).collect();
@@ -47,11 +53,18 @@ pub fn encode(sx: &mut Symex) -> Encoding {
     if debug {
         eprintln!("bmc: after symex: {} vars, {} clauses, {} events, {} blocks", sx.sat.num_vars(), sx.sat.clauses, sx.events.len(), nblocks);
     }
-    let mut e = Enc { sx, clocks, lt_cache: HashMap::new(), aeq_cache: HashMap::new(), init_clauses: 0, fr_clauses: 0, fr_pairs: 0 };
+    let mut e = Enc { sx, clocks, lt_cache: HashMap::new(), aeq_cache: HashMap::new(), init_clauses: 0, fr_clauses: 0, fr_pairs: 0, rw_pairs: 0, fr_mode: fr_mode(), clock_reads: 0, src_clauses: 0 };
+    let c0 = e.sx.sat.clauses;
     e.program_order();
     e.joins();
+    let po_clauses = e.sx.sat.clauses - c0;
     e.reads();
+    let stopped = e.sx.sat.check_limits().is_some();
     if debug {
+        if stopped {
+            eprintln!("bmc: encoding stopped by a limit; so far:");
+        }
+        eprintln!("bmc: program order and joins: {po_clauses} clauses; sources (values, orders): {} clauses", e.src_clauses);
         let sym = e.sx.events.iter().filter(|ev| as_const(&ev.addr).is_none()).count();
         let with_roots = e.sx.events.iter().filter(|ev| ev.roots.is_some()).count();
         let sym_obj = e.sx.events.iter().filter(|ev| as_const(&ev.addr[OFF_BITS..]).is_none()).count();
@@ -64,9 +77,43 @@ pub fn encode(sx: &mut Symex) -> Encoding {
             e.lt_cache.len(),
             e.aeq_cache.len()
         );
-        eprintln!("bmc: init-value clauses {}, from-read clauses {} ({} source/write pairs)", e.init_clauses, e.fr_clauses, e.fr_pairs);
+        eprintln!(
+            "bmc: init-value clauses {}, from-read clauses {} ({} source/write pairs, {} read/write pairs, {} reads by clock)",
+            e.init_clauses, e.fr_clauses, e.fr_pairs, e.rw_pairs, e.clock_reads
+        );
     }
-    Encoding { clocks: e.clocks }
+    if stopped {
+        return None;
+    }
+    Some(Encoding { clocks: e.clocks })
+}
+
+/// How from-read is encoded: `cubic` (one clause per read, source and other write), `clock`
+/// (per read, a bit-vector holding the chosen source's clock, compared with each other
+/// write), `auto` (per read, whichever is smaller). `WEAKC_BMC_FR` overrides `auto`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum FrMode {
+    Auto,
+    Cubic,
+    Clock,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests force a from-read encoding on their thread.
+    pub(super) static FR_MODE: std::cell::Cell<Option<FrMode>> = const { std::cell::Cell::new(None) };
+}
+
+fn fr_mode() -> FrMode {
+    #[cfg(test)]
+    if let Some(m) = FR_MODE.with(|m| m.get()) {
+        return m;
+    }
+    match std::env::var("WEAKC_BMC_FR").as_deref() {
+        Ok("cubic") => FrMode::Cubic,
+        Ok("clock") => FrMode::Clock,
+        _ => FrMode::Auto,
+    }
 }
 
 /// What an access may touch, as far as known without the solver.
@@ -121,6 +168,9 @@ impl Enc<'_, '_> {
 
     fn program_order(&mut self) {
         for t in 0..self.sx.threads.len() {
+            if self.sx.sat.stopped().is_some() {
+                return;
+            }
             let bs = self.sx.threads[t].blocks.clone();
             for w in bs.windows(2) {
                 let l = self.raw_lt(w[0], w[1]);
@@ -297,6 +347,11 @@ impl Enc<'_, '_> {
             }
         }
         for r in 0..n {
+            // The deadline is also looked at every few thousand clauses by the gate store;
+            // a read may add many fewer.
+            if self.sx.sat.check_limits().is_some() {
+                return;
+            }
             if self.sx.events[r].write || self.sx.events[r].guard == Lit::FALSE {
                 continue;
             }
@@ -310,6 +365,7 @@ impl Enc<'_, '_> {
                 }
                 None => all_writes.iter().copied().filter(|&w| self.may_alias(w, r)).collect(),
             };
+            let c_src = self.sx.sat.clauses;
             // Writes that may be ordered before the read.
             let mut cands: Vec<usize> = vec![];
             for w in pool {
@@ -376,33 +432,129 @@ impl Enc<'_, '_> {
             self.sx.sat.add_clause(&clause);
             // From-read.
             let c0 = self.sx.sat.clauses;
+            self.src_clauses += c0 - c_src;
             self.fr_pairs += sources.len() * cands.len();
-            for &(src, s) in &sources {
-                for &w2 in &cands {
-                    if Some(w2) == src {
-                        continue;
+            self.rw_pairs += cands.len();
+            let cw = self.clocks.first().map_or(1, |c| c.len());
+            let by_clock = match self.fr_mode {
+                FrMode::Cubic => false,
+                FrMode::Clock => true,
+                // Per other write: a comparator (~10 clauses a bit) instead of one clause
+                // per source.
+                FrMode::Auto => sources.len() > 12 * cw,
+            };
+            if by_clock {
+                self.clock_reads += 1;
+                self.from_read_by_clock(r, rguard, &sources, &cands);
+            } else {
+                for &(src, s) in &sources {
+                    if self.sx.sat.stopped().is_some() {
+                        return;
                     }
-                    let r_before = self.lt(r, w2);
-                    if r_before == Lit::TRUE {
-                        continue;
+                    for &w2 in &cands {
+                        if Some(w2) == src {
+                            continue;
+                        }
+                        let r_before = self.lt(r, w2);
+                        if r_before == Lit::TRUE {
+                            continue;
+                        }
+                        let w2_before_src = match src {
+                            None => Lit::FALSE,
+                            Some(w) => self.lt(w2, w),
+                        };
+                        if w2_before_src == Lit::TRUE {
+                            continue;
+                        }
+                        let g2 = self.sx.events[w2].guard;
+                        let a2 = self.aeq(w2, r);
+                        if a2 == Lit::FALSE {
+                            continue;
+                        }
+                        self.sx.sat.add_clause(&[!s, !g2, !a2, w2_before_src, r_before]);
                     }
-                    let w2_before_src = match src {
-                        None => Lit::FALSE,
-                        Some(w) => self.lt(w2, w),
-                    };
-                    if w2_before_src == Lit::TRUE {
-                        continue;
-                    }
-                    let g2 = self.sx.events[w2].guard;
-                    let a2 = self.aeq(w2, r);
-                    if a2 == Lit::FALSE {
-                        continue;
-                    }
-                    self.sx.sat.add_clause(&[!s, !g2, !a2, w2_before_src, r_before]);
                 }
             }
             self.fr_clauses += self.sx.sat.clauses - c0;
             self.sx.rf_choices.push((r, sources));
+        }
+    }
+
+    /// From-read with O(|cands|) comparisons instead of O(|sources| · |cands|) clauses, for
+    /// reads with many possible sources. `k` is the clock of the chosen source and `id` its
+    /// index among `sources` (which makes the choice unique). Then, for every other active
+    /// write `w2` to the read's address: the read comes before `w2`, or `w2`'s clock is below
+    /// `k`, unless the source is `w2` itself, the initial value (then the read must come
+    /// before `w2`, as in the cubic form) or a write of `w2`'s own block (ordered by program
+    /// order, not by clock: those pairs get the cubic clause). Same models as the cubic
+    /// form: `lt(w2, w)` between different blocks is the clock comparison (orders known
+    /// statically agree with the clocks, which program order constrains).
+    fn from_read_by_clock(&mut self, r: usize, rguard: Lit, sources: &[(Option<usize>, Lit)], cands: &[usize]) {
+        let cw = self.clocks.first().map_or(1, |c| c.len());
+        let idw = ((usize::BITS - sources.len().leading_zeros()) as usize).max(1);
+        let k = self.sx.sat.fresh_bv(cw);
+        let id = self.sx.sat.fresh_bv(idw);
+        let mut init = None;
+        let mut selector: HashMap<usize, Lit> = HashMap::new();
+        let mut in_block: HashMap<u32, Vec<(usize, Lit)>> = HashMap::new();
+        for (i, &(src, s)) in sources.iter().enumerate() {
+            let ic = bv::constant(i as u128, idw);
+            self.equal_under(s, &id, &ic);
+            match src {
+                None => init = Some(s),
+                Some(w) => {
+                    let b = self.sx.events[w].block;
+                    let c = self.clocks[b as usize].clone();
+                    self.equal_under(s, &k, &c);
+                    selector.insert(w, s);
+                    in_block.entry(b).or_default().push((w, s));
+                }
+            }
+        }
+        // `clock(b) < k`, per block of the other writes.
+        let mut below_k: HashMap<u32, Lit> = HashMap::new();
+        for &w2 in cands {
+            if self.sx.sat.stopped().is_some() {
+                return;
+            }
+            let r_before = self.lt(r, w2);
+            if r_before == Lit::TRUE {
+                continue;
+            }
+            let a2 = self.aeq(w2, r);
+            if a2 == Lit::FALSE {
+                continue;
+            }
+            let g2 = self.sx.events[w2].guard;
+            let b2 = self.sx.events[w2].block;
+            let mut clause = vec![!rguard, !g2, !a2, r_before];
+            if let Some(s0) = init {
+                self.sx.sat.add_clause(&[!s0, !g2, !a2, r_before]);
+                clause.push(s0);
+            }
+            if let Some(&s) = selector.get(&w2) {
+                clause.push(s);
+            }
+            for (w, s) in in_block.get(&b2).cloned().unwrap_or_default() {
+                if w == w2 {
+                    continue;
+                }
+                clause.push(s);
+                if self.lt(w2, w) != Lit::TRUE {
+                    self.sx.sat.add_clause(&[!s, !g2, !a2, r_before]);
+                }
+            }
+            let lt_k = match below_k.get(&b2) {
+                Some(&l) => l,
+                None => {
+                    let c2 = self.clocks[b2 as usize].clone();
+                    let l = self.sx.sat.bv_ult(&c2, &k);
+                    below_k.insert(b2, l);
+                    l
+                }
+            };
+            clause.push(lt_k);
+            self.sx.sat.add_clause(&clause);
         }
     }
 

@@ -5,7 +5,7 @@
 //! (after normalising operand order and polarity), so equal sub-circuits share one variable.
 
 use std::collections::HashMap;
-use std::time::Duration;
+use std::time::Instant;
 
 /// A literal: variable index times two, plus one when negated.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -68,9 +68,69 @@ enum Def {
     Ite,
 }
 
+/// Why the formula was abandoned (building or solving it went past a limit).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// The deadline passed.
+    Time,
+    /// The formula reached this many clauses (the memory guard).
+    Size(usize),
+    /// The process's resident memory reached this many bytes (the other memory guard).
+    Memory(u64),
+}
+
+/// Resident memory of this process in bytes (Linux: `/proc/self/statm`), when known.
+pub fn resident_bytes() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = s.split_whitespace().nth(1)?.parse().ok()?;
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    Some(pages * if page > 0 { page as u64 } else { 4096 })
+}
+
+/// Resident memory is read again after this many more clauses.
+const RSS_EVERY: usize = 1 << 16;
+
+/// How often (in clauses added) the deadline is looked at.
+const CHECK_EVERY: usize = 1 << 12;
+
+/// The solver's terminate callback: stop at the deadline or when resident memory
+/// reaches the limit; `hit` says which.
+#[derive(Default)]
+pub struct Limits {
+    deadline: Option<Instant>,
+    max_rss: Option<u64>,
+    /// When resident memory was last read (at most every [`RSS_PERIOD`]).
+    rss_read: Option<Instant>,
+    hit: Option<Stop>,
+}
+
+const RSS_PERIOD: std::time::Duration = std::time::Duration::from_millis(50);
+
+impl cadical::Callbacks for Limits {
+    fn terminate(&mut self) -> bool {
+        if self.hit.is_none() {
+            let now = Instant::now();
+            if self.deadline.is_some_and(|d| now >= d) {
+                self.hit = Some(Stop::Time);
+            } else if let Some(m) = self.max_rss.filter(|_| self.rss_read.is_none_or(|t| now - t >= RSS_PERIOD)) {
+                self.rss_read = Some(now);
+                if resident_bytes().is_some_and(|r| r >= m) {
+                    self.hit = Some(Stop::Memory(m));
+                }
+            }
+        }
+        self.hit.is_some()
+    }
+}
+
 /// The gate store and the solver it feeds.
+///
+/// Limits ([`Sat::set_limits`]): once the deadline has passed or the clause limit is
+/// reached, [`Sat::stopped`] says so, no further clause reaches the solver (so memory stays
+/// bounded whatever the caller still builds) and [`Sat::solve`] answers `None`. Callers in
+/// long loops poll `stopped` to give up early; the formula is then meaningless.
 pub struct Sat {
-    solver: cadical::Solver,
+    solver: cadical::Solver<Limits>,
     defs: Vec<Def>,
     and_cache: HashMap<(Lit, Lit), Lit>,
     xor_cache: HashMap<(Lit, Lit), Lit>,
@@ -79,6 +139,12 @@ pub struct Sat {
     pub clauses: usize,
     /// Whether the last `solve` found a model.
     has_model: bool,
+    deadline: Option<Instant>,
+    max_clauses: Option<usize>,
+    max_rss: Option<u64>,
+    /// Clause count when resident memory was last read.
+    rss_checked_at: usize,
+    stop: Option<Stop>,
 }
 
 impl Default for Sat {
@@ -89,7 +155,7 @@ impl Default for Sat {
 
 impl Sat {
     pub fn new() -> Sat {
-        let mut solver: cadical::Solver = cadical::Solver::new();
+        let mut solver: cadical::Solver<Limits> = cadical::Solver::new();
         solver.add_clause([1]);
         Sat {
             solver,
@@ -99,7 +165,44 @@ impl Sat {
             ite_cache: HashMap::new(),
             clauses: 1,
             has_model: false,
+            deadline: None,
+            max_clauses: None,
+            max_rss: None,
+            rss_checked_at: 0,
+            stop: None,
         }
+    }
+
+    /// Stop at `deadline` and (memory guards) when the formula reaches `max_clauses` or the
+    /// process's resident memory `max_rss` bytes.
+    pub fn set_limits(&mut self, deadline: Option<Instant>, max_clauses: Option<usize>, max_rss: Option<u64>) {
+        self.deadline = deadline;
+        self.max_clauses = max_clauses;
+        self.max_rss = max_rss;
+        self.rss_checked_at = 0;
+        self.check_limits();
+    }
+
+    /// Why the formula was abandoned, if it was.
+    pub fn stopped(&self) -> Option<Stop> {
+        self.stop
+    }
+
+    /// Looks at the clock and the clause count now; the reason to stop, if any.
+    pub fn check_limits(&mut self) -> Option<Stop> {
+        if self.stop.is_none() {
+            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+                self.stop = Some(Stop::Time);
+            } else if let Some(m) = self.max_clauses.filter(|&m| self.clauses >= m) {
+                self.stop = Some(Stop::Size(m));
+            } else if let Some(m) = self.max_rss.filter(|_| self.clauses >= self.rss_checked_at) {
+                self.rss_checked_at = self.clauses + RSS_EVERY;
+                if resident_bytes().is_some_and(|r| r >= m) {
+                    self.stop = Some(Stop::Memory(m));
+                }
+            }
+        }
+        self.stop
     }
 
     /// Number of variables (including the constant).
@@ -120,6 +223,9 @@ impl Sat {
 
     /// Adds a clause, dropping false literals and skipping satisfied clauses.
     pub fn add_clause(&mut self, lits: &[Lit]) {
+        if self.stop.is_some() {
+            return;
+        }
         let mut out: Vec<i32> = Vec::with_capacity(lits.len());
         for &l in lits {
             match l.as_const() {
@@ -129,6 +235,9 @@ impl Sat {
             }
         }
         self.clauses += 1;
+        if self.clauses % CHECK_EVERY == 0 || self.max_clauses.is_some_and(|m| self.clauses >= m) {
+            self.check_limits();
+        }
         self.solver.add_clause(out);
     }
 
@@ -296,8 +405,13 @@ impl Sat {
         go(self, a, b, 64)
     }
 
-    /// Solves under `assumptions`; `None` when the time limit ran out.
-    pub fn solve(&mut self, assumptions: &[Lit], timeout: Option<Duration>) -> Option<bool> {
+    /// Solves under `assumptions`; `None` when a limit was reached (before: see
+    /// [`Sat::stopped`]; while solving: the deadline, and `stopped` then says `Time`).
+    pub fn solve(&mut self, assumptions: &[Lit]) -> Option<bool> {
+        self.has_model = false;
+        if self.check_limits().is_some() {
+            return None;
+        }
         let mut assume = Vec::new();
         for &a in assumptions {
             match a.as_const() {
@@ -309,11 +423,14 @@ impl Sat {
                 None => assume.push(a.dimacs()),
             }
         }
-        match timeout {
-            Some(t) => self.solver.set_callbacks(Some(cadical::Timeout::new(t.as_secs_f32()))),
-            None => self.solver.set_callbacks(None),
-        }
+        let limits = Limits { deadline: self.deadline, max_rss: self.max_rss, rss_read: None, hit: None };
+        let any = limits.deadline.is_some() || limits.max_rss.is_some();
+        self.solver.set_callbacks(any.then_some(limits));
         let r = self.solver.solve_with(assume);
+        if r.is_none() {
+            // Only the terminate callback makes CaDiCaL give up.
+            self.stop = Some(self.solver.get_callbacks().and_then(|l| l.hit).unwrap_or(Stop::Time));
+        }
         self.has_model = r == Some(true);
         r
     }
@@ -360,8 +477,64 @@ mod tests {
         let c = s.ite(a, b, !b);
         s.assert(x);
         s.assert(a);
-        assert_eq!(s.solve(&[], None), Some(true));
+        assert_eq!(s.solve(&[]), Some(true));
         assert!(s.value(a) && !s.value(b) && !s.value(c));
-        assert_eq!(s.solve(&[b], None), Some(false));
+        assert_eq!(s.solve(&[b]), Some(false));
+    }
+
+    #[test]
+    fn expired_deadline_stops_adding_and_solving() {
+        let mut s = Sat::new();
+        let a = s.fresh();
+        let b = s.fresh();
+        s.set_limits(Some(Instant::now()), None, None);
+        assert_eq!(s.stopped(), Some(Stop::Time));
+        let before = s.clauses;
+        let _ = s.and(a, b);
+        assert_eq!(s.clauses, before, "no clause reaches the solver once stopped");
+        assert_eq!(s.solve(&[]), None);
+    }
+
+    #[test]
+    fn clause_limit_stops() {
+        let mut s = Sat::new();
+        s.set_limits(None, Some(10), None);
+        let mut x = s.fresh();
+        for _ in 0..10 {
+            let y = s.fresh();
+            x = s.xor(x, y);
+        }
+        assert_eq!(s.stopped(), Some(Stop::Size(10)));
+        assert!(s.clauses <= 10);
+        assert_eq!(s.solve(&[x]), None);
+    }
+
+    #[test]
+    fn deadline_in_the_solver() {
+        // The terminate callback alone (as when the deadline passes during the search).
+        let mut solver: cadical::Solver<Limits> = cadical::Solver::new();
+        solver.add_clause([1, 2]);
+        solver.set_callbacks(Some(Limits { deadline: Some(Instant::now()), ..Default::default() }));
+        assert_eq!(solver.solve(), None);
+        assert_eq!(solver.get_callbacks().and_then(|l| l.hit), Some(Stop::Time));
+        if resident_bytes().is_some() {
+            let mut solver: cadical::Solver<Limits> = cadical::Solver::new();
+            solver.add_clause([1, 2]);
+            solver.set_callbacks(Some(Limits { max_rss: Some(1), ..Default::default() }));
+            assert_eq!(solver.solve(), None);
+            assert_eq!(solver.get_callbacks().and_then(|l| l.hit), Some(Stop::Memory(1)));
+        }
+        solver.set_callbacks(Some(Limits::default()));
+        assert_eq!(solver.solve(), Some(true));
+    }
+
+    #[test]
+    fn memory_limit_stops() {
+        if resident_bytes().is_none() {
+            return;
+        }
+        let mut s = Sat::new();
+        s.set_limits(None, None, Some(1));
+        assert_eq!(s.stopped(), Some(Stop::Memory(1)));
     }
 }

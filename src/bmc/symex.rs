@@ -183,10 +183,9 @@ pub type ThreadKey = (usize, usize, Vec<usize>);
 pub struct Symex<'p> {
     pub prog: &'p Program,
     opts: &'p BmcOptions,
-    /// When the whole check must stop (`BmcOptions::timeout`): symbolic execution gives up
-    /// with `timed_out` set.
-    pub deadline: Option<std::time::Instant>,
-    pub timed_out: bool,
+    /// Set when symbolic execution gave up because a limit of [`Sat::set_limits`] (deadline,
+    /// clause count) was reached; [`Sat::stopped`] says which.
+    pub limit_hit: bool,
     pub sat: Sat,
     pub layout: Layout<'p>,
     pub objects: Vec<Object>,
@@ -253,8 +252,7 @@ impl<'p> Symex<'p> {
         Symex {
             prog,
             opts,
-            deadline: None,
-            timed_out: false,
+            limit_hit: false,
             sat: Sat::new(),
             layout: Layout::new(prog),
             objects: vec![Object { name: "NULL".into(), init: ObjInit::Zero, root: None }],
@@ -773,9 +771,9 @@ impl<'p> Symex<'p> {
 
     fn stmt(&mut self, s: &'p Stmt) -> R<()> {
         let loc = s.loc;
-        if self.deadline.is_some_and(|d| std::time::Instant::now() > d) {
-            self.timed_out = true;
-            return Err(Error::Internal("time limit reached during symbolic execution".into()));
+        if self.sat.check_limits().is_some() {
+            self.limit_hit = true;
+            return Err(Error::Internal("limit reached during symbolic execution".into()));
         }
         self.cur_loc = loc;
         self.cur_stmt = s.id;

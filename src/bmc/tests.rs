@@ -1231,9 +1231,23 @@ fn to_ir(threads: &[Vec<RS>], fin: (usize, i128, usize, i128), prefix: &[(Option
 
 #[test]
 fn random_programs_agree_with_interleaving_enumeration() {
-    let mut rng = Rng(0x9e3779b97f4a7c15);
-    let (mut n_unsafe, mut n_safe) = (0, 0);
     let rounds: u32 = std::env::var("WEAKC_DIFF_ROUNDS").ok().and_then(|s| s.parse().ok()).unwrap_or(250);
+    differential(0x9e3779b97f4a7c15, rounds);
+}
+
+/// The same with from-read encoded by the source's clock for every read (`auto` uses it
+/// only for reads with many sources, which small programs do not have).
+#[test]
+fn random_programs_agree_with_interleaving_enumeration_fr_by_clock() {
+    let rounds: u32 = std::env::var("WEAKC_DIFF_ROUNDS").ok().and_then(|s| s.parse().ok()).unwrap_or(250);
+    order::FR_MODE.with(|m| m.set(Some(order::FrMode::Clock)));
+    differential(0x2545f4914f6cdd1d, rounds);
+    order::FR_MODE.with(|m| m.set(None));
+}
+
+fn differential(seed: u64, rounds: u32) {
+    let mut rng = Rng(seed);
+    let (mut n_unsafe, mut n_safe) = (0, 0);
     for round in 0..rounds {
         let nthreads = 2 + rng.below(2) as usize;
         let threads: Vec<Vec<RS>> = (0..nthreads)
@@ -1272,4 +1286,75 @@ fn random_programs_agree_with_interleaving_enumeration() {
     }
     // Both outcomes occur often enough for the comparison to mean something.
     assert!(n_unsafe > 30 && n_safe > 30, "{n_unsafe} unsafe, {n_safe} safe");
+}
+
+// ------------------------------------------------------------------ limits
+
+/// Message passing between two threads (a few shared-memory events, so the encoding of SC
+/// has work to do).
+fn two_threads() -> Program {
+    let mut b = B::new();
+    let data = b.global("data", Type::INT);
+    let flag = b.global("flag", Type::INT);
+    let (t1, _) = b.thread_fn("writer");
+    let s = vec![b.assign(&data, c(42)), b.assign(&flag, c(1)), b.ret_null()];
+    b.body(t1, s);
+    let (t2, _) = b.thread_fn("reader");
+    let f = b.local(t2, "f", Type::INT);
+    let d = b.local(t2, "d", Type::INT);
+    let rd = b.assign(&d, data.clone());
+    let a = b.assert(eq(d.clone(), c(42)));
+    let s = vec![b.assign(&f, flag.clone()), b.if_(f.clone(), vec![rd, a], vec![]), b.ret_null()];
+    b.body(t2, s);
+    let (m, _) = b.func("main", Type::INT, &[]);
+    let null = ct(0, Type::ptr_to(Type::Void));
+    let s = vec![b.spawn(t1, null.clone(), None), b.spawn(t2, null, None)];
+    b.body(m, s);
+    b.p
+}
+
+#[test]
+fn expired_deadline_stops_symbolic_execution() {
+    let p = two_threads();
+    let o = verify(&p, &BmcOptions { timeout: Some(Duration::ZERO), ..Default::default() }).expect("verify");
+    assert_eq!(o.verdict, Verdict::Unknown("time limit reached during symbolic execution".into()));
+}
+
+#[test]
+fn expired_deadline_stops_the_encoding() {
+    let p = two_threads();
+    let opts = BmcOptions::default();
+    let mut sx = symex::Symex::new(&p, &opts, None);
+    sx.run().expect("symex");
+    assert!(!sx.events.is_empty());
+    sx.sat.set_limits(Some(Instant::now()), None, None);
+    assert!(order::encode(&mut sx).is_none());
+    assert_eq!(sx.sat.stopped(), Some(sat::Stop::Time));
+    // Nothing is solved after that.
+    assert_eq!(sx.sat.solve(&[]), None);
+}
+
+#[test]
+fn clause_limit_stops_the_encoding() {
+    let p = two_threads();
+    let opts = BmcOptions::default();
+    let mut sx = symex::Symex::new(&p, &opts, None);
+    sx.run().expect("symex");
+    let after_symex = sx.sat.clauses;
+    sx.sat.set_limits(None, Some(after_symex + 1), None);
+    assert!(order::encode(&mut sx).is_none());
+    assert_eq!(sx.sat.stopped(), Some(sat::Stop::Size(after_symex + 1)));
+    assert!(sx.sat.clauses <= after_symex + 1);
+}
+
+#[test]
+fn clause_limit_gives_unknown() {
+    let p = two_threads();
+    let o = verify(&p, &BmcOptions { max_clauses: Some(1), ..Default::default() }).expect("verify");
+    assert_eq!(o.verdict, Verdict::Unknown(limit_reason(sat::Stop::Size(1), PHASE_SYMEX)));
+    assert!(limit_reason(sat::Stop::Size(1), PHASE_ENCODE).contains("formula too large"));
+    assert!(limit_reason(sat::Stop::Time, PHASE_SOLVE).contains("time limit reached during SAT solving"));
+    // Without limits the program is verified.
+    let o = verify(&p, &BmcOptions { max_clauses: None, ..Default::default() }).expect("verify");
+    assert_eq!(o.verdict, Verdict::Safe { complete: true });
 }
