@@ -11,6 +11,7 @@
 //! prop      = (prop-base & W*W) | (chapo?; prop-base*; ffence; hb*)
 //! chapo     = rfe | fre | coe | fre; rfe | coe; rfe
 //! propagation: acyclic(co | prop)        observation: irreflexive(fre; prop; hb*)
+//! no thin air: acyclic(hb)
 //! ```
 //!
 //! The cycle's events and edges are the whole execution considered, so a relation holds
@@ -86,9 +87,8 @@ pub(super) fn forbids(labs: &[Lab], dirs: &[Dir]) -> bool {
     });
     let ffence = table(&|s, len| len == 1 && lab(s, 0).ffence());
     let prop2 = cat(&cat(&cat(&chapo_opt, &pb_star), &ffence), &hb_star);
-    let prop = table(&|s, len| {
-        len > 0 && (prop2[s][len] || prop_base[s][len] && dirs[s] == Dir::W && dirs[(s + len) % n] == Dir::W)
-    });
+    let prop1 = table(&|s, len| len > 0 && prop_base[s][len] && dirs[s] == Dir::W && dirs[(s + len) % n] == Dir::W);
+    let prop = table(&|s, len| len > 0 && (prop2[s][len] || prop1[s][len]));
     // propagation: the whole loop is a sequence of coe and prop steps
     let step = table(&|s, len| prop[s][len] || len == 1 && lab(s, 0) == Lab::Coe);
     let propagation = (0..n).any(|s| {
@@ -103,7 +103,9 @@ pub(super) fn forbids(labs: &[Lab], dirs: &[Dir]) -> bool {
     let observation = (0..n).any(|s| {
         lab(s, 0) == Lab::Fre && (1..n).any(|a| prop[(s + 1) % n][a] && hb_star[(s + 1 + a) % n][n - 1 - a])
     });
-    propagation || observation
+    // no thin air: acyclic(hb)
+    let thin_air = labs.iter().all(|l| l.hb());
+    propagation || observation || thin_air
 }
 
 #[cfg(test)]
@@ -164,5 +166,13 @@ mod tests {
         assert!(forbid(&[(Lab::Rfe, W), (LW, R), (Lab::Rfe, W), (PPO, R), (Lab::Fre, R)]));
         // WRC+addrs is allowed
         assert!(!forbid(&[(Lab::Rfe, W), (PPO, R), (Lab::Rfe, W), (PPO, R), (Lab::Fre, R)]));
+    }
+
+    #[test]
+    fn no_thin_air() {
+        // LB: Rx -f-> Wy -rfe-> Ry -g-> Wx -rfe-> Rx
+        let lb = |f, g| forbid(&[(f, R), (Lab::Rfe, W), (g, R), (Lab::Rfe, W)]);
+        assert!(lb(LW, LW) && lb(PPO, LW), "LB+lwsyncs, LB+data+lwsync");
+        assert!(!lb(PO, LW), "LB+po+lwsync");
     }
 }

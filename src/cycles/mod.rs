@@ -261,6 +261,9 @@ fn judge(aeg: &Aeg, arch: &Arch, segs: &[Seg]) -> Option<(Vec<EventId>, Vec<Cycl
         });
         edges.push(CycleEdge { from: s.last, to: next.first, kind, safe });
     }
+    // Also when another relation of the cycle is relaxed: the machine may need both
+    // (`MP+lwsync+addr-bigdetour-addr`, whose po read pair is realised only with the lwsync
+    // relaxed too).
     if light_only.contains(&true) && !herd::forbids(&labs, &events.iter().map(|&e| dir(e)).collect::<Vec<_>>()) {
         // herd's ppc.cat allows the cycle even with its lightweight fences (`R+lwsync+sync`,
         // `W+RWC+eieio+addr+sync`): what they order, and their cumulativity, is relaxed here.

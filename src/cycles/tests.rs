@@ -204,10 +204,10 @@ fn mp_lwsync_addr() {
     let c = &set.cycles[0];
     assert_eq!(c.name, "mp");
     assert_eq!(c.diy, "LwSyncdWW Rfe PodRR Fre");
-    // only the read-read pair: the rfe is protected by lwsync's B-cumulativity
-    let unsafe_: Vec<_> = c.unsafe_edges().collect();
-    assert_eq!(unsafe_.len(), 1);
-    assert!(matches!(unsafe_[0].kind, EdgeKind::Po { .. }));
+    // herd's ppc.cat allows MP+lwsync+po, so the lwsync (its ordering and its cumulativity
+    // for the rfe) is relaxed in this cycle as well as the read-read pair
+    assert_eq!(c.unsafe_edges().count(), 3);
+    assert_eq!(c.edges.iter().filter(|e| e.safe).count(), 1, "only the fr stays safe");
     // without the fence, the rfe is unsafe too
     let aeg = litmus(&["Wx Wy", "Ry addr Rx"]);
     let c = &cycles(&aeg, "power").cycles[0];
@@ -480,7 +480,12 @@ fn never_critical_under_sc_and_invariants() {
                     if let EdgeKind::Po { info } = &e.kind {
                         let (x, y) = (aeg.event(e.from), aeg.event(e.to));
                         assert_eq!(x.thread, y.thread);
-                        assert_eq!(e.safe, arch.po_pair_safe(x.dir, y.dir, info));
+                        // a pair is relaxed beyond the table only across a lightweight
+                        // fence, in a cycle herd's ppc.cat allows (`herd`)
+                        assert!(!e.safe || arch.po_pair_safe(x.dir, y.dir, info));
+                        if !e.safe && arch.po_pair_safe(x.dir, y.dir, info) {
+                            assert!(!arch.po_pair_safe_by(x.dir, y.dir, info, true));
+                        }
                         assert!(!(x.obj == y.obj && aeg.object(x.obj).exact));
                     } else {
                         assert_ne!(aeg.event(e.from).thread, aeg.event(e.to).thread);
