@@ -198,7 +198,7 @@ fn classify(aeg: &Aeg, arch: &Arch, segs: &[Seg]) -> Option<Cycle> {
     let start = (0..n).min_by_key(|&i| key(&segs[i])).unwrap();
     let segs: Vec<Seg> = (0..n).map(|i| segs[(start + i) % n]).collect();
 
-    let (events, edges) = judge(aeg, arch, &segs)?;
+    let Judged { events, edges, .. } = judge(aeg, arch, &segs)?.relax_light();
     if edges.iter().all(|e| e.safe) {
         return None;
     }
@@ -210,7 +210,7 @@ fn classify(aeg: &Aeg, arch: &Arch, segs: &[Seg]) -> Option<Cycle> {
 /// The events and relations of a candidate (segments in path order), each relation judged
 /// safe or not for `arch` (condition 3 of footnote 4). `None` when two consecutive
 /// segments cannot communicate (read to read).
-fn judge(aeg: &Aeg, arch: &Arch, segs: &[Seg]) -> Option<(Vec<EventId>, Vec<CycleEdge>)> {
+fn judge(aeg: &Aeg, arch: &Arch, segs: &[Seg]) -> Option<Judged> {
     let n = segs.len();
     let dir = |e: EventId| aeg.event(e).dir;
     let mut events = Vec::new();
@@ -261,26 +261,48 @@ fn judge(aeg: &Aeg, arch: &Arch, segs: &[Seg]) -> Option<(Vec<EventId>, Vec<Cycl
         });
         edges.push(CycleEdge { from: s.last, to: next.first, kind, safe });
     }
-    // Also when another relation of the cycle is relaxed: the machine may need both
-    // (`MP+lwsync+addr-bigdetour-addr`, whose po read pair is realised only with the lwsync
-    // relaxed too).
-    if light_only.contains(&true) && !herd::forbids(&labs, &events.iter().map(|&e| dir(e)).collect::<Vec<_>>()) {
-        // herd's ppc.cat allows the cycle even with its lightweight fences (`R+lwsync+sync`,
-        // `W+RWC+eieio+addr+sync`): what they order, and their cumulativity, is relaxed here.
-        for (e, &l) in edges.iter_mut().zip(&light_only) {
-            if l {
-                e.safe = false;
+    let dirs = events.iter().map(|&e| dir(e)).collect();
+    Some(Judged { events, edges, light_only, labs, dirs })
+}
+
+/// A candidate's relations judged by the architecture's table, with what herd's axioms need.
+struct Judged {
+    events: Vec<EventId>,
+    /// `safe` as the table says, before [`Judged::relax_light`].
+    edges: Vec<CycleEdge>,
+    /// Per edge: safe only thanks to a lightweight fence.
+    light_only: Vec<bool>,
+    labs: Vec<herd::Lab>,
+    dirs: Vec<Dir>,
+}
+
+impl Judged {
+    fn herd_forbids(&self) -> bool {
+        herd::forbids(&self.labs, &self.dirs)
+    }
+
+    /// herd's ppc.cat allows the cycle even with its lightweight fences (`R+lwsync+sync`,
+    /// `W+RWC+eieio+addr+sync`): what they order, and their cumulativity, is relaxed. Also
+    /// when another relation of the cycle is relaxed: the machine may need both
+    /// (`MP+lwsync+addr-bigdetour-addr`, whose po read pair is realised only with the lwsync
+    /// relaxed too).
+    fn relax_light(mut self) -> Self {
+        if self.light_only.contains(&true) && !self.herd_forbids() {
+            for (e, &l) in self.edges.iter_mut().zip(&self.light_only) {
+                if l {
+                    e.safe = false;
+                }
             }
         }
+        self
     }
-    Some((events, edges))
 }
 
 /// Re-judges the relations of `cycle` with each program-order relation's information
 /// replaced by `info(i)` (`i` indexes [`Cycle::edges`]), by the same rules as the search:
-/// which relations would be safe if, e.g., fences were added between its events. Returns
-/// one flag per edge of `cycle`, or `None` when `cycle` is not a well-formed cycle.
-pub fn rejudge(aeg: &Aeg, arch: &Arch, cycle: &Cycle, info: &dyn Fn(usize) -> PairInfo) -> Option<Vec<bool>> {
+/// which relations would be safe if, e.g., fences were added between its events. `None`
+/// when `cycle` is not a well-formed cycle.
+pub fn rejudge(aeg: &Aeg, arch: &Arch, cycle: &Cycle, info: &dyn Fn(usize) -> PairInfo) -> Option<Rejudged> {
     // segments in the cycle's order: a po edge then its com edge, or a com edge alone
     let infos: Vec<Option<PairInfo>> = (0..cycle.edges.len())
         .map(|i| matches!(cycle.edges[i].kind, EdgeKind::Po { .. }).then(|| info(i)))
@@ -300,10 +322,32 @@ pub fn rejudge(aeg: &Aeg, arch: &Arch, cycle: &Cycle, info: &dyn Fn(usize) -> Pa
             }
         }
     }
-    let (_, edges) = judge(aeg, arch, &segs)?;
-    (edges.len() == cycle.edges.len()
-        && edges.iter().zip(&cycle.edges).all(|(a, b)| a.from == b.from && a.to == b.to))
-    .then(|| edges.iter().map(|e| e.safe).collect())
+    let j = judge(aeg, arch, &segs)?;
+    if !(j.edges.len() == cycle.edges.len() && j.edges.iter().zip(&cycle.edges).all(|(a, b)| a.from == b.from && a.to == b.to)) {
+        return None;
+    }
+    let herd_forbids = j.herd_forbids();
+    let tables = j.edges.iter().map(|e| e.safe).collect();
+    Some(Rejudged { tables, light_only: j.light_only, herd_forbids })
+}
+
+/// [`rejudge`]'s answer.
+#[derive(Clone, Debug)]
+pub struct Rejudged {
+    /// Per edge: safe by the architecture's table (fences, dependencies, cumulativity).
+    pub tables: Vec<bool>,
+    /// Per edge: safe by the table only thanks to a lightweight fence.
+    pub light_only: Vec<bool>,
+    /// herd's ppc.cat forbids the cycle ([`herd`]); otherwise the lightweight fences are
+    /// relaxed in it.
+    pub herd_forbids: bool,
+}
+
+impl Rejudged {
+    /// Per edge: safe in this cycle (the search's verdict).
+    pub fn safe(&self) -> Vec<bool> {
+        self.tables.iter().zip(&self.light_only).map(|(&t, &l)| t && (self.herd_forbids || !l)).collect()
+    }
 }
 
 /// Footnote 4 (ii): per exact object at most three accesses, from distinct segments,

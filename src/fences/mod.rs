@@ -264,8 +264,8 @@ impl<'a> Problem<'a> {
         }
     }
 
-    /// Per edge of `c`: is it safe with the fences of `cands` added (original program)?
-    pub fn judge(&self, c: &Cycle, cands: &[usize]) -> Option<Vec<bool>> {
+    /// The relations of `c` judged with the fences of `cands` added (original program).
+    pub fn judge(&self, c: &Cycle, cands: &[usize]) -> Option<cycles::Rejudged> {
         cycles::rejudge(&self.base.aeg, self.arch, c, &|i| {
             let e = &c.edges[i];
             let mut info = self.base_info(c, i);
@@ -280,44 +280,80 @@ impl<'a> Problem<'a> {
     }
 
     /// The cheapest candidates making every relation of every cycle of `cycles` safe.
+    ///
+    /// Per relation the table decides which candidates order it. A lightweight fence
+    /// (`lwsync`) counts only where herd's axioms then forbid the cycle (`cycles::herd`):
+    /// when even the cheapest covering fence on every relation leaves the cycle allowed, one
+    /// of the strong candidates that make it forbidden is required too (an extra set-cover
+    /// element, edge index `c.edges.len()`).
     pub fn solve(&self, cycles: &[Cycle]) -> Result<Solution, Error> {
         let mut cover = Cover::default();
         let mut unbreakable = vec![];
         let mut local: HashMap<usize, usize> = HashMap::new();
+        let mut local_of = |k: usize, cover: &mut Cover| {
+            *local.entry(k).or_insert_with(|| {
+                cover.cands.push(k);
+                cover.costs.push(self.candidates[k].cost);
+                cover.cands.len() - 1
+            })
+        };
         for (ci, c) in cycles.iter().enumerate() {
             let base = self.judge(c, &[]).ok_or_else(|| Error::Internal(format!("cycle {} cannot be re-judged", c.name)))?;
-            if base.iter().all(|&s| s) {
+            if base.safe().iter().all(|&s| s) {
                 continue; // not critical in the original program
             }
             let pairs: HashSet<(EventId, EventId)> =
                 c.edges.iter().filter(|e| matches!(e.kind, EdgeKind::Po { .. })).map(|e| (e.from, e.to)).collect();
+            // per relation unsafe by the table: the candidates that order it
             let mut makes_safe: Vec<Vec<usize>> = vec![vec![]; c.edges.len()];
+            let mut relevant = vec![];
             for (gi, set) in self.on_path.iter().enumerate() {
                 if set.is_disjoint(&pairs) {
                     continue;
                 }
                 for &k in &self.by_gap[gi] {
-                    let Some(safe) = self.judge(c, &[k]) else { continue };
+                    let Some(j) = self.judge(c, &[k]) else { continue };
+                    relevant.push(k);
                     for i in 0..c.edges.len() {
-                        if !base[i] && safe[i] {
-                            let l = *local.entry(k).or_insert_with(|| {
-                                cover.cands.push(k);
-                                cover.costs.push(self.candidates[k].cost);
-                                cover.cands.len() - 1
-                            });
-                            makes_safe[i].push(l);
+                        if !base.tables[i] && j.tables[i] {
+                            makes_safe[i].push(k);
                         }
                     }
                 }
             }
             // A relation no candidate makes safe (e.g. two reads inside one expression):
             // the cycle cannot be broken by a fence at a source position.
-            if let Some(i) = (0..c.edges.len()).find(|&i| !base[i] && makes_safe[i].is_empty()) {
+            if let Some(i) = (0..c.edges.len()).find(|&i| !base.tables[i] && makes_safe[i].is_empty()) {
                 unbreakable.push((ci, i));
                 continue;
             }
+            // the cheapest cover of every relation: do herd's axioms then forbid the cycle?
+            let cheapest: Vec<usize> =
+                makes_safe.iter().filter_map(|set| set.iter().copied().min_by_key(|&k| self.candidates[k].cost)).collect();
+            let forbidden = |extra: &[usize]| {
+                let all: Vec<usize> = cheapest.iter().chain(extra).copied().collect();
+                self.judge(c, &all).is_some_and(|j| j.herd_forbids)
+            };
+            let light = |k: usize| self.arch.fence_rule(self.candidates[k].ins.fence).light;
+            let light_involved = base.light_only.contains(&true) || cheapest.iter().any(|&k| light(k));
+            if light_involved && !forbidden(&[]) {
+                let strong: Vec<usize> = relevant
+                    .iter()
+                    .copied()
+                    .filter(|&k| !light(k) && forbidden(&[k]))
+                    .collect();
+                if strong.is_empty() {
+                    // no single strong fence does it (reported as the first relaxed relation)
+                    let first = base.safe().iter().position(|&s| !s).unwrap_or(0);
+                    unbreakable.push((ci, first));
+                    continue;
+                }
+                let set = strong.into_iter().map(|k| local_of(k, &mut cover)).collect();
+                cover.elements.push((ci, c.edges.len(), set));
+            }
             for (i, set) in makes_safe.into_iter().enumerate() {
-                if !base[i] {
+                if !base.tables[i] {
+                    let set = set.into_iter().map(|k| local_of(k, &mut cover)).collect();
                     cover.elements.push((ci, i, set));
                 }
             }
@@ -389,7 +425,7 @@ impl<'a> Problem<'a> {
                 let helps: Vec<&Cycle> = cycles
                     .iter()
                     .filter(|cy| match (self.judge(cy, &[]), self.judge(cy, &[k])) {
-                        (Some(b), Some(s)) => b.iter().zip(&s).any(|(x, y)| !x && *y),
+                        (Some(b), Some(s)) => b.tables.iter().zip(&s.tables).any(|(x, y)| !x && *y) || !b.herd_forbids && s.herd_forbids,
                         _ => false,
                     })
                     .collect();
