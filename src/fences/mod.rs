@@ -79,11 +79,24 @@ pub struct FenceArgs {
     /// --property: solver time limit per verification, in seconds.
     #[arg(long, value_name = "SECS")]
     pub timeout: Option<f64>,
+    /// --property: write-buffer depth of the instrumented program the verifier checks
+    /// (smaller: faster, fewer weak behaviours explored).
+    #[arg(long, value_name = "N", default_value_t = crate::rewrite::DEFAULT_BUFFER_SIZE)]
+    pub buffer_size: u32,
 }
 
 impl Default for FenceArgs {
     fn default() -> Self {
-        FenceArgs { property: false, format: OutFormat::Text, patch: None, output: None, unwind: 2, max_rounds: 20, timeout: None }
+        FenceArgs {
+            property: false,
+            format: OutFormat::Text,
+            patch: None,
+            output: None,
+            unwind: 2,
+            max_rounds: 20,
+            timeout: None,
+            buffer_size: crate::rewrite::DEFAULT_BUFFER_SIZE,
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 use super::{cycle_label, ModeResult, Problem, Report, Round};
 use crate::arch::Arch;
 use crate::bmc::{self, BmcOptions, Outcome, PropertyKind, StepKind, Verdict};
-use crate::cycles::Cycle;
+use crate::cycles::{Cycle, EdgeKind};
 use crate::pipeline::{self, Analysis};
 use crate::select::Strategy;
 use crate::source::Error;
@@ -27,7 +27,180 @@ pub fn weak_lines(o: &Outcome) -> HashSet<(u32, u32)> {
         .collect()
 }
 
-/// The cycles of `a` whose unsafe relations start at a line the counterexample delayed.
+/// A shared-memory access of a counterexample, per thread in program (= trace) order.
+#[derive(Clone, Debug)]
+struct Access {
+    line: u32,
+    write: bool,
+    /// Concrete address `(object, cell)` when the trace says it; `None`: unknown (matches any).
+    addr: Option<(String, u64)>,
+    /// The object's name when known (array name for an element).
+    base: Option<String>,
+    /// Entered a store buffer or a read set: a weak-memory event.
+    delayed: bool,
+}
+
+/// `&latch+1`, `latch+1`, `latch[cell 1]`, `latch` → `("latch", 1)`; anything else: `None`.
+fn parse_addr(s: &str) -> Option<(String, u64)> {
+    let s = s.trim().trim_start_matches('&');
+    let ident = |t: &str| !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$' || c == '.');
+    if let Some((b, rest)) = s.split_once("[cell ") {
+        let k = rest.strip_suffix(']')?.trim().parse().ok()?;
+        return ident(b).then(|| (b.to_string(), k));
+    }
+    if let Some((b, k)) = s.split_once('+') {
+        let k = k.trim().parse().ok()?;
+        return ident(b.trim()).then(|| (b.trim().to_string(), k));
+    }
+    ident(s).then(|| (s.to_string(), 0))
+}
+
+/// The user-level accesses of each thread of the counterexample: the instrumentation's
+/// helper calls read as the accesses they stand for (their `p` argument is the address),
+/// read-set assignments as delayed reads, plain accesses as themselves.
+fn accesses(o: &Outcome) -> Vec<(String, Vec<Access>)> {
+    let mut out: Vec<(String, Vec<Access>)> = vec![];
+    fn list<'a>(out: &'a mut Vec<(String, Vec<Access>)>, t: &str) -> &'a mut Vec<Access> {
+        let i = match out.iter().position(|(n, _)| n == t) {
+            Some(i) => i,
+            None => {
+                out.push((t.to_string(), vec![]));
+                out.len() - 1
+            }
+        };
+        &mut out[i].1
+    }
+    // per thread: the helper access whose `p` argument is still to come
+    let mut pending: HashSet<String> = HashSet::new();
+    for s in &o.trace {
+        if s.loc.line == 0 {
+            continue;
+        }
+        match &s.kind {
+            StepKind::Call { function } => {
+                pending.remove(&s.thread);
+                let helper = function.contains("$g") || function.starts_with("__weakc_");
+                let Some((base, rule)) = function.rsplit_once('_').filter(|_| helper) else { continue };
+                let (write, delayed) = match rule {
+                    "delay" | "hold" => (true, true),
+                    "write" => (true, false),
+                    "read" | "held" => (false, false),
+                    _ => continue,
+                };
+                let obj = base.split("$g").next().unwrap_or("").to_string();
+                let base = (!obj.is_empty() && !obj.starts_with("__weakc")).then_some(obj);
+                list(&mut out, &s.thread).push(Access { line: s.loc.line, write, addr: None, base, delayed });
+                pending.insert(s.thread.clone());
+            }
+            StepKind::Assign { lhs, value } if lhs == "p" && pending.contains(&s.thread) => {
+                if let Some(a) = list(&mut out, &s.thread).last_mut() {
+                    a.addr = parse_addr(value);
+                    if let Some((b, _)) = &a.addr {
+                        a.base = Some(b.clone());
+                    }
+                }
+            }
+            StepKind::Assign { lhs, .. } if matches!(lhs.as_str(), "v" | "me" | "s") && pending.contains(&s.thread) => {}
+            StepKind::Assign { lhs, value } if lhs.contains("$rs") => {
+                pending.remove(&s.thread);
+                let addr = parse_addr(value);
+                let base = addr.as_ref().map(|a| a.0.clone()).or_else(|| Some(lhs.split("$rs").next()?.to_string()));
+                list(&mut out, &s.thread).push(Access { line: s.loc.line, write: false, addr, base, delayed: true });
+            }
+            StepKind::Read { object, .. } | StepKind::Write { object, .. } if !crate::trace::internal(object) => {
+                pending.remove(&s.thread);
+                let write = matches!(s.kind, StepKind::Write { .. });
+                let addr = parse_addr(object);
+                let base = Some(object.split(['[', '+', '.']).next().unwrap_or(object).trim_start_matches('&').to_string());
+                list(&mut out, &s.thread).push(Access { line: s.loc.line, write, addr, base, delayed: false });
+            }
+            _ => {
+                pending.remove(&s.thread);
+            }
+        }
+    }
+    out
+}
+
+/// Does the counterexample realise cycle `c`? Its events must map to accesses of the trace
+/// (same line, direction and object): the events of one thread of the cycle to one thread
+/// of the trace, in program order; the two ends of each communication relation to two
+/// threads at one address; and at least one unsafe relation must start at an access the
+/// trace made weak (a write left in a store buffer, a read left in a read set). That is
+/// the cycle the weak events of this trace form, read from the trace rather than from its
+/// lines only.
+fn realises(aeg: &crate::aeg::Aeg, c: &Cycle, acc: &[(String, Vec<Access>)]) -> bool {
+    let n = c.events.len();
+    let fits = |k: usize, a: &Access| {
+        let ev = aeg.event(c.events[k]);
+        a.line == ev.loc.line
+            && a.write == (ev.dir == crate::aeg::Dir::W)
+            && a.base.as_ref().is_none_or(|b| {
+                let name = &aeg.object(ev.obj).name;
+                b == name || !acc.iter().any(|(_, l)| l.iter().any(|x| x.base.as_deref() == Some(name.as_str())))
+            })
+    };
+    // choice[k] = (thread index, access index)
+    fn search(
+        k: usize,
+        n: usize,
+        c: &Cycle,
+        acc: &[(String, Vec<Access>)],
+        fits: &dyn Fn(usize, &Access) -> bool,
+        choice: &mut Vec<(usize, usize)>,
+    ) -> bool {
+        if k == n {
+            // close the cycle: the last edge, back to event 0
+            return edge_ok(n - 1, c, acc, choice, choice[0])
+                && c.edges.iter().enumerate().any(|(i, e)| !e.safe && acc[choice[i].0].1[choice[i].1].delayed)
+                && threads_distinct(c, choice);
+        }
+        for (t, (_, list)) in acc.iter().enumerate() {
+            for (j, a) in list.iter().enumerate() {
+                if !fits(k, a) {
+                    continue;
+                }
+                if k > 0 && !edge_ok(k - 1, c, acc, choice, (t, j)) {
+                    continue;
+                }
+                choice.push((t, j));
+                if search(k + 1, n, c, acc, fits, choice) {
+                    return true;
+                }
+                choice.pop();
+            }
+        }
+        false
+    }
+    fn edge_ok(i: usize, c: &Cycle, acc: &[(String, Vec<Access>)], choice: &[(usize, usize)], to: (usize, usize)) -> bool {
+        let from = choice[i];
+        match c.edges[i].kind {
+            EdgeKind::Po { .. } => from.0 == to.0 && from.1 < to.1,
+            _ => {
+                let (a, b) = (&acc[from.0].1[from.1], &acc[to.0].1[to.1]);
+                from.0 != to.0 && (a.addr.is_none() || b.addr.is_none() || a.addr == b.addr)
+            }
+        }
+    }
+    // the cycle's threads (maximal po chains) go to distinct threads of the trace
+    fn threads_distinct(c: &Cycle, choice: &[(usize, usize)]) -> bool {
+        let mut seen = HashSet::new();
+        c.edges.iter().enumerate().filter(|(_, e)| !matches!(e.kind, EdgeKind::Po { .. })).all(|(i, _)| {
+            let next = (i + 1) % choice.len();
+            seen.insert(choice[next].0)
+        })
+    }
+    search(0, n, c, acc, &fits, &mut Vec::with_capacity(n))
+}
+
+/// The cycles of `a` the counterexample realises ([`realises`]).
+fn realised_cycles(a: &Analysis, o: &Outcome) -> Vec<Cycle> {
+    let acc = accesses(o);
+    a.cycles.cycles.iter().filter(|c| realises(&a.aeg, c, &acc)).cloned().collect()
+}
+
+/// The cycles of `a` whose unsafe relations start at a line the counterexample delayed
+/// (the broad match, when the precise one finds nothing new).
 fn used_cycles(a: &Analysis, weak: &HashSet<(u32, u32)>) -> Vec<Cycle> {
     a.cycles
         .cycles
@@ -46,8 +219,8 @@ fn key(c: &Cycle) -> Vec<(u32, u32)> {
     c.edges.iter().map(|e| (e.from.0, e.to.0)).collect()
 }
 
-fn check(a: &mut Analysis, arch: &Arch, bopts: &BmcOptions) -> Result<Outcome, Error> {
-    let ins = pipeline::instrument(a, arch, Strategy::Ilp, &Default::default());
+fn check(a: &mut Analysis, arch: &Arch, bopts: &BmcOptions, buffer_size: u32) -> Result<Outcome, Error> {
+    let ins = pipeline::instrument(a, arch, Strategy::Ilp, &crate::rewrite::Options { buffer_size: buffer_size.max(1) });
     bmc::verify(&ins.rewritten.program, bopts)
 }
 
@@ -74,7 +247,7 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
     let mut cost = 0u32;
     for round in 1..=args.max_rounds.max(1) {
         let mut a = problem.analyse_with(&chosen)?;
-        let o = check(&mut a, arch, &bopts)?;
+        let o = check(&mut a, arch, &bopts, args.buffer_size)?;
         let mut rd = Round { round, fences: chosen.len(), cost, cycles: a.cycles.cycles.len(), verdict: String::new(), used: vec![] };
         match &o.verdict {
             Verdict::Safe { complete } => {
@@ -83,7 +256,7 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
                 // Check the patched source as the user will get it.
                 let text = problem.patched_text(&chosen);
                 let mut re = problem.analyse_text(&text)?;
-                let o2 = check(&mut re, arch, &bopts)?;
+                let o2 = check(&mut re, arch, &bopts, args.buffer_size)?;
                 if !matches!(o2.verdict, Verdict::Safe { .. }) {
                     return Err(Error::Internal(format!(
                         "the patched source does not verify on {} ({:?}) although the placement did in the IR",
@@ -126,8 +299,15 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
                 "the assertion fails under sequential consistency too: no fence can fix it (VERIFICATION FAILED)".into();
             return Ok((report, original.clone(), original));
         }
-        let mut used = used_cycles(&a, &weak);
+        // The cycles this trace realises; when none is new, the broad match by lines; when
+        // that finds nothing new either, every cycle left (so every round adds a cycle and
+        // the loop ends).
+        let mut used = realised_cycles(&a, &o);
         used.retain(|c| !seen_keys.contains(&key(c)));
+        if used.is_empty() {
+            used = used_cycles(&a, &weak);
+            used.retain(|c| !seen_keys.contains(&key(c)));
+        }
         if used.is_empty() {
             // The trace's weak events match no new cycle: take every cycle left.
             used = a.cycles.cycles.iter().filter(|c| !seen_keys.contains(&key(c))).cloned().collect();
