@@ -653,7 +653,7 @@ struct Facts {
     written: BTreeSet<ObjId>,
 }
 
-impl Facts {
+impl super::dataflow::Meet for Facts {
     fn meet(&mut self, o: &Facts) -> bool {
         let before = self.clone();
         self.fences = self.fences.intersection(&o.fences).copied().collect();
@@ -711,21 +711,9 @@ impl Builder {
             if let (Dir::R, Some(d)) = (src_dir, src_def) {
                 start.tainted.insert(d);
             }
-            let mut state: Vec<Option<Facts>> = vec![None; cfg.nodes.len()];
-            let mut work: Vec<(usize, Facts)> =
+            let first: Vec<(usize, Facts)> =
                 cfg.succ[src].iter().map(|&(n, back)| (n, Facts { direct: !back, ..start.clone() })).collect();
-            while let Some((n, f)) = work.pop() {
-                let changed = match &mut state[n] {
-                    Some(old) => old.meet(&f),
-                    slot @ None => {
-                        *slot = Some(f);
-                        true
-                    }
-                };
-                if !changed {
-                    continue;
-                }
-                let entry = state[n].clone().expect("set above");
+            let state = super::dataflow::fixpoint(cfg.nodes.len(), first, |n, entry, work| {
                 let mut out = transfer(&cfg.nodes[n], entry);
                 if let Some(o) = must_write[n] {
                     out.written.insert(o);
@@ -737,7 +725,7 @@ impl Builder {
                     }
                     work.push((m, o));
                 }
-            }
+            });
             for (n, facts) in state.iter().enumerate() {
                 let Some(facts) = facts else { continue };
                 let Some(dst_events) = self.node_events.get(&(tid, n)) else { continue };

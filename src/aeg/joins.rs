@@ -186,7 +186,7 @@ struct Facts {
     assumed: BTreeSet<ThreadId>,
 }
 
-impl Facts {
+impl super::dataflow::Meet for Facts {
     fn meet(&mut self, o: &Facts) -> bool {
         let before = self.clone();
         self.handles.retain(|k, t| o.handles.get(k) == Some(t));
@@ -240,28 +240,15 @@ fn solve(
     harness: &HashMap<(VarId, i128), Vec<ThreadId>>,
     me: ThreadId,
 ) -> Vec<Option<Facts>> {
-    let mut state: Vec<Option<Facts>> = vec![None; cfg.nodes.len()];
     if cfg.nodes.is_empty() {
-        return state;
+        return vec![];
     }
-    let mut work = vec![(0usize, Facts::default())];
-    while let Some((n, f)) = work.pop() {
-        let changed = match &mut state[n] {
-            Some(old) => old.meet(&f),
-            slot @ None => {
-                *slot = Some(f);
-                true
-            }
-        };
-        if !changed {
-            continue;
-        }
-        let out = transfer(cfg, n, state[n].clone().expect("set above"), once, harness, me);
+    super::dataflow::fixpoint(cfg.nodes.len(), vec![(0, Facts::default())], |n, entry, work| {
+        let out = transfer(cfg, n, entry, once, harness, me);
         for &(m, _) in &cfg.succ[n] {
             work.push((m, out.clone()));
         }
-    }
-    state
+    })
 }
 
 fn transfer(

@@ -9,6 +9,7 @@
 //! and relate events of different threads on the same object when at least one is a write.
 
 mod build;
+mod dataflow;
 pub use build::{build, reachable_funcs, BuildOptions};
 pub mod alias;
 mod joins;
