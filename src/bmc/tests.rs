@@ -803,31 +803,11 @@ fn thread_blocked_by_assume_does_not_hide_errors() {
 fn message_passing_with_flag() {
     // T1: data = 42; flag = 1;  T2: if (flag) assert(data == 42)   (SC: safe)
     for good in [true, false] {
-        let mut b = B::new();
-        let data = b.global("data", Type::INT);
-        let flag = b.global("flag", Type::INT);
-        let (t1, _) = b.thread_fn("writer");
-        let s = if good {
-            vec![b.assign(&data, c(42)), b.assign(&flag, c(1)), b.ret_null()]
-        } else {
-            vec![b.assign(&flag, c(1)), b.assign(&data, c(42)), b.ret_null()]
-        };
-        b.body(t1, s);
-        let (t2, _) = b.thread_fn("reader");
-        let f = b.local(t2, "f", Type::INT);
-        let d = b.local(t2, "d", Type::INT);
-        let rd = b.assign(&d, data.clone());
-        let a = b.assert(eq(d.clone(), c(42)));
-        let s = vec![b.assign(&f, flag.clone()), b.if_(f.clone(), vec![rd, a], vec![]), b.ret_null()];
-        b.body(t2, s);
-        let (m, _) = b.func("main", Type::INT, &[]);
-        let null = ct(0, Type::ptr_to(Type::Void));
-        let s = vec![b.spawn(t1, null.clone(), None), b.spawn(t2, null, None)];
-        b.body(m, s);
+        let p = message_passing(good);
         if good {
-            assert_safe(&b.p, 1);
+            assert_safe(&p, 1);
         } else {
-            assert_unsafe(&b.p, 1);
+            assert_unsafe(&p, 1);
         }
     }
 }
@@ -1293,11 +1273,21 @@ fn differential(seed: u64, rounds: u32) {
 /// Message passing between two threads (a few shared-memory events, so the encoding of SC
 /// has work to do).
 fn two_threads() -> Program {
+    message_passing(true)
+}
+
+/// T1: data = 42; flag = 1 (`in_order`) or the two writes swapped;
+/// T2: if (flag) assert(data == 42).
+fn message_passing(in_order: bool) -> Program {
     let mut b = B::new();
     let data = b.global("data", Type::INT);
     let flag = b.global("flag", Type::INT);
     let (t1, _) = b.thread_fn("writer");
-    let s = vec![b.assign(&data, c(42)), b.assign(&flag, c(1)), b.ret_null()];
+    let s = if in_order {
+        vec![b.assign(&data, c(42)), b.assign(&flag, c(1)), b.ret_null()]
+    } else {
+        vec![b.assign(&flag, c(1)), b.assign(&data, c(42)), b.ret_null()]
+    };
     b.body(t1, s);
     let (t2, _) = b.thread_fn("reader");
     let f = b.local(t2, "f", Type::INT);
