@@ -138,6 +138,9 @@ struct PendingRead {
     deferred: Vec<Deferred>,
     /// Variables holding the pending value or values computed from it.
     derived: BTreeSet<VarId>,
+    /// Derived variables defined only by deferred statements past a jump: derived while one
+    /// of these flags is set (see `make_deferred_stores`).
+    cond_derived: BTreeMap<VarId, Vec<VarId>>,
     /// Other variables the deferred statements read: redefining one completes the read first.
     inputs: BTreeSet<VarId>,
     /// Statements between the read and the deferred statements that define an input before
@@ -634,6 +637,7 @@ impl<'a> Rewriter<'a> {
                         group: None,
                         deferred: vec![],
                         derived: [*dest].into(),
+                        cond_derived: BTreeMap::new(),
                         inputs: BTreeSet::new(),
                         early_defs: BTreeSet::new(),
                         spec: vec![],
@@ -726,7 +730,7 @@ impl<'a> Rewriter<'a> {
         for func in funcs {
             let Some(body) = &self.src.func(func).body else { continue };
             let blocks = blocks_of(body);
-            let mut plans: Vec<(usize, Vec<Stmt>, BTreeSet<VarId>, BTreeSet<VarId>, BTreeSet<u32>)> = vec![];
+            let mut plans: Vec<(usize, Vec<Stmt>, BTreeSet<VarId>, BTreeSet<VarId>, BTreeSet<u32>, BTreeSet<VarId>)> = vec![];
             for block in blocks {
                 for (i, site) in block.iter().enumerate() {
                     let Some(&pi) = self.pending_of_site.get(&site.id) else { continue };
@@ -735,9 +739,29 @@ impl<'a> Rewriter<'a> {
                     let mut inputs = BTreeSet::new();
                     let mut chain = vec![];
                     let mut early = BTreeSet::new();
-                    for t in &block[i + 1..] {
+                    // Past a jump, chain statements may not run: what they define is derived
+                    // only where they ran (their flags say so at run time), and the scan
+                    // stops at a use of it.
+                    let mut jumped = false;
+                    let mut ctrl = false;
+                    let mut cond_vars = BTreeSet::new();
+                    for (j, t) in block.iter().enumerate().skip(i + 1) {
                         if self.pending_of_site.contains_key(&t.id) {
                             break;
+                        }
+                        if uses_any(t, &cond_vars) {
+                            break;
+                        }
+                        // Jumps forward within the block (`if (r0 == 1) goto over; r1 = r3;
+                        // over:`) skip statements on some paths; deferred statements are
+                        // flagged only where they run, and replay in program order.
+                        if forward_jump(block, j, body) {
+                            // A branch on the value (taken on a guess, see `Speculation`):
+                            // later stores wait with the read where control dependencies
+                            // order them, and a later read of theirs may forward them.
+                            ctrl |= uses_any(t, &derived) && self.model.ctrl_orders_writes;
+                            jumped = true;
+                            continue;
                         }
                         let StmtKind::Assign { lhs, rhs } = &t.kind else { break };
                         // A store through a pointer (`*(&x + r3) = r4`) waits too when its
@@ -755,10 +779,13 @@ impl<'a> Rewriter<'a> {
                                 }
                             });
                         }
-                        if !uses.is_disjoint(&derived) {
+                        if !uses.is_disjoint(&derived) || (ctrl && lvalue_is_shared(self.src, lhs)) {
                             // (Deferred statements replay in order among themselves.)
                             inputs.extend(uses.difference(&derived).copied());
                             if let Some(l) = l.filter(|_| !lvalue_is_shared(self.src, lhs)) {
+                                if jumped && !derived.contains(&l) {
+                                    cond_vars.insert(l);
+                                }
                                 derived.insert(l);
                             }
                             chain.push(t.clone());
@@ -769,11 +796,11 @@ impl<'a> Rewriter<'a> {
                         }
                     }
                     if !chain.is_empty() {
-                        plans.push((pi, chain, derived, inputs, early));
+                        plans.push((pi, chain, derived, inputs, early, cond_vars));
                     }
                 }
             }
-            for (pi, chain, derived, inputs, early) in plans {
+            for (pi, chain, derived, inputs, early, cond_vars) in plans {
                 for t in chain {
                     let objs = self.stmt_objects(t.id, None);
                     let writes = self.stmt_objects(t.id, Some(Dir::W));
@@ -795,9 +822,18 @@ impl<'a> Rewriter<'a> {
                     p.deferred.push(Deferred { stmt: t, flag, sup: None });
                 }
                 let p = &mut self.pending.get_mut(&func).expect("exists")[pi];
+                for v in cond_vars {
+                    p.cond_derived.insert(v, vec![]);
+                }
                 p.derived.extend(derived);
                 p.inputs.extend(inputs);
                 p.early_defs.extend(early);
+            }
+            // The flags of every deferred statement defining a conditionally derived variable.
+            for p in self.pending.get_mut(&func).expect("exists") {
+                for (v, flags) in p.cond_derived.iter_mut() {
+                    *flags = p.deferred.iter().filter(|d| matches!(&d.stmt.kind, StmtKind::Assign { lhs: Expr { kind: ExprKind::Var(l), .. }, .. } if l == v)).map(|d| d.flag).collect();
+                }
             }
         }
     }
@@ -887,7 +923,7 @@ impl<'a> Rewriter<'a> {
             for pi in 0..self.pending[&func].len() {
                 let p = &self.pending[&func][pi];
                 let global = self.out.var(p.ptr).is_global();
-                let vars: Vec<VarId> = p.derived.iter().copied().filter(|v| used.contains(v) && self.src.var(*v).ty.is_scalar()).collect();
+                let vars: Vec<VarId> = p.derived.iter().copied().filter(|v| used.contains(v) && self.src.var(*v).ty.is_scalar() && !p.cond_derived.contains_key(v)).collect();
                 for v in vars {
                     let (name, ty, loc) = { let x = self.src.var(v); (x.name.clone(), x.ty.clone(), x.loc) };
                     let storage = if global { Storage::Global } else { Storage::Temp { func } };
@@ -1322,6 +1358,43 @@ fn blocks_of(body: &[Stmt]) -> Vec<&[Stmt]> {
     blocks
 }
 
+/// Whether `block[j]` is a label that only jumps from earlier in `block` reach, or a branch
+/// whose arms only jump forward to such a label.
+fn forward_jump(block: &[Stmt], j: usize, body: &[Stmt]) -> bool {
+    let label_at = |l: LabelId| block.iter().position(|s| matches!(s.kind, StmtKind::Label(m, _) if m == l));
+    let only_forward = |l: LabelId, at: usize| {
+        let mut ok = true;
+        walk_stmts(body, &mut |s| {
+            if matches!(s.kind, StmtKind::Goto(m) if m == l) {
+                ok &= block[..at].iter().any(|b| contains_stmt(b, s.id));
+            }
+        });
+        ok
+    };
+    match &block[j].kind {
+        StmtKind::Label(l, _) => only_forward(*l, j),
+        StmtKind::If { then_, else_, .. } => {
+            let arm_ok = |arm: &[Stmt]| arm.iter().all(|s| matches!(s.kind, StmtKind::Goto(l) if label_at(l).is_some_and(|at| at > j && only_forward(l, at))));
+            arm_ok(then_) && arm_ok(else_)
+        }
+        _ => false,
+    }
+}
+
+/// Whether statement `outer` is or contains the statement `id`.
+fn contains_stmt(outer: &Stmt, id: u32) -> bool {
+    let mut found = false;
+    walk_stmts(std::slice::from_ref(outer), &mut |s| found |= s.id == id);
+    found
+}
+
+/// Whether a statement's expressions use any of `vars`.
+fn uses_any(s: &Stmt, vars: &BTreeSet<VarId>) -> bool {
+    let mut hit = false;
+    crate::ir::for_each_expr(s, &mut |e| e.visit(&mut |x| hit |= matches!(x.kind, ExprKind::Var(v) if vars.contains(&v))));
+    hit
+}
+
 /// A C identifier fragment from an object name (`s.f[]` → `s_f`).
 fn sanitize(name: &str) -> String {
     let s: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
@@ -1621,9 +1694,18 @@ impl Rewriter<'_> {
                     continue;
                 }
             }
-            let uses_value = used.iter().any(|v| p.derived.contains(v));
+            // (Statements the chain scan passed use and define no derived value there.)
+            let early = p.early_defs.contains(&s.id);
+            let derived_now = |v: &VarId| p.derived.contains(v) && !p.cond_derived.contains_key(v);
+            let uses_value = used.iter().any(derived_now) && !early;
             // Redefining what the read or its deferred statements use: finish them first.
-            let overwrites = defined.is_some_and(|d| p.derived.contains(&d) || p.inputs.contains(&d)) && !p.early_defs.contains(&s.id);
+            let overwrites = defined.is_some_and(|d| derived_now(&d) || p.inputs.contains(&d)) && !early;
+            // Conditionally derived values: only where a deferred statement defined them.
+            let cond_flags: Vec<Expr> = if early {
+                vec![]
+            } else {
+                used.iter().chain(defined.as_ref()).filter_map(|v| p.cond_derived.get(v)).flatten().map(|f| var(*f, &Type::Bool)).collect()
+            };
             let speculable = matches!(s.kind, StmtKind::If { .. })
                 && !waits_for_store
                 && used.iter().filter(|v| p.derived.contains(v)).all(|v| p.spec.iter().any(|sp| sp.var == *v));
@@ -1641,14 +1723,20 @@ impl Rewriter<'_> {
                 }
                 continue;
             }
-            if uses_value || overwrites {
-                pre.push(self.complete_read(p, ctx, loc));
-            } else if waits_for_store {
+            // When the read must complete: always, or under one of these conditions.
+            let mut when = cond_flags;
+            let mut always = uses_value || overwrites;
+            if waits_for_store {
                 // Not for stores a later write went ahead of: the read sees that write.
                 match self.superseded(p, &read_objs) {
-                    Some(all) => pre.push(if_(not(all), vec![self.complete_read(p, ctx, loc)], vec![], loc)),
-                    None => pre.push(self.complete_read(p, ctx, loc)),
+                    Some(all) => when.push(not(all)),
+                    None => always = true,
                 }
+            }
+            if always {
+                pre.push(self.complete_read(p, ctx, loc));
+            } else if let Some(any) = when.into_iter().reduce(or) {
+                pre.push(if_(any, vec![self.complete_read(p, ctx, loc)], vec![], loc));
             }
         }
         out.extend(self.wrap(ctx, pre, loc));
