@@ -152,3 +152,26 @@ fn delayed_read_is_satisfied_after_its_threads_later_write_to_its_location() {
     // ... but never from its own later write (CoRW).
     assert!(!verdict("arm", "tests/c/corw.c"), "CoRW holds on ARM");
 }
+
+/// A later write to a location that a store waiting for a delayed read also writes may go
+/// ahead of that store (herd's LB+data+data-wsi-rfi-ctrl), which coherence then puts first:
+/// the waiting store never ends up last.
+#[test]
+fn later_write_goes_ahead_of_a_store_waiting_for_a_read() {
+    for arch in ["arm", "power"] {
+        let (code, out, err) = weakc(&["verify", "--mm", arch, "tests/c/lb_wsi.c"]);
+        assert_eq!(code, 10, "lb_wsi.c is allowed on {arch}: {out}{err}");
+        let (code, out, err) = weakc(&["verify", "--mm", arch, "tests/c/lb_wsi_co.c"]);
+        assert_eq!(code, 0, "coherence orders the waiting store first on {arch}: {out}{err}");
+    }
+}
+
+/// Statements that wait with a delayed read past a forward jump (herd's LB+rel+BEQ): the
+/// copy of the value on one path does not hold back the later independent store.
+#[test]
+fn waiting_statements_continue_past_forward_jumps() {
+    for (arch, code) in [("arm", 10), ("power", 10), ("tso", 0)] {
+        let (got, out, err) = weakc(&["verify", "--mm", arch, "tests/c/lb_jump.c"]);
+        assert_eq!(got, code, "lb_jump.c on {arch}: {out}{err}");
+    }
+}
