@@ -150,9 +150,18 @@ pub struct Solution {
     pub optimal: bool,
     pub note: Option<String>,
     pub cover: Cover,
-    /// Cycles (index, relation) with a relation no fence at a source position makes safe:
-    /// left out of the cover.
-    pub unbreakable: Vec<(usize, usize)>,
+    /// Cycles (index, relation, why) no fence at a source position breaks: left out of the
+    /// cover.
+    pub unbreakable: Vec<(usize, usize, Unbreakable)>,
+}
+
+/// Why a cycle cannot be broken by fences at source positions.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Unbreakable {
+    /// The relation lies between two accesses of one statement.
+    OneStatement,
+    /// Fences at every relaxed relation still leave the cycle allowed by herd's axioms.
+    HerdAllows,
 }
 
 impl Solution {
@@ -165,13 +174,17 @@ impl Solution {
             .unbreakable
             .iter()
             .take(5)
-            .map(|&(ci, i)| {
+            .map(|&(ci, i, why)| {
                 let c = &cycles[ci];
-                format!("{} ({} → {})", cycle_label(aeg, c), aeg.describe(c.edges[i].from), aeg.describe(c.edges[i].to))
+                let why = match why {
+                    Unbreakable::OneStatement => "the relation lies between two accesses of one statement (split the statement to allow a fence)",
+                    Unbreakable::HerdAllows => "herd's axioms allow the cycle even with the strongest fence on every relaxed relation",
+                };
+                format!("{} ({} → {}): {why}", cycle_label(aeg, c), aeg.describe(c.edges[i].from), aeg.describe(c.edges[i].to))
             })
             .collect();
         Some(format!(
-            "{} cycle(s) cannot be broken by a fence at a source position: a relation lies between two accesses of one statement (split the statement to allow a fence): {}{}",
+            "{} cycle(s) cannot be broken by a fence at a source position: {}{}",
             self.unbreakable.len(),
             list.join("; "),
             if self.unbreakable.len() > 5 { "; …" } else { "" }
@@ -337,7 +350,7 @@ impl<'a> Problem<'a> {
             // A relation no candidate makes safe (e.g. two reads inside one expression):
             // the cycle cannot be broken by a fence at a source position.
             if let Some(i) = (0..c.edges.len()).find(|&i| !base.tables[i] && makes_safe[i].is_empty()) {
-                unbreakable.push((ci, i));
+                unbreakable.push((ci, i, Unbreakable::OneStatement));
                 continue;
             }
             // the cheapest cover of every relation: do herd's axioms then forbid the cycle?
@@ -356,9 +369,25 @@ impl<'a> Problem<'a> {
                     .filter(|&k| !light(k) && forbidden(&[k]))
                     .collect();
                 if strong.is_empty() {
-                    // no single strong fence does it (reported as the first relaxed relation)
-                    let first = base.safe().iter().position(|&s| !s).unwrap_or(0);
-                    unbreakable.push((ci, first));
+                    // No single strong fence does it (two lwsyncs over `ws`, say): order every
+                    // relaxed relation with a strong fence, if that does.
+                    let strong_sets: Vec<(usize, Vec<usize>)> = makes_safe
+                        .iter()
+                        .enumerate()
+                        .filter(|&(i, _)| !base.tables[i])
+                        .map(|(i, set)| (i, set.iter().copied().filter(|&k| !light(k)).collect()))
+                        .collect();
+                    let each: Option<Vec<usize>> = strong_sets.iter().map(|(_, set)| set.iter().copied().min_by_key(|&k| self.candidates[k].cost)).collect();
+                    if each.is_some_and(|ks| self.judge(c, &ks).is_some_and(|j| j.herd_forbids)) {
+                        for (i, set) in strong_sets {
+                            let set = set.into_iter().map(|k| local_of(k, &mut cover)).collect();
+                            cover.elements.push((ci, i, set));
+                        }
+                    } else {
+                        // (reported as the first relaxed relation)
+                        let first = base.safe().iter().position(|&s| !s).unwrap_or(0);
+                        unbreakable.push((ci, first, Unbreakable::HerdAllows));
+                    }
                     continue;
                 }
                 let set = strong.into_iter().map(|k| local_of(k, &mut cover)).collect();
