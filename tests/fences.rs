@@ -281,3 +281,17 @@ fn r_needs_sync_on_both_sides_on_power() {
         assert_eq!(v["status"], "verified", "{v}");
     }
 }
+
+#[test]
+fn two_lwsyncs_over_coherence_need_a_sync_on_every_pair() {
+    // mix027 of the ESOP suite: no single sync makes herd's axioms forbid the cycle, so the
+    // chooser orders every relaxed pair with a sync (it used to report the cycle unbreakable).
+    for arch in ["power", "power-herd"] {
+        let v = fences_json(arch, "tests/c/two_ws_lwsync.c", &[]);
+        let mut p = placements(&v);
+        p.sort();
+        let want: Vec<(String, String)> = ["P0", "P1", "P2", "P3"].iter().map(|t| ("sync".to_string(), t.to_string())).collect();
+        assert_eq!(p, want, "{v}");
+        assert_eq!(v["status"], "verified", "{v}");
+    }
+}
