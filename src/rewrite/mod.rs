@@ -16,7 +16,7 @@ mod build;
 
 use crate::aeg::{Aeg, Dir, ObjId, SiteId};
 use crate::ir::*;
-use crate::normalize::{is_lvalue, lvalue_is_shared, UNBUFFERED_PREFIX};
+use crate::normalize::{is_lvalue, is_pick_cond, lvalue_is_shared, UNBUFFERED_PREFIX};
 use crate::source::Loc;
 use build::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -187,12 +187,16 @@ struct Forward {
 /// the read completes the real value must equal the guess (`assume`). Later reads may thus
 /// be satisfied before the read, as control dependencies allow; later writes (and, after an
 /// `isync`, reads) still wait where the architecture orders them after a control dependency.
+/// A *pick* ([`crate::normalize::is_pick_cond`], the translation of AArch64 `CAS`/`CSEL`) is
+/// speculated the same way but is no control dependency: later writes do not wait for it.
 #[derive(Clone)]
 struct Speculation {
     var: VarId,
     guess: VarId,
     /// Set while the guess is in force.
     flag: VarId,
+    /// Some branch that is a control dependency uses the variable (not only picks).
+    ctrl: bool,
 }
 
 /// A statement that depends on a delayed read's value (`r3 = r1 ^ r1`, the address-dependent
@@ -801,12 +805,14 @@ impl<'a> Rewriter<'a> {
         let funcs: Vec<FuncId> = self.pending.keys().copied().collect();
         for func in funcs {
             let Some(body) = &self.src.func(func).body else { continue };
-            let mut used = BTreeSet::new();
+            // Variable → whether a control dependency (not only a pick) branches on it.
+            let mut used: BTreeMap<VarId, bool> = BTreeMap::new();
             walk_stmts(body, &mut |s| {
                 if let StmtKind::If { cond, .. } = &s.kind {
+                    let ctrl = !is_pick_cond(self.src, cond);
                     cond.visit(&mut |x| {
                         if let ExprKind::Var(v) = x.kind {
-                            used.insert(v);
+                            *used.entry(v).or_default() |= ctrl;
                         }
                     });
                 }
@@ -814,8 +820,8 @@ impl<'a> Rewriter<'a> {
             for pi in 0..self.pending[&func].len() {
                 let p = &self.pending[&func][pi];
                 let global = self.out.var(p.ptr).is_global();
-                let vars: Vec<VarId> = p.derived.iter().copied().filter(|v| used.contains(v) && self.src.var(*v).ty.is_scalar()).collect();
-                for v in vars {
+                let vars: Vec<(VarId, bool)> = p.derived.iter().filter_map(|v| used.get(v).map(|c| (*v, *c))).filter(|(v, _)| self.src.var(*v).ty.is_scalar()).collect();
+                for (v, ctrl) in vars {
                     let (name, ty, loc) = { let x = self.src.var(v); (x.name.clone(), x.ty.clone(), x.loc) };
                     let storage = if global { Storage::Global } else { Storage::Temp { func } };
                     let mk = |rw: &mut Self, n: String, t: Type| {
@@ -827,7 +833,7 @@ impl<'a> Rewriter<'a> {
                     };
                     let guess = mk(self, format!("{name}$guess"), ty);
                     let flag = mk(self, format!("{name}$guessed"), Type::Bool);
-                    self.pending.get_mut(&func).expect("exists")[pi].spec.push(Speculation { var: v, guess, flag });
+                    self.pending.get_mut(&func).expect("exists")[pi].spec.push(Speculation { var: v, guess, flag, ctrl });
                 }
             }
         }
@@ -1360,16 +1366,16 @@ impl Rewriter<'_> {
     }
 
     /// Completes the reads whose value a branch has guessed (a control dependency orders them
-    /// before what follows).
-    fn complete_speculated(&self, ctx: &Ctx, loc: Loc) -> Block {
+    /// before what follows). `picks`: also those only picks guessed (before an assertion,
+    /// which must see real values; a pick orders nothing).
+    fn complete_speculated(&self, ctx: &Ctx, loc: Loc, picks: bool) -> Block {
         let Some(pending) = self.pending.get(&ctx.func) else { return vec![] };
         pending
             .iter()
-            .filter(|p| !p.spec.is_empty() || !p.fwd.is_empty())
-            .map(|p| {
-                let flags = p.spec.iter().map(|sp| sp.flag).chain(p.fwd.iter().map(|f| f.flag));
-                let any = flags.map(|f| var(f, &Type::Bool)).reduce(or).expect("non-empty");
-                if_(any, vec![self.complete_read(p, ctx, loc)], vec![], loc)
+            .filter_map(|p| {
+                let flags = p.spec.iter().filter(|sp| picks || sp.ctrl).map(|sp| sp.flag).chain(p.fwd.iter().map(|f| f.flag));
+                let any = flags.map(|f| var(f, &Type::Bool)).reduce(or)?;
+                Some(if_(any, vec![self.complete_read(p, ctx, loc)], vec![], loc))
             })
             .collect()
     }
@@ -1415,7 +1421,7 @@ impl Rewriter<'_> {
             b.extend(self.call_me(self.flush_all_lw, ctx, loc));
         }
         if self.model.ctrl_orders_writes && skip.is_none() {
-            b.extend(self.complete_speculated(ctx, loc));
+            b.extend(self.complete_speculated(ctx, loc, false));
         }
         // A read delayed past a later write to the same location would break coherence.
         let skip_ptr = skip.map(|i| self.pending[&ctx.func][i].ptr);
@@ -1675,14 +1681,14 @@ impl Rewriter<'_> {
             }
             StmtKind::Assert { .. } => {
                 // A property is checked on real values only: guesses are confirmed first.
-                let b = self.complete_speculated(ctx, loc);
+                let b = self.complete_speculated(ctx, loc, true);
                 out.extend(self.wrap(ctx, b, loc));
                 out.push(s.clone());
             }
             StmtKind::Fence(f) => {
                 let mut b = vec![];
                 if matches!(f, Fence::Isync | Fence::Isb) && self.model.ctrl_isync_orders_reads {
-                    b.extend(self.complete_speculated(ctx, loc));
+                    b.extend(self.complete_speculated(ctx, loc, false));
                 }
                 b.extend(self.fence_stmts(ctx, self.fence_effect(*f), loc));
                 out.extend(self.wrap(ctx, b, loc));
@@ -1695,7 +1701,7 @@ impl Rewriter<'_> {
                     let reads = self.must_fences.get(g).is_some_and(|fs| fs.iter().any(|f| self.fence_effect(*f).flush_reads));
                     let isync = self.model.ctrl_isync_orders_reads && self.must_fences.get(g).is_some_and(|fs| fs.iter().any(|f| matches!(f, Fence::Isync | Fence::Isb)));
                     if isync && !reads {
-                        let b = self.complete_speculated(ctx, loc);
+                        let b = self.complete_speculated(ctx, loc, false);
                         out.extend(self.wrap(ctx, b, loc));
                     }
                     if reads {
