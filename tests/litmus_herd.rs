@@ -75,8 +75,9 @@ fn every_herd_file_parses_or_is_refused_clearly() {
     println!("{} files: {} parse and translate, {} refused as unsupported, {} errors", files.len(), files.len() - unsupported - syntax.len(), unsupported, syntax.len());
     assert!(syntax.is_empty(), "{}", syntax.join("\n"));
     assert!(round_trip_failures.is_empty(), "parse → print → parse differs: {round_trip_failures:?}");
-    // Only a few AArch64 tests use instructions outside the translated subset (CAS, SWP…).
-    assert!(unsupported <= 30, "{unsupported} unsupported");
+    // Every test of the corpus is in the translated subset (the last to join were the
+    // AArch64 atomics, CSEL and post-indexing).
+    assert_eq!(unsupported, 0, "{unsupported} unsupported");
 }
 
 fn check(results: &[TestResult], allowed_unsound: &[&str], spurious_allowed: bool) {
@@ -128,6 +129,30 @@ fn ppc_tests_have_no_unsound_verdict_on_power() {
     for mm in ["power", "power-herd"] {
         let rs = run(&files, mm, &exp);
         check(&rs, &[], true);
+    }
+}
+
+/// Unsound verdicts on AArch64 that are weakc defects, explained in litmus/RESULTS.md: the
+/// value read is used inside a branch (`X1 = X3`), which completes the read before the later
+/// store.
+const KNOWN_UNSOUND_AARCH64: &[&str] = &["LB+rel+BEQ", "MP+rel+ctrl-lrs-acq"];
+
+/// AArch64 under `aarch64`: no unsound verdict besides the known defects, every test
+/// translated (atomics, CSEL and post-indexing included: `LB+rel+CSEL`, `MP+rel+CSEL`,
+/// `MP+rel+CAS-ok-MRs-addr` and `MP+rel+CAS-ok-RsRs-addr` are allowed by herd because these
+/// instructions' dependencies are pick ones, which a control or data dependency in the C
+/// translation would have made unsound).
+#[test]
+fn aarch64_tests_have_no_new_unsound_verdict() {
+    let Some(root) = herd() else { return };
+    let exp = Expectations::load(&root.join("verdicts.tsv")).unwrap();
+    let files = files_of(&root, &["AArch64", "generated/AArch64"]);
+    assert!(files.len() >= 100);
+    let rs = run(&files, "aarch64", &exp);
+    check(&rs, KNOWN_UNSOUND_AARCH64, true);
+    for t in ["LB+rel+CSEL", "MP+rel+CSEL", "MP+rel+CAS-ok-MRs-addr", "MP+rel+CAS-ok-RsRs-addr", "MP+rel+CASnoret-ok-dmb.ld", "MP+rel+LDADDnoret-dmb.ld"] {
+        let r = rs.iter().find(|r| r.test == t).unwrap_or_else(|| panic!("{t} not run"));
+        assert_eq!(r.outcome, Outcome::Agree, "{t}");
     }
 }
 

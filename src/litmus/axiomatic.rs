@@ -46,6 +46,17 @@
 //! * AArch64 `LDAR`/`LDAPR` order the load before every later access, and `STLR` every
 //!   earlier access before the store (herd's `[A]; po` and `po; [L]`); the tables have no
 //!   acquire/release, so these pairs are added here.
+//! * AArch64 atomics (`CAS`, `SWP`, `LD<op>`, `ST<op>`) are read-modify-writes as in herd:
+//!   atomic (nothing in coherence between the read's write and the write; a failing `CAS`
+//!   only reads), the `A` read acquire and the `L` write release, `AL` ones ordering what
+//!   precedes them before what follows (`po; [A]; amo; [L]; po`), the read ordered before a
+//!   later acquire read of the location that follows the write in `lrs` (`rmw; lrs; [A|Q]`),
+//!   and with the zero register as result the read is `NoRet` (not acquire, not ordered by
+//!   `DMB LD`). The instrumentation keeps none of this but acquire/release (it cannot keep
+//!   atomicity soundly), so it may report reachable where this engine does not. Pick
+//!   dependencies (herd's `iico_ctrl`: a `CAS` compare, the flags of `CSEL`) are kept by
+//!   neither engine: `CSEL`'s result depends on the selected register only, a successful
+//!   `CAS`'s result on nothing.
 //! * The read of a value is the value of the chosen write (initial write included); a read
 //!   whose address depends on a value is resolved when the thread is executed, so every
 //!   branch and address is concrete in a candidate. Addresses are a location plus an integer
@@ -774,7 +785,7 @@ impl<'a> Setup<'a> {
     // ------------------------------------------------------------ ARM / AArch64
 
     fn arm_addr(&self, st: &St, s: &str, loc: Loc) -> Result<RegV, Error> {
-        let inner = s.trim().strip_prefix('[').and_then(|x| x.strip_suffix(']')).ok_or_else(|| unsupported(loc, format!("address operand `{s}` (post/pre-indexing is not supported)")))?;
+        let inner = s.trim().strip_prefix('[').and_then(|x| x.strip_suffix(']')).ok_or_else(|| unsupported(loc, format!("address operand `{s}` (pre-indexing is not supported)")))?;
         let parts = operands(inner);
         let mut acc: Option<RegV> = None;
         let mut index: Option<RegV> = None;

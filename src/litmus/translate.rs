@@ -39,8 +39,39 @@
 //! load before everything after it; release: everything before the store), because no access
 //! lies on the other side. Threads with a backward branch get no strengthening.
 //!
-//! Unsupported instructions (AArch64 `CAS`, `SWP`, `LDADD`, `CSEL`, conditional execution,
-//! non-zero displacements, …) are [`Error::Unsupported`] at their cell in the litmus file.
+//! **AArch64 atomics** (`CAS`, `SWP`, `LD<op>`, `ST<op>`, with their `A`/`L` forms). The IR's
+//! `Rmw` is a full fence plus an atomic access (C's `__sync_*`): far stronger than these
+//! instructions, which order nothing but their acquire read and release write. So an atomic
+//! is a plain read into a temporary and a plain write (`r = y; y = r + v; Xt = r;`), the `A`
+//! read and the `L` write strengthened exactly as `LDAR`/`STLR` above. What is lost, so only
+//! more executions are allowed: atomicity (another thread's write may come between the read
+//! and the write), the acquire-release full barrier of the `AL` forms, `aob`, and the pick
+//! dependencies into a `CAS` write. Details that keep the translation sound:
+//! * `CAS Xs,Xt,[Xn]` writes `Xt` under `if (pick)`, `pick` an `__unbuffered_pick_*`
+//!   variable ([`crate::normalize::PICK_PREFIX`]): herd's compare is `iico_ctrl` inside the
+//!   instruction, not a control dependency of the later ones, and the event graph and the
+//!   rewriter treat such a branch as a selection (no `ctrl`, later writes do not wait).
+//! * The result of a `CAS` (`Xs`) and of `CSEL` is a guess (`__VERIFIER_nondet_int()`)
+//!   checked at the end of the thread against the real value (`__CPROVER_assume`): herd
+//!   orders no later read after the reads those values come from (MP+rel+CAS-ok-MRs-addr,
+//!   MP+rel+CAS-ok-RsRs-addr, LB+rel+CSEL and MP+rel+CSEL are allowed), and any use of a
+//!   value computed from a delayed read makes the rewriter complete that read. The guessed
+//!   register carries no dependency at all (herd's pick ones to writes are lost).
+//! * An atomic whose result register is the zero register reads `NoRet`: no acquire, and a
+//!   later `DMB LD` does not order it (herd's `[R \ NoRet]; po; [dmb.ld]`), so a `DMB LD`
+//!   after one is left out.
+//! * An acquire read also gets its `dmb ld` when every earlier read is already ordered before
+//!   everything after it: after a `DMB SY`/`DMB LD`, or the read of a `SWP`/`LD<op>` of the
+//!   same location whose write precedes it in `lrs` (herd's `rmw; lrs; [A | Q]`).
+//!
+//! Registers are versioned: a register's first definition in a thread writes its C variable,
+//! later ones a fresh `__unbuffered_pT_R_vN` (copied back at labels, branches and the end of
+//! the thread), so the value of a read the rewriter delays is never overwritten. `LDR`/`STR`
+//! with post-indexing (`STR W0,[X1],#4`) access `[X1]`; the register then points past the
+//! location and using it again is unsupported.
+//!
+//! Unsupported instructions (byte/halfword atomics, `CASP`, conditional execution, non-zero
+//! displacements, …) are [`Error::Unsupported`] at their cell in the litmus file.
 
 use super::parse::{LitArch, Litmus, Place, Prop, Value};
 use crate::source::{Error, Loc};
