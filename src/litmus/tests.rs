@@ -352,6 +352,10 @@ fn aarch64_cas_is_a_pick_and_a_guessed_result() {
     let lb = |w: &str| a64("LB+rel+CAS-po", MP_INIT, &["LDR W0,[X3]  | MOV W4,#1", &format!("MOV W9,#1    | {w}"), "STLR W9,[X1] | MOV W6,#1", "             | STR W6,[X3]"], "0:X0=1 /\\ 1:X4=1");
     assert!(reachable(&lb("CAS W4,W5,[X1]"), "aarch64"));
     assert!(reachable(&lb("CAS WZR,W5,[X1]").replace("1:X4=1", "x=1"), "aarch64"));
+    // Also when paths meet between them (the result register's version reaches the label).
+    let lbl = lb("CAS W4,W5,[X1]").replace("             | STR W6,[X3]", "             | CBZ W7,L ;\n              | L: ;\n              | STR W6,[X3]");
+    assert!(c_of(&lbl).contains("L: ;"), "{}", c_of(&lbl));
+    assert!(reachable(&lbl, "aarch64"), "{}", c_of(&lbl));
     // CASA as the first access of its thread is an acquire read (herd: MP+rel+CASacq-ok).
     let casa = a64("MP+rel+CASacq-ok", "y=2; 0:X1=x; 0:X3=y; 1:X1=x; 1:X3=y;", &["MOV W0,#1    | MOV W4,#1", "STR W0,[X1]  | MOV W2,#0", "MOV W2,#0    | CASA W2,W4,[X3]", "STLR W2,[X3] | LDR W0,[X1]"], "y=1 /\\ 1:X0=0");
     assert!(!reachable(&casa, "aarch64"));
@@ -407,7 +411,14 @@ fn aarch64_acquire_after_an_atomic_of_its_location() {
 
 #[test]
 fn registers_get_a_fresh_version_when_redefined() {
-    let t = a64("T", "0:X1=x; 0:X3=y;", &["LDR W0,[X1]", "LDR W0,[X3]", "CBNZ W0,L", "L:"], "0:X0=1");
+    let t = a64("T", "0:X1=x; 0:X3=y;", &["LDR W0,[X1]", "LDR W0,[X3]", "CBNZ W0,L", "MOV W0,#2", "L:"], "0:X0=1");
     let c = c_of(&t);
-    assert!(c.contains("__unbuffered_p0_X0 = x;\n  __unbuffered_p0_X0_v1 = y;\n  __unbuffered_p0_X0 = __unbuffered_p0_X0_v1;\n  if (__unbuffered_p0_X0_v1 != 0) goto L;"), "{c}");
+    // Paths meet at L with different versions of X0: each edge assigns the join version.
+    assert!(c.contains("  __unbuffered_p0_X0 = x;\n  __unbuffered_p0_X0_v1 = y;\n  if (__unbuffered_p0_X0_v1 != 0) { __unbuffered_p0_X0_v3 = __unbuffered_p0_X0_v1; goto L; }\n  __unbuffered_p0_X0_v2 = 2;\n  __unbuffered_p0_X0_v3 = __unbuffered_p0_X0_v2;\n  L: ;\n  __unbuffered_p0_X0 = __unbuffered_p0_X0_v3;\n  asm(\"dmb sy\");"), "{c}");
+    // The same version on every edge: nothing to copy.
+    let c = c_of(&a64("T", "0:X1=x; 0:X3=y;", &["LDR W0,[X1]", "LDR W0,[X3]", "CBNZ W0,L", "L:", "STR W0,[X1]"], "0:X0=1"));
+    assert!(c.contains("  if (__unbuffered_p0_X0_v1 != 0) goto L;\n  L: ;\n  x = __unbuffered_p0_X0_v1;"), "{c}");
+    // A thread with a loop keeps one variable per register.
+    let c = c_of(&a64("T", "0:X1=x;", &["L:", "LDR W0,[X1]", "LDR W0,[X1]", "CBZ W0,L"], "0:X0=1"));
+    assert!(!c.contains("_v1"), "{c}");
 }

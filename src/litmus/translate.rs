@@ -65,8 +65,11 @@
 //!   same location whose write precedes it in `lrs` (herd's `rmw; lrs; [A | Q]`).
 //!
 //! Registers are versioned: a register's first definition in a thread writes its C variable,
-//! later ones a fresh `__unbuffered_pT_R_vN` (copied back at labels, branches and the end of
-//! the thread), so the value of a read the rewriter delays is never overwritten. `LDR`/`STR`
+//! later ones a fresh `__unbuffered_pT_R_vN` (where paths naming different versions meet, a
+//! join version is assigned on each edge; everything is copied back at the end of the
+//! thread), so the value of a read the rewriter delays is never overwritten, which would make
+//! it complete the read there. Threads with a backward branch keep one variable per register.
+//! `LDR`/`STR`
 //! with post-indexing (`STR W0,[X1],#4`) access `[X1]`; the register then points past the
 //! location and using it again is unsupported.
 //!
@@ -122,12 +125,18 @@ struct Th {
     /// Registers defined so far (text order). A register's first definition writes its C
     /// variable; later ones write a fresh version (`__unbuffered_p1_X0_v2`), so that a value
     /// the rewriter keeps pending for a delayed read is never overwritten (which would force
-    /// the read to complete: an ordering the architecture does not have). At labels, before
-    /// branches and at the end of the thread every register is copied back to its variable.
+    /// the read to complete: an ordering the architecture does not have). Where paths with
+    /// different versions meet (a label), the register gets a join version assigned on each
+    /// incoming edge; at the end of the thread every register is copied back to its variable.
+    /// Not in a thread that branches backwards, whose registers are single variables.
     defined: BTreeSet<String>,
     /// Register → its current version, when not its variable.
     ver: BTreeMap<String, String>,
     versions: usize,
+    /// The branches to each label so far: body line, condition, versions then.
+    edges: HashMap<String, Vec<(usize, Option<String>, BTreeMap<String, String>)>>,
+    /// The current point is reachable from the previous instruction (no `goto` just before).
+    live: bool,
     /// The thread branches backwards.
     backward: bool,
     /// Checks of the values guessed for `CAS`/`CSEL` results, made at the end of the thread.
@@ -312,6 +321,8 @@ pub fn translate(t: &Litmus) -> Result<CTest, Error> {
             defined: BTreeSet::new(),
             ver: BTreeMap::new(),
             versions: 0,
+            edges: HashMap::new(),
+            live: true,
             backward: false,
             checks: vec![],
             straight: true,
@@ -336,7 +347,7 @@ pub fn translate(t: &Litmus) -> Result<CTest, Error> {
                 if !th.labels_defined.insert(l.to_string()) {
                     return Err(Error::syntax(ins.loc, format!("label `{l}` defined twice")));
                 }
-                Cx::join(&mut th);
+                cx.join(&mut th, l);
                 th.straight = false;
                 th.body.push(format!("{l}: ;"));
                 text = rest.trim();
@@ -358,7 +369,9 @@ pub fn translate(t: &Litmus) -> Result<CTest, Error> {
                 return Err(Error::syntax(*loc, format!("branch to `{l}`, a label thread P{tid} does not define")));
             }
         }
-        Cx::join(&mut th);
+        for (r, v) in std::mem::take(&mut th.ver) {
+            th.body.push(format!("{} = {v};", cvar(th.tid, &r)));
+        }
         final_regs.push(th.regs.clone());
         bodies.push((th.body, th.checks));
     }
@@ -704,7 +717,7 @@ impl Cx<'_> {
     /// The C variable a definition of register `r` writes (see [`Th::defined`]).
     fn def_name(&mut self, th: &mut Th, r: &str) -> String {
         self.regs.entry((th.tid, r.to_string())).or_insert(0);
-        if th.defined.insert(r.to_string()) {
+        if th.defined.insert(r.to_string()) || th.backward {
             th.ver.remove(r);
             return cvar(th.tid, r);
         }
@@ -714,11 +727,45 @@ impl Cx<'_> {
         v
     }
 
-    /// Every register back in its C variable (at a join of control flow).
-    fn join(th: &mut Th) {
-        for (r, v) in std::mem::take(&mut th.ver) {
-            th.body.push(format!("{} = {v};", cvar(th.tid, &r)));
+    /// At label `l`: the version of each register after it. Where the incoming edges (the
+    /// branches to `l`, and falling through) name different versions, a join version is
+    /// assigned on each edge (inside the branch: executed only when it is taken).
+    fn join(&mut self, th: &mut Th, l: &str) {
+        let mut edges = th.edges.remove(l).unwrap_or_default();
+        if th.live {
+            edges.push((usize::MAX, None, th.ver.clone()));
         }
+        th.live = true;
+        let regs: BTreeSet<String> = edges.iter().flat_map(|(_, _, v)| v.keys().cloned()).collect();
+        let mut ver = BTreeMap::new();
+        let mut copies = vec![String::new(); edges.len()];
+        for r in regs {
+            let name = |v: &BTreeMap<String, String>| v.get(&r).cloned().unwrap_or_else(|| cvar(th.tid, &r));
+            let first = name(&edges[0].2);
+            if edges.iter().all(|(_, _, v)| name(v) == first) {
+                if first != cvar(th.tid, &r) {
+                    ver.insert(r, first);
+                }
+                continue;
+            }
+            th.versions += 1;
+            let j = self.temp(th, format!("{r}_v{}", th.versions));
+            for (k, (_, _, v)) in edges.iter().enumerate() {
+                copies[k] += &format!("{j} = {}; ", name(v));
+            }
+            ver.insert(r, j);
+        }
+        for ((line, cond, _), c) in edges.iter().zip(copies) {
+            if c.is_empty() {
+                continue;
+            }
+            match (line, cond) {
+                (&usize::MAX, _) => th.body.push(c.trim_end().to_string()),
+                (&i, Some(cond)) => th.body[i] = format!("if ({cond}) {{ {c}goto {l}; }}"),
+                (&i, None) => th.body[i] = format!("{c}goto {l};"),
+            }
+        }
+        th.ver = ver;
     }
 
     /// Register `r` is overwritten: a compare that read it no longer holds its operands.
@@ -926,13 +973,15 @@ impl Cx<'_> {
                 Some(format!("{a} {op} {b}"))
             }
         };
-        // The versions the operands name are not touched by the copies.
-        Self::join(th);
         th.straight = false;
-        match cond {
+        match &cond {
             None => th.body.push(format!("goto {label};")),
             Some(c) => th.body.push(format!("if ({c}) goto {label};")),
         }
+        if !th.backward {
+            th.edges.entry(label.to_string()).or_default().push((th.body.len() - 1, cond.clone(), th.ver.clone()));
+        }
+        th.live = cond.is_some();
         Ok(())
     }
 
