@@ -418,6 +418,10 @@ fn registers_get_a_fresh_version_when_redefined() {
     // The same version on every edge: nothing to copy.
     let c = c_of(&a64("T", "0:X1=x; 0:X3=y;", &["LDR W0,[X1]", "LDR W0,[X3]", "CBNZ W0,L", "L:", "STR W0,[X1]"], "0:X0=1"));
     assert!(c.contains("  if (__unbuffered_p0_X0_v1 != 0) goto L;\n  L: ;\n  x = __unbuffered_p0_X0_v1;"), "{c}");
+    // A CAS result is a guess checked at the end of the thread: not in a loop.
+    let (e, r) = err_of(&a64("T", "0:X1=x;", &["L:", "CAS W0,W2,[X1]", "CBZ W0,L"], "0:X0=1"));
+    assert!(matches!(e, Error::Unsupported { loc, .. } if loc.line == 5), "{r}");
+    assert!(r.contains("branches backwards"), "{r}");
     // A thread with a loop keeps one variable per register.
     let c = c_of(&a64("T", "0:X1=x;", &["L:", "LDR W0,[X1]", "LDR W0,[X1]", "CBZ W0,L"], "0:X0=1"));
     assert!(!c.contains("_v1"), "{c}");

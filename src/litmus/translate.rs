@@ -1221,8 +1221,9 @@ impl Cx<'_> {
     /// An AArch64 atomic (see [`Rmw`]). The read and the write are plain accesses: the
     /// instruction orders nothing beyond its acquire/release semantics, which are translated
     /// as for `LDAR`/`STLR`, and its atomicity is not kept (an over-approximation: another
-    /// thread's write may come between them). A `CAS` selects its write and its result
-    /// through a *pick* ([`crate::normalize::PICK_PREFIX`]), not a control dependency.
+    /// thread's write may come between them). A `CAS` selects its write through a *pick*
+    /// ([`crate::normalize::PICK_PREFIX`]), not a control dependency, and its result is a
+    /// guess checked at the end of the thread (see the module documentation).
     fn rmw(&mut self, th: &mut Th, text: &str, r: Rmw, ops: &[String], loc: Loc, pos: Pos) -> Result<(), Error> {
         if let Some(sz) = r.size {
             let what = if sz == 'B' { "byte" } else { "halfword" };
