@@ -15,6 +15,27 @@ use crate::source::Loc;
 /// by the ESOP litmus suite for the registers and counters a test observes at the end).
 pub const UNBUFFERED_PREFIX: &str = "__unbuffered_";
 
+/// Prefix of the *pick* conditions the litmus translator writes for AArch64 `CAS` and `CSEL`
+/// (`__unbuffered_pick_p1_3 = (r == s); if (__unbuffered_pick_p1_3) … else …`). The branch
+/// only selects which value a register or memory receives — herd's `iico_ctrl` inside one
+/// instruction, a *pick* dependency — and is not a control dependency: the event graph gives
+/// it no `ctrl`, and the rewriter does not make later writes wait for the reads whose values
+/// it speculated (see [`is_pick_cond`]). Such variables are `__unbuffered_` registers.
+pub const PICK_PREFIX: &str = "__unbuffered_pick_";
+
+/// Whether a branch condition reads only pick variables ([`PICK_PREFIX`]): a selection, not a
+/// control dependency.
+pub fn is_pick_cond(prog: &Program, cond: &Expr) -> bool {
+    let (mut vars, mut all) = (0, true);
+    cond.visit(&mut |x| {
+        if let ExprKind::Var(v) = x.kind {
+            vars += 1;
+            all &= prog.var(v).name.starts_with(PICK_PREFIX);
+        }
+    });
+    vars > 0 && all
+}
+
 /// Whether a variable lives in memory other threads may reach: globals and locals whose
 /// address is taken, except `__unbuffered_*` globals which, as in goto-instrument, are
 /// treated like registers (SC, never events).

@@ -10,7 +10,7 @@ use super::alias::{Alias, AliasOptions};
 use super::joins::{self, SyncOp};
 use super::*;
 use crate::ir::*;
-use crate::normalize::{is_lvalue, lvalue_is_shared, var_is_shared};
+use crate::normalize::{is_lvalue, is_pick_cond, lvalue_is_shared, var_is_shared};
 use crate::source::Error;
 use std::collections::{BTreeMap, HashSet};
 
@@ -437,7 +437,12 @@ impl ThreadWalk<'_> {
             }
             StmtKind::If { cond, then_, else_ } => {
                 let mut uses = BTreeSet::new();
-                local_uses(prog, cond, &mut uses);
+                // A pick (the translation of AArch64 `CAS`/`CSEL`) selects a value: what the
+                // branches assign is tainted only where both are, and nothing later is
+                // control-dependent on it.
+                if !is_pick_cond(prog, cond) {
+                    local_uses(prog, cond, &mut uses);
+                }
                 let b = self.cfg.add(NodeKind::Branch { uses }, &front);
                 let mut out = self.block(then_, vec![b], depth, pending)?;
                 out.extend(self.block(else_, vec![b], depth, pending)?);

@@ -325,8 +325,12 @@ const AARCH64_FENCES: &[FenceRule] = &[
 ///   `ctrl; isb` (to reads and writes) are kept; `addr; po; [W]`, `(ctrl | data); coi` and
 ///   `(addr | data); rfi` are not.
 /// * `aob` (the ordering of read-modify-writes and of `rfi` into acquire loads) is not
-///   modelled.
-/// * `bob`: `dmb sy`, `dmb st` (W→W) and `dmb ld` (R→R, R→W) are; acquire (`LDAR`, `LDAPR`)
+///   modelled: AArch64 atomics are a plain read and write (see `src/litmus/translate.rs`),
+///   and only where a `dmb ld` after an acquire read is exact does `rmw; lrs; [A | Q]` hold.
+///   The pick dependencies (`iico_ctrl`: a `CAS` compare, `CSEL`'s flags) are not kept
+///   either; a branch on a pick variable (`crate::normalize::PICK_PREFIX`) is no `ctrl`.
+/// * `bob`: `dmb sy`, `dmb st` (W→W) and `dmb ld` (R→R, R→W; the translator leaves out a
+///   `DMB LD` after a `NoRet` read, which it must not order) are; acquire (`LDAR`, `LDAPR`)
 ///   and release (`STLR`) are not instructions of weakc's IR. The litmus translator
 ///   (`src/litmus/translate.rs`) writes them as plain accesses, plus a `dmb ld` after an
 ///   acquire load that is the first access of its thread and a `dmb sy` before a release

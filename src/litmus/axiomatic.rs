@@ -46,6 +46,17 @@
 //! * AArch64 `LDAR`/`LDAPR` order the load before every later access, and `STLR` every
 //!   earlier access before the store (herd's `[A]; po` and `po; [L]`); the tables have no
 //!   acquire/release, so these pairs are added here.
+//! * AArch64 atomics (`CAS`, `SWP`, `LD<op>`, `ST<op>`) are read-modify-writes as in herd:
+//!   atomic (nothing in coherence between the read's write and the write; a failing `CAS`
+//!   only reads), the `A` read acquire and the `L` write release, `AL` ones ordering what
+//!   precedes them before what follows (`po; [A]; amo; [L]; po`), the read ordered before a
+//!   later acquire read of the location that follows the write in `lrs` (`rmw; lrs; [A|Q]`),
+//!   and with the zero register as result the read is `NoRet` (not acquire, not ordered by
+//!   `DMB LD`). The instrumentation keeps none of this but acquire/release (it cannot keep
+//!   atomicity soundly), so it may report reachable where this engine does not. Pick
+//!   dependencies (herd's `iico_ctrl`: a `CAS` compare, the flags of `CSEL`) are kept by
+//!   neither engine: `CSEL`'s result depends on the selected register only, a successful
+//!   `CAS`'s result on nothing.
 //! * The read of a value is the value of the chosen write (initial write included); a read
 //!   whose address depends on a value is resolved when the thread is executed, so every
 //!   branch and address is concrete in a candidate. Addresses are a location plus an integer
@@ -61,7 +72,7 @@
 //! Enumeration is bounded ([`Limits`]); beyond the bound the verdict is unknown with a reason.
 
 use super::parse::{LitArch, Litmus, Place, Prop, Value};
-use super::translate::{canon_reg, cond_op, is_c_ident, operands, parse_imm, ppc_arith_op, split_mnemonic};
+use super::translate::{canon_reg, cond_op, is_c_ident, operands, parse_imm, parse_rmw, ppc_arith_op, rmw_result_reg, split_mnemonic, Rmw, RmwOp};
 use crate::aeg::{Deps, Dir, PairInfo};
 use crate::arch::Arch;
 use crate::ir::Fence;
@@ -153,6 +164,11 @@ struct Ev {
     /// AArch64 acquire load / release store.
     acquire: bool,
     release: bool,
+    /// AArch64: the read of an atomic whose result register is the zero register (herd's
+    /// `NoRet`), which `DMB LD` does not order.
+    noret: bool,
+    /// AArch64: the write of an acquire-release atomic (`SWPAL`, `CASAL`, `LDADDAL`…).
+    acq_rel_amo: bool,
 }
 
 /// One execution of one thread for given read values.
@@ -172,8 +188,13 @@ impl Run {
         let b = &self.events[j];
         let bit = 1u64 << i;
         let first_is_read = self.events[i].dir == Dir::R;
+        let mut fences = self.fences_between(i, j);
+        if self.events[i].noret {
+            // herd's `[R \ NoRet]; po; [dmb.ld]; po`.
+            fences.remove(&Fence::DmbLd);
+        }
         PairInfo {
-            fences: self.fences_between(i, j),
+            fences,
             deps: Deps {
                 addr: first_is_read && b.addr & bit != 0,
                 data: first_is_read && b.data & bit != 0,
@@ -442,6 +463,8 @@ impl<'a> Setup<'a> {
             rmw_read: None,
             acquire: false,
             release: false,
+            noret: false,
+            acq_rel_amo: false,
         });
         Ok((idx, RegV { v, taint: 1u64 << idx }))
     }
@@ -462,6 +485,8 @@ impl<'a> Setup<'a> {
             rmw_read: None,
             acquire: false,
             release: false,
+            noret: false,
+            acq_rel_amo: false,
         });
         Ok(idx)
     }
@@ -473,13 +498,23 @@ impl<'a> Setup<'a> {
         }
     }
 
-    /// A conditional branch (None: unconditional); returns the label when taken.
-    fn branch(&self, st: &mut St, op: Option<&str>, label: &str, loc: Loc) -> Result<Option<String>, Error> {
+    /// A conditional branch (None: unconditional) on the flags of the last compare, or on the
+    /// given operands (`CBZ`, which sets no flags); returns the label when taken.
+    fn branch(&self, st: &mut St, op: Option<&str>, opnds: Option<(Val, Val, u64)>, label: &str, loc: Loc) -> Result<Option<String>, Error> {
         let label = label.trim().to_string();
         let Some(op) = op else { return Ok(Some(label)) };
-        let (a, b, taint) = st.flags.clone().ok_or_else(|| unsupported(loc, "a conditional branch without a preceding compare"))?;
+        let (a, b, taint) = match opnds {
+            Some(f) => f,
+            None => st.flags.clone().ok_or_else(|| unsupported(loc, "a conditional branch without a preceding compare"))?,
+        };
         st.ctrl |= taint;
-        let taken = match (op, &a, &b) {
+        let taken = Self::holds(op, &a, &b, loc)?;
+        Ok(taken.then_some(label))
+    }
+
+    /// `a op b` for a C comparison operator.
+    fn holds(op: &str, a: &Val, b: &Val, loc: Loc) -> Result<bool, Error> {
+        Ok(match (op, a, b) {
             ("==", _, _) => a == b,
             ("!=", _, _) => a != b,
             (_, Val::Int(x), Val::Int(y)) => match op {
@@ -490,8 +525,52 @@ impl<'a> Setup<'a> {
                 _ => return Err(Error::Internal(format!("axiomatic: unknown comparison {op}"))),
             },
             _ => return Err(unsupported(loc, "ordering comparison of addresses")),
+        })
+    }
+
+    /// An AArch64 atomic ([`Rmw`]): a read and (but for a failing `CAS`) a write of one
+    /// location with nothing between them in coherence (`rmw_read`, herd's `atomic` axiom).
+    /// The read is acquire for the `A` forms unless the result register is the zero register
+    /// (then it is `NoRet`), the write release for the `L` forms. Dependencies: the value
+    /// written depends on `Xs` (`SWP`, `LD<op>`) or `Xt` (`CAS`); the register receiving the
+    /// old value depends on the read, except after a successful `CAS`, where herd's
+    /// dependencies into `Xs` are pick ones (`iico_ctrl`), which no engine here keeps.
+    fn arm_rmw(&self, st: &mut St, dom: &Domain, text: &str, r: Rmw, ops: &[String], loc: Loc) -> Result<(), Error> {
+        if let Some(sz) = r.size {
+            let what = if sz == 'B' { "byte" } else { "halfword" };
+            return Err(unsupported(loc, format!("`{text}`: a {what} atomic (every location is modelled as a 32-bit int)")));
+        }
+        let dest = rmw_result_reg(r, ops).ok_or_else(|| unsupported(loc, format!("AArch64 instruction `{text}` (operands)")))?;
+        let dest = self.reg_name(dest, loc)?;
+        let noret = dest == "ZR";
+        let a = self.arm_addr(st, ops.last().expect("2 or 3 operands"), loc)?;
+        let rs = self.opnd(st, &ops[0], loc)?;
+        let (ri, old) = self.read(st, dom, &a, loc)?;
+        st.run.events[ri].acquire = r.acquire && !noret;
+        st.run.events[ri].noret = noret;
+        let (new, result) = match r.op {
+            RmwOp::Cas => {
+                let t = self.opnd(st, &ops[1], loc)?;
+                let ok = old.v == rs.v;
+                (ok.then_some(t), if ok { RegV { v: old.v.clone(), taint: 0 } } else { old.clone() })
+            }
+            RmwOp::Swp => (Some(rs), old.clone()),
+            RmwOp::Ld(op) => {
+                let v = Val::Int(op.apply(old.v.int(loc)?, rs.v.int(loc)?));
+                (Some(RegV { v, taint: rs.taint | old.taint }), old.clone())
+            }
         };
-        Ok(taken.then_some(label))
+        if let Some(v) = new {
+            let wi = self.write(st, &a, &v, loc)?;
+            let w = &mut st.run.events[wi];
+            w.rmw_read = Some(ri);
+            w.release = r.release;
+            w.acq_rel_amo = r.acquire && r.release && !noret;
+        }
+        if !noret {
+            self.set(st, &dest, result, loc)?;
+        }
+        Ok(())
     }
 
     // ------------------------------------------------------------ x86
@@ -695,9 +774,9 @@ impl<'a> Setup<'a> {
             }
             ("beq" | "bne" | "blt" | "bgt" | "ble" | "bge", 1) => {
                 let op = cond_op(&ml[1..]).ok_or_else(|| Error::Internal(format!("condition {ml}")))?;
-                return self.branch(st, Some(op), &ops[0], loc);
+                return self.branch(st, Some(op), None, &ops[0], loc);
             }
-            ("b", 1) => return self.branch(st, None, &ops[0], loc),
+            ("b", 1) => return self.branch(st, None, None, &ops[0], loc),
             _ => return Err(unsupported(loc, format!("Power instruction `{text}`"))),
         }
         Ok(None)
@@ -706,7 +785,7 @@ impl<'a> Setup<'a> {
     // ------------------------------------------------------------ ARM / AArch64
 
     fn arm_addr(&self, st: &St, s: &str, loc: Loc) -> Result<RegV, Error> {
-        let inner = s.trim().strip_prefix('[').and_then(|x| x.strip_suffix(']')).ok_or_else(|| unsupported(loc, format!("address operand `{s}` (post/pre-indexing is not supported)")))?;
+        let inner = s.trim().strip_prefix('[').and_then(|x| x.strip_suffix(']')).ok_or_else(|| unsupported(loc, format!("address operand `{s}` (pre-indexing is not supported)")))?;
         let parts = operands(inner);
         let mut acc: Option<RegV> = None;
         let mut index: Option<RegV> = None;
@@ -739,12 +818,27 @@ impl<'a> Setup<'a> {
         Ok(a)
     }
 
+    /// AArch64 post-indexing: the base register of `[Xn]` (address `a`) becomes `a + imm`.
+    fn post_index(&self, st: &mut St, mem: &str, imm: &str, a: &RegV, loc: Loc) -> Result<(), Error> {
+        let k = parse_imm(imm).ok_or_else(|| unsupported(loc, format!("post-index `{imm}`")))?;
+        let inner = mem.trim().strip_prefix('[').and_then(|x| x.strip_suffix(']')).map(str::trim).unwrap_or_default();
+        let r = self.reg_name(inner, loc).map_err(|_| unsupported(loc, format!("post-indexing with address operand `{mem}`")))?;
+        let v = RegV { v: a.v.add(&Val::Int(k), loc)?, taint: a.taint };
+        self.set(st, &r, v, loc)
+    }
+
     fn arm(&self, st: &mut St, dom: &Domain, text: &str, loc: Loc) -> Result<Option<String>, Error> {
         let (m, rest) = split_mnemonic(text);
         let mu = m.to_ascii_uppercase();
         let rest_u = rest.trim().to_ascii_uppercase();
         let v8 = self.t.arch == LitArch::AArch64;
         let ops = operands(rest);
+        if v8 {
+            if let Some(r) = parse_rmw(&mu) {
+                self.arm_rmw(st, dom, text, r, &ops, loc)?;
+                return Ok(None);
+            }
+        }
         match (mu.as_str(), ops.len()) {
             ("DMB" | "DSB", _) => {
                 let kind = rest_u.trim_start_matches("ISH").trim_start_matches("OSH").trim_start_matches("NSH");
@@ -769,24 +863,30 @@ impl<'a> Setup<'a> {
                 let v = self.opnd(st, &ops[1], loc)?;
                 self.set(st, &rd, v, loc)?;
             }
-            ("LDR" | "LDAR" | "LDAPR", 2) => {
-                if mu != "LDR" && !v8 {
+            ("LDR" | "LDAR" | "LDAPR", 2) | ("LDR", 3) => {
+                if mu != "LDR" && !v8 || ops.len() == 3 && !v8 {
                     return Err(unsupported(loc, format!("ARMv7 instruction `{text}`")));
                 }
                 let a = self.arm_addr(st, &ops[1], loc)?;
                 let rd = self.reg_name(&ops[0], loc)?;
                 let (i, v) = self.read(st, dom, &a, loc)?;
                 st.run.events[i].acquire = mu != "LDR";
+                if ops.len() == 3 {
+                    self.post_index(st, &ops[1], &ops[2], &a, loc)?;
+                }
                 self.set(st, &rd, v, loc)?;
             }
-            ("STR" | "STLR", 2) => {
-                if mu != "STR" && !v8 {
+            ("STR" | "STLR", 2) | ("STR", 3) => {
+                if mu != "STR" && !v8 || ops.len() == 3 && !v8 {
                     return Err(unsupported(loc, format!("ARMv7 instruction `{text}`")));
                 }
                 let a = self.arm_addr(st, &ops[1], loc)?;
                 let v = self.opnd(st, &ops[0], loc)?;
                 let i = self.write(st, &a, &v, loc)?;
                 st.run.events[i].release = mu == "STLR";
+                if ops.len() == 3 {
+                    self.post_index(st, &ops[1], &ops[2], &a, loc)?;
+                }
             }
             ("EOR" | "ADD" | "SUB" | "AND" | "ORR", 3) => {
                 let op = match mu.as_str() {
@@ -802,15 +902,24 @@ impl<'a> Setup<'a> {
                 let (a, b) = (self.opnd(st, &ops[0], loc)?, self.opnd(st, &ops[1], loc)?);
                 st.flags = Some((a.v, b.v, a.taint | b.taint));
             }
-            ("B", 1) => return self.branch(st, None, &ops[0], loc),
+            ("B", 1) => return self.branch(st, None, None, &ops[0], loc),
             ("CBZ" | "CBNZ", 2) if v8 => {
                 let a = self.opnd(st, &ops[0], loc)?;
-                st.flags = Some((a.v, Val::Int(0), a.taint));
-                return self.branch(st, Some(if mu == "CBZ" { "==" } else { "!=" }), &ops[1], loc);
+                return self.branch(st, Some(if mu == "CBZ" { "==" } else { "!=" }), Some((a.v, Val::Int(0), a.taint)), &ops[1], loc);
+            }
+            // CSEL: the selected register's value and dependencies; the flags only select
+            // (herd's `iico_ctrl`, a pick dependency, not kept).
+            ("CSEL", 4) if v8 => {
+                let op = cond_op(&ops[3].trim().to_ascii_lowercase()).ok_or_else(|| unsupported(loc, format!("CSEL condition `{}`", ops[3].trim())))?;
+                let (a, b, _) = st.flags.clone().ok_or_else(|| unsupported(loc, "CSEL without a preceding compare"))?;
+                let sel = if Self::holds(op, &a, &b, loc)? { &ops[1] } else { &ops[2] };
+                let v = self.opnd(st, sel, loc)?;
+                let rd = self.reg_name(&ops[0], loc)?;
+                self.set(st, &rd, v, loc)?;
             }
             (b, 1) if b.starts_with('B') && cond_op(&b.trim_start_matches('B').trim_start_matches('.').to_ascii_lowercase()).is_some() => {
                 let op = cond_op(&b.trim_start_matches('B').trim_start_matches('.').to_ascii_lowercase()).ok_or_else(|| Error::Internal(format!("condition {b}")))?;
-                return self.branch(st, Some(op), &ops[0], loc);
+                return self.branch(st, Some(op), None, &ops[0], loc);
             }
             _ => return Err(unsupported(loc, format!("{} instruction `{text}`", self.t.arch.herd_name()))),
         }
@@ -909,6 +1018,20 @@ struct RunInfo {
     b_cumul: Vec<Vec<usize>>,
 }
 
+/// AArch64 atomics order the pair `(i, j)` of one thread: an acquire-release atomic between
+/// them (herd's `po; [A]; amo; [L]; po`), or `i` the read of an atomic whose write is followed
+/// by `j`, an acquire read of the location with no write of it between (`rmw; lrs; [A | Q]`).
+fn amo_orders(run: &Run, i: usize, j: usize) -> bool {
+    let ev = &run.events;
+    let through = ev.iter().enumerate().any(|(w, e)| e.acq_rel_amo && w < j && e.rmw_read.is_some_and(|r| i < r));
+    let lrs = ev[j].dir == Dir::R
+        && ev[j].acquire
+        && ev.iter().enumerate().any(|(w, e)| {
+            e.rmw_read == Some(i) && w < j && e.loc == ev[j].loc && !ev[w + 1..j].iter().any(|m| m.dir == Dir::W && m.loc == e.loc)
+        });
+    through || lrs
+}
+
 fn run_info(run: &Run, arch: &Arch) -> RunInfo {
     let n = run.events.len();
     let mut ri = RunInfo { ppo: vec![], dp: vec![], a_cumul: vec![vec![]; n], b_cumul: vec![vec![]; n] };
@@ -920,7 +1043,7 @@ fn run_info(run: &Run, arch: &Arch) -> RunInfo {
             // its location (posRW, posWW are safe in ESOP's models and in herd's ppo);
             // posRR and posWR follow the table.
             let same_loc_to_write = a.loc == b.loc && b.dir == Dir::W;
-            let kept = arch.po_pair_safe(a.dir, b.dir, &info) || a.acquire || b.release;
+            let kept = arch.po_pair_safe(a.dir, b.dir, &info) || a.acquire || b.release || amo_orders(run, i, j);
             if kept || same_loc_to_write {
                 ri.ppo.push((i, j));
             }

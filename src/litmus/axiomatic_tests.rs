@@ -208,6 +208,47 @@ fn aarch64_acquire_release() {
     expect("MP+rel+po", &mp("STLR", "LDR"), &[("aarch64", true)]);
 }
 
+#[test]
+fn aarch64_atomics_are_atomic_read_modify_writes() {
+    let init = "0:X1=x; 0:X3=y; 1:X1=x; 1:X3=y;";
+    let p0 = ["MOV W0,#1", "STR W0,[X1]", "MOV W2,#1", "STLR W2,[X3]"];
+    let mp = |rmw: &str, mid: &str, cond: &str| lit("AArch64", init, &[&p0, &["MOV W4,#2", rmw, mid, "LDR W0,[X1]"]], cond);
+    // y=2 puts the SWP's write after P0's y=1; atomicity makes its read read it (herd:
+    // MP+rel+SWP-dmb.ld is forbidden).
+    expect("MP+rel+SWP-dmb.ld", &mp("SWP W4,W2,[X3]", "DMB LD", "y=2 /\\ 1:X0=0"), &[("aarch64", false)]);
+    expect("MP+rel+SWP-po", &mp("SWP W4,W2,[X3]", "NOP", "y=2 /\\ 1:X0=0"), &[("aarch64", true)]);
+    // An atomic without result register is not ordered by DMB LD (herd's NoRet).
+    expect("MP+rel+LDADD-dmb.ld", &mp("LDADD W4,W5,[X3]", "DMB LD", "y=3 /\\ 1:X0=0"), &[("aarch64", false)]);
+    expect("MP+rel+LDADDnoret-dmb.ld", &mp("LDADD W4,WZR,[X3]", "DMB LD", "y=3 /\\ 1:X0=0"), &[("aarch64", true)]);
+    expect("MP+rel+STADD-dmb.sy", &mp("STADD W4,[X3]", "DMB SY", "y=3 /\\ 1:X0=0"), &[("aarch64", false)]);
+    // CAS: a failing one only reads (y stays P0's 1), its register gets the old value.
+    expect("CAS fails", &mp("CAS W4,W4,[X3]", "NOP", "y=1 /\\ 1:X4=1"), &[("aarch64", true)]);
+    expect("CAS no write", &mp("CAS W4,W4,[X3]", "NOP", "y=2"), &[("aarch64", false)]);
+    // The acquire read of CASA orders the later read; with WZR it is not acquire.
+    let casa = |rs: &str| lit("AArch64", &format!("y=2; {init}"), &[&["MOV W0,#1", "STR W0,[X1]", "MOV W2,#0", "STLR W2,[X3]"], &["MOV W4,#1", "MOV W2,#0", &format!("CASA {rs},W4,[X3]"), "LDR W0,[X1]"]], "y=1 /\\ 1:X0=0");
+    expect("MP+rel+CASacq-ok", &casa("W2"), &[("aarch64", false)]);
+    expect("MP+rel+CASacq-noret-ok", &casa("WZR"), &[("aarch64", true)]);
+    // An acquire-release atomic orders what precedes it before what follows (SB).
+    let sb = |m: &str| lit("AArch64", "0:X1=x; 0:X3=y; 0:X5=z; 1:X1=y; 1:X3=x; 1:X5=w;", &[&["MOV W0,#1", "STR W0,[X1]", &format!("{m} W0,W6,[X5]"), "LDR W2,[X3]"], &["MOV W0,#1", "STR W0,[X1]", &format!("{m} W0,W6,[X5]"), "LDR W2,[X3]"]], "0:X2=0 /\\ 1:X2=0");
+    expect("SB+swpals", &sb("SWPAL"), &[("aarch64", false)]);
+    expect("SB+swps", &sb("SWP"), &[("aarch64", true)]);
+    // rmw; lrs; [A]: the SWP's read is ordered before the acquire read of its location.
+    expect("MP+rel+swp-acq", &mp("SWP W4,W2,[X3]", "LDAR W6,[X3]", "1:X2=1 /\\ 1:X0=0"), &[("aarch64", false)]);
+}
+
+#[test]
+fn aarch64_csel_and_post_indexing() {
+    // CSEL's result depends on the selected register only (herd: LB+rel+CSEL is allowed,
+    // it selects the constant); selecting the loaded value is a data dependency.
+    let lb = |cmp: &str| lit("AArch64", "0:X5=x; 0:X4=y; 1:X4=y; 1:X5=x;", &[&["LDR W0,[X5]", "MOV W2,#1", "STLR W2,[X4]"], &["LDR W3,[X4]", cmp, "MOV W1,#7", "CSEL W1,W1,W3,EQ", "STR W1,[X5]"]], "0:X0=7 /\\ 1:X3=1");
+    expect("LB+rel+CSEL", &lb("CMP W0,#0"), &[("aarch64", true)]);
+    let sel = lit("AArch64", "0:X5=x; 0:X4=y; 1:X4=y; 1:X5=x;", &[&["LDR W0,[X5]", "MOV W2,#1", "STLR W2,[X4]"], &["LDR W3,[X4]", "CMP W0,#1", "MOV W1,#7", "CSEL W1,W1,W3,EQ", "STR W1,[X5]"]], "0:X0=1 /\\ 1:X3=1");
+    expect("LB+rel+CSEL-data", &sel, &[("aarch64", false)]);
+    // STR W2,[X3],#4: the store goes to x, X3 moves on.
+    let post = lit("AArch64", "0:X0=x; 0:X3=y; 1:X0=y; 1:X3=x;", &[&["LDR W1,[X0]", "MOV W2,#1", "STLR W2,[X3]"], &["LDR W1,[X0]", "ORR W2,W1,#1", "STR W2,[X3],#4"]], "0:X1=1 /\\ 1:X1=1");
+    expect("LB+rel+data-post", &post, &[("aarch64", false)]);
+}
+
 // ---------------------------------------------------------------- limits and errors
 
 #[test]

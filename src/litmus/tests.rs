@@ -145,9 +145,9 @@ fn malformed_files_give_diagnostics_at_the_line() {
 
 #[test]
 fn unsupported_instruction_is_a_diagnostic_at_its_cell() {
-    let (e, r) = err_of("AArch64 T\n{ 0:X1=x; }\n P0 ;\n MOV W0,#1 ;\n SWP W0,W2,[X1] ;\nexists (0:X2=0)\n");
+    let (e, r) = err_of("AArch64 T\n{ 0:X1=x; }\n P0 ;\n MOV W0,#1 ;\n SWPB W0,W2,[X1] ;\nexists (0:X2=0)\n");
     assert!(matches!(e, Error::Unsupported { loc, .. } if loc.line == 5 && loc.col == 1), "{r}");
-    assert!(r.contains("SWP"), "{r}");
+    assert!(r.contains("SWPB") && r.contains("byte atomic"), "{r}");
     let (e, _) = err_of("PPC T\n{ 0:r2=x; }\n P0 ;\n lwz r1,4(r2) ;\nexists (0:r1=0)\n");
     assert!(matches!(e, Error::Unsupported { loc, .. } if loc.line == 4));
 }
@@ -290,4 +290,139 @@ fn shards_and_reports() {
     assert_eq!(js["tests"][1]["outcome"], "unsound");
     assert_eq!(js["tests"][0]["reachable"], true);
     assert!(js["tests"][0]["error"].is_null());
+}
+
+// ---------------------------------------------------------------- AArch64 atomics, CSEL
+
+/// An AArch64 test: `init`, rows of cells, condition.
+fn a64(name: &str, init: &str, rows: &[&str], cond: &str) -> String {
+    let n = rows[0].split('|').count();
+    let head: Vec<String> = (0..n).map(|i| format!("P{i}")).collect();
+    format!("AArch64 {name}\n{{ {init} }}\n {} ;\n{}\nexists ({cond})\n", head.join(" | "), rows.iter().map(|r| format!(" {r} ;")).collect::<Vec<_>>().join("\n"))
+}
+
+const MP_INIT: &str = "0:X1=x; 0:X3=y; 1:X1=x; 1:X3=y;";
+
+/// herd's MP+rel+SWP-dmb.ld with `mid` in P1 between the atomic and the read of x.
+fn mp_rmw(rmw: &str, mid: &str, cond: &str) -> String {
+    a64("MP+rel+rmw", MP_INIT, &["MOV W0,#1    | MOV W4,#2", "STR W0,[X1]  | {rmw}", "MOV W2,#1    | {mid}", "STLR W2,[X3] | LDR W0,[X1]"].map(|r| r.replace("{rmw}", rmw).replace("{mid}", mid)).iter().map(String::as_str).collect::<Vec<_>>(), cond)
+}
+
+#[test]
+fn aarch64_swp_and_ldadd_are_a_plain_read_and_write() {
+    let c = c_of(&mp_rmw("SWP W4,W2,[X3]", "DMB LD", "y=2 /\\ 1:X0=0"));
+    assert!(c.contains("__unbuffered_p1_rmw1 = y;\n  y = __unbuffered_p1_X4;\n  __unbuffered_p1_X2 = __unbuffered_p1_rmw1;"), "{c}");
+    let c = c_of(&mp_rmw("LDADDAL W4,W2,[X3]", "NOP", "y=2 /\\ 1:X0=0"));
+    // LDADDAL is the first access (acquire: dmb ld after the read) but not the last one.
+    assert!(c.contains("__unbuffered_p1_rmw1 = y;\n  asm(\"dmb ld\");\n  y = __unbuffered_p1_rmw1 + __unbuffered_p1_X4;\n  __unbuffered_p1_X2 = __unbuffered_p1_rmw1;"), "{c}");
+    // LB with a data dependency into the write of an SWP: forbidden; without it, allowed.
+    let lb = |dep: &str| a64("LB+dmb.sy+data-amo.swp", "0:X0=x; 0:X3=y; 1:X0=x; 1:X3=y;", &["LDR W1,[X0]       | LDR W1,[X3]", &format!("{dep} | DMB SY"), "ADD W4,W2,#1      | MOV W2,#1", "SWP W4,W5,[X3]    | STR W2,[X0]"], "0:X1=1 /\\ 1:X1=1");
+    assert!(!reachable(&lb("EOR W2,W1,W1     "), "aarch64"));
+    assert!(reachable(&lb("MOV W2,#0        "), "aarch64"));
+}
+
+#[test]
+fn aarch64_atomics_without_result_are_not_ordered_by_dmb_ld() {
+    // LDADD W4,W5 returns the old value: its read is ordered by the DMB LD, and y=2 needs
+    // it to read P0's y=1.
+    let ret = mp_rmw("LDADD W4,W5,[X3]", "DMB LD", "y=3 /\\ 1:X0=0");
+    assert!(c_of(&ret).contains("asm(\"dmb ld\");"));
+    assert!(!reachable(&ret, "aarch64"));
+    // With WZR (STADD) herd does not order the read by DMB LD: the fence is left out.
+    let noret = mp_rmw("LDADD W4,WZR,[X3]", "DMB LD", "y=3 /\\ 1:X0=0");
+    let c = c_of(&noret);
+    assert!(!c.contains("asm(\"dmb ld\");") && c.contains("left out"), "{c}");
+    assert!(reachable(&noret, "aarch64"));
+    assert_eq!(c_of(&mp_rmw("STADD W4,[X3]", "DMB LD", "y=3 /\\ 1:X0=0")), c, "STADD is LDADD with WZR");
+    // A DMB SY still orders it.
+    assert!(!reachable(&mp_rmw("LDADD W4,WZR,[X3]", "DMB SY", "y=3 /\\ 1:X0=0"), "aarch64"));
+}
+
+#[test]
+fn aarch64_cas_is_a_pick_and_a_guessed_result() {
+    let mp = a64("MP+rel+CAS-ok-MRs-addr", "0:X0=x; 0:X1=y; 1:X0=x; 1:X1=y;", &["MOV W2, #1    | MOV W2, #1", "STR W2, [X1]  | CAS W2, WZR, [X0]", "STLR W2, [X0] | EOR W3, W2, W2", "              | LDR W4, [X1,W3,SXTW]"], "1:X2=1 /\\ 1:X4=0");
+    let c = c_of(&mp);
+    assert!(c.contains("__unbuffered_pick_p1_1 = __unbuffered_p1_rmw1 == __unbuffered_p1_X2;\n  if (__unbuffered_pick_p1_1) { x = 0; }"), "{c}");
+    assert!(c.contains("__unbuffered_p1_guess1 = __VERIFIER_nondet_int();\n  __unbuffered_p1_X2_v1 = __unbuffered_p1_guess1;"), "{c}");
+    assert!(c.contains("asm(\"dmb sy\");\n  __CPROVER_assume(__unbuffered_p1_guess1 == __unbuffered_p1_rmw1);\n  __unbuffered_cnt++;"), "{c}");
+    // herd allows it: the result of a successful CAS orders no later read.
+    assert!(reachable(&mp, "aarch64"));
+    // The pick is no control dependency: the CAS's read may be satisfied after a later,
+    // unrelated store (LB); herd allows it.
+    let lb = |w: &str| a64("LB+rel+CAS-po", MP_INIT, &["LDR W0,[X3]  | MOV W4,#1", &format!("MOV W9,#1    | {w}"), "STLR W9,[X1] | MOV W6,#1", "             | STR W6,[X3]"], "0:X0=1 /\\ 1:X4=1");
+    assert!(reachable(&lb("CAS W4,W5,[X1]"), "aarch64"));
+    assert!(reachable(&lb("CAS WZR,W5,[X1]").replace("1:X4=1", "x=1"), "aarch64"));
+    // Also when paths meet between them (the result register's version reaches the label).
+    let lbl = lb("CAS W4,W5,[X1]").replace("             | STR W6,[X3]", "             | CBZ W7,L ;\n              | L: ;\n              | STR W6,[X3]");
+    assert!(c_of(&lbl).contains("L: ;"), "{}", c_of(&lbl));
+    assert!(reachable(&lbl, "aarch64"), "{}", c_of(&lbl));
+    // CASA as the first access of its thread is an acquire read (herd: MP+rel+CASacq-ok).
+    let casa = a64("MP+rel+CASacq-ok", "y=2; 0:X1=x; 0:X3=y; 1:X1=x; 1:X3=y;", &["MOV W0,#1    | MOV W4,#1", "STR W0,[X1]  | MOV W2,#0", "MOV W2,#0    | CASA W2,W4,[X3]", "STLR W2,[X3] | LDR W0,[X1]"], "y=1 /\\ 1:X0=0");
+    assert!(!reachable(&casa, "aarch64"));
+    // With WZR the read is NoRet and not acquire (herd: MP+rel+CASacq-noret-ok).
+    assert!(reachable(&casa.replace("CASA W2,W4", "CASA WZR,W4"), "aarch64"));
+}
+
+#[test]
+fn aarch64_csel_result_depends_on_neither_the_flags_nor_the_other_register() {
+    let lb = a64("LB+rel+CSEL", "0:X5=x; 0:X4=y; 1:X4=y; 1:X5=x;", &["LDR W0,[X5]  | LDR W3,[X4]", "MOV W2,#1    | CMP W0,#0", "STLR W2,[X4] | MOV W1, #7", "             | CSEL W1, W1, W3, EQ", "             | STR W1,[X5]"], "0:X0=7 /\\ 1:X3=1");
+    let c = c_of(&lb);
+    assert!(c.contains("__unbuffered_p1_cond3 = __unbuffered_p1_X0 == 0;"), "{c}");
+    assert!(c.contains("__CPROVER_assume(__unbuffered_p1_guess3 == (__unbuffered_p1_cond3 ? __unbuffered_p1_then3 : __unbuffered_p1_else3));"), "{c}");
+    assert!(reachable(&lb, "aarch64"));
+    // MP: the flags come from the read of y, the selected value feeds an address.
+    let mp = a64("MP+rel+CSEL", MP_INIT, &["MOV W0,#1    | LDR W0,[X3]", "STR W0,[X1]  | MOV W4,#4", "MOV W2,#1    | CMP W4,W0", "STLR W2,[X3] | MOV W5,#0", "             | CSEL W2, WZR, W5, NE", "             | LDR W6,[X1,W2,SXTW]"], "1:X0=1 /\\ 1:X6=0");
+    assert!(reachable(&mp, "aarch64"));
+    // The selected value is the real one: `W2 = 4 != 1 ? 0 : 5` feeds the condition.
+    assert!(!reachable(&mp.replace("1:X6=0", "1:X2=5"), "aarch64"));
+    // A DMB LD instead of the dependency forbids it.
+    let fenced = mp.replace("             | CSEL W2, WZR, W5, NE", "             | DMB LD").replace("LDR W6,[X1,W2,SXTW]", "LDR W6,[X1]        ");
+    assert!(!reachable(&fenced, "aarch64"));
+    // The compared register must still hold the compared value.
+    let (e, r) = err_of(&mp.replace("MOV W5,#0", "MOV W0,#0"));
+    assert!(matches!(e, Error::Unsupported { loc, .. } if loc.line == 8), "{r}");
+    assert!(r.contains("`X0` was overwritten"), "{r}");
+}
+
+#[test]
+fn aarch64_post_indexing_moves_the_base_register() {
+    let lb = a64("LB+rel+data-post", "0:X0=x; 0:X3=y; 1:X0=y; 1:X3=x;", &["LDR W1,[X0]  | LDR W1,[X0]", "MOV W2,#1    | ORR W2,W1,#1", "STLR W2,[X3] | STR W2,[X3],#4"], "0:X1=1 /\\ 1:X1=1");
+    assert!(c_of(&lb).contains("x = __unbuffered_p1_X2;"));
+    assert!(!reachable(&lb, "aarch64"));
+    // The register no longer holds a location's address.
+    let (e, r) = err_of(&lb.replace(" ;\nexists", " ;\n              | LDR W5,[X3]   ;\nexists"));
+    assert!(matches!(e, Error::Unsupported { loc, .. } if loc.line == 7), "{r}");
+    assert!(r.contains("post-indexing moved 4 bytes past `x`"), "{r}");
+}
+
+#[test]
+fn aarch64_acquire_after_an_atomic_of_its_location() {
+    // herd's rmw; lrs; [A]: the SWP's read is ordered before the LDAR, which orders
+    // everything after it: a dmb ld after the LDAR adds nothing.
+    let mp = mp_rmw("SWP W4,W2,[X3]", "LDAR W6,[X3]", "1:X2=1 /\\ 1:X0=0");
+    let c = c_of(&mp);
+    assert!(c.contains("__unbuffered_p1_X6 = y;\n  asm(\"dmb ld\");"), "{c}");
+    assert!(!reachable(&mp, "aarch64"));
+    // A write of y in between: no lrs, no fence (and herd allows the outcome).
+    let w = a64("MP+rel+swp-w-acq", MP_INIT, &["MOV W0,#1    | MOV W4,#2", "STR W0,[X1]  | SWP W4,W2,[X3]", "MOV W2,#1    | STR W4,[X3]", "STLR W2,[X3] | LDAR W6,[X3]", "             | LDR W0,[X1]"], "1:X2=1 /\\ 1:X0=0");
+    assert!(!c_of(&w).contains("dmb ld"), "{}", c_of(&w));
+    assert!(reachable(&w, "aarch64"));
+}
+
+#[test]
+fn registers_get_a_fresh_version_when_redefined() {
+    let t = a64("T", "0:X1=x; 0:X3=y;", &["LDR W0,[X1]", "LDR W0,[X3]", "CBNZ W0,L", "MOV W0,#2", "L:"], "0:X0=1");
+    let c = c_of(&t);
+    // Paths meet at L with different versions of X0: each edge assigns the join version.
+    assert!(c.contains("  __unbuffered_p0_X0 = x;\n  __unbuffered_p0_X0_v1 = y;\n  if (__unbuffered_p0_X0_v1 != 0) { __unbuffered_p0_X0_v3 = __unbuffered_p0_X0_v1; goto L; }\n  __unbuffered_p0_X0_v2 = 2;\n  __unbuffered_p0_X0_v3 = __unbuffered_p0_X0_v2;\n  L: ;\n  __unbuffered_p0_X0 = __unbuffered_p0_X0_v3;\n  asm(\"dmb sy\");"), "{c}");
+    // The same version on every edge: nothing to copy.
+    let c = c_of(&a64("T", "0:X1=x; 0:X3=y;", &["LDR W0,[X1]", "LDR W0,[X3]", "CBNZ W0,L", "L:", "STR W0,[X1]"], "0:X0=1"));
+    assert!(c.contains("  if (__unbuffered_p0_X0_v1 != 0) goto L;\n  L: ;\n  x = __unbuffered_p0_X0_v1;"), "{c}");
+    // A CAS result is a guess checked at the end of the thread: not in a loop.
+    let (e, r) = err_of(&a64("T", "0:X1=x;", &["L:", "CAS W0,W2,[X1]", "CBZ W0,L"], "0:X0=1"));
+    assert!(matches!(e, Error::Unsupported { loc, .. } if loc.line == 5), "{r}");
+    assert!(r.contains("branches backwards"), "{r}");
+    // A thread with a loop keeps one variable per register.
+    let c = c_of(&a64("T", "0:X1=x;", &["L:", "LDR W0,[X1]", "LDR W0,[X1]", "CBZ W0,L"], "0:X0=1"));
+    assert!(!c.contains("_v1"), "{c}");
 }

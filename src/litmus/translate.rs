@@ -39,8 +39,42 @@
 //! load before everything after it; release: everything before the store), because no access
 //! lies on the other side. Threads with a backward branch get no strengthening.
 //!
-//! Unsupported instructions (AArch64 `CAS`, `SWP`, `LDADD`, `CSEL`, conditional execution,
-//! non-zero displacements, …) are [`Error::Unsupported`] at their cell in the litmus file.
+//! **AArch64 atomics** (`CAS`, `SWP`, `LD<op>`, `ST<op>`, with their `A`/`L` forms). The IR's
+//! `Rmw` is a full fence plus an atomic access (C's `__sync_*`): far stronger than these
+//! instructions, which order nothing but their acquire read and release write. So an atomic
+//! is a plain read into a temporary and a plain write (`r = y; y = r + v; Xt = r;`), the `A`
+//! read and the `L` write strengthened exactly as `LDAR`/`STLR` above. What is lost, so only
+//! more executions are allowed: atomicity (another thread's write may come between the read
+//! and the write), the acquire-release full barrier of the `AL` forms, `aob`, and the pick
+//! dependencies into a `CAS` write. Details that keep the translation sound:
+//! * `CAS Xs,Xt,[Xn]` writes `Xt` under `if (pick)`, `pick` an `__unbuffered_pick_*`
+//!   variable ([`crate::normalize::PICK_PREFIX`]): herd's compare is `iico_ctrl` inside the
+//!   instruction, not a control dependency of the later ones, and the event graph and the
+//!   rewriter treat such a branch as a selection (no `ctrl`, later writes do not wait).
+//! * The result of a `CAS` (`Xs`) and of `CSEL` is a guess (`__VERIFIER_nondet_int()`)
+//!   checked at the end of the thread against the real value (`__CPROVER_assume`): herd
+//!   orders no later read after the reads those values come from (MP+rel+CAS-ok-MRs-addr,
+//!   MP+rel+CAS-ok-RsRs-addr, LB+rel+CSEL and MP+rel+CSEL are allowed), and any use of a
+//!   value computed from a delayed read makes the rewriter complete that read. The guessed
+//!   register carries no dependency at all (herd's pick ones to writes are lost).
+//! * An atomic whose result register is the zero register reads `NoRet`: no acquire, and a
+//!   later `DMB LD` does not order it (herd's `[R \ NoRet]; po; [dmb.ld]`), so a `DMB LD`
+//!   after one is left out.
+//! * An acquire read also gets its `dmb ld` when every earlier read is already ordered before
+//!   everything after it: after a `DMB SY`/`DMB LD`, or the read of a `SWP`/`LD<op>` of the
+//!   same location whose write precedes it in `lrs` (herd's `rmw; lrs; [A | Q]`).
+//!
+//! Registers are versioned: a register's first definition in a thread writes its C variable,
+//! later ones a fresh `__unbuffered_pT_R_vN` (where paths naming different versions meet, a
+//! join version is assigned on each edge; everything is copied back at the end of the
+//! thread), so the value of a read the rewriter delays is never overwritten, which would make
+//! it complete the read there. Threads with a backward branch keep one variable per register.
+//! `LDR`/`STR`
+//! with post-indexing (`STR W0,[X1],#4`) access `[X1]`; the register then points past the
+//! location and using it again is unsupported.
+//!
+//! Unsupported instructions (byte/halfword atomics, `CASP`, conditional execution, non-zero
+//! displacements, …) are [`Error::Unsupported`] at their cell in the litmus file.
 
 use super::parse::{LitArch, Litmus, Place, Prop, Value};
 use crate::source::{Error, Loc};
@@ -60,6 +94,9 @@ enum RV {
     Int,
     /// The address of `loc`, plus the value of the C expression `off` when present.
     Addr { loc: String, off: Option<String> },
+    /// An address `bytes` bytes past `loc` (AArch64 post-indexing, `STR W0,[X1],#4`): not a
+    /// location of the model, so using the register again is unsupported.
+    Past { loc: String, bytes: i64 },
 }
 
 struct Cx<'a> {
@@ -69,6 +106,8 @@ struct Cx<'a> {
     regs: BTreeMap<(usize, String), i64>,
     /// ARM symbolic registers without a thread (`%x0=x`).
     sym_regs: HashMap<String, String>,
+    /// The pick variables of AArch64 `CAS`/`CSEL` ([`crate::normalize::PICK_PREFIX`]).
+    picks: BTreeSet<String>,
 }
 
 struct Th {
@@ -76,6 +115,37 @@ struct Th {
     regs: HashMap<String, RV>,
     /// Operands of the last compare.
     flags: Option<(String, String)>,
+    /// The registers the last compare read, and the first of them overwritten since.
+    flag_regs: Vec<String>,
+    flags_clobbered: Option<String>,
+    /// An AArch64 atomic without a result register (`LDADD W0,WZR,[X1]`, `CAS WZR,…`) came
+    /// before in the text, or anywhere when the thread branches backwards: its read is not
+    /// ordered by a later `DMB LD` (herd's `[R \ NoRet]; po; [dmb.ld]`).
+    noret_before: bool,
+    /// Registers defined so far (text order). A register's first definition writes its C
+    /// variable; later ones write a fresh version (`__unbuffered_p1_X0_v2`), so that a value
+    /// the rewriter keeps pending for a delayed read is never overwritten (which would force
+    /// the read to complete: an ordering the architecture does not have). Where paths with
+    /// different versions meet (a label), the register gets a join version assigned on each
+    /// incoming edge; at the end of the thread every register is copied back to its variable.
+    /// Not in a thread that branches backwards, whose registers are single variables.
+    defined: BTreeSet<String>,
+    /// Register → its current version, when not its variable.
+    ver: BTreeMap<String, String>,
+    versions: usize,
+    /// The branches to each label so far: body line, condition, versions then.
+    edges: HashMap<String, Vec<(usize, Option<String>, BTreeMap<String, String>)>>,
+    /// The current point is reachable from the previous instruction (no `goto` just before).
+    live: bool,
+    /// The thread branches backwards.
+    backward: bool,
+    /// Checks of the values guessed for `CAS`/`CSEL` results, made at the end of the thread.
+    checks: Vec<String>,
+    /// No label or branch so far, and none backwards: program order is the text order.
+    straight: bool,
+    /// The reads so far that nothing yet orders before every later access (see
+    /// [`Cx::acquire_exact`]).
+    unordered: Vec<Unordered>,
     body: Vec<String>,
     labels_defined: BTreeSet<String>,
     labels_used: Vec<(String, Loc)>,
@@ -185,7 +255,7 @@ fn is_access(arch: LitArch, mnemonic: &str) -> bool {
 
 /// Translates a parsed litmus test to C.
 pub fn translate(t: &Litmus) -> Result<CTest, Error> {
-    let mut cx = Cx { t, mem: BTreeMap::new(), regs: BTreeMap::new(), sym_regs: HashMap::new() };
+    let mut cx = Cx { t, mem: BTreeMap::new(), regs: BTreeMap::new(), sym_regs: HashMap::new(), picks: BTreeSet::new() };
     let mut init_regs: Vec<HashMap<String, RV>> = vec![HashMap::new(); t.threads.len()];
     for i in &t.init {
         match &i.place {
@@ -245,12 +315,27 @@ pub fn translate(t: &Litmus) -> Result<CTest, Error> {
             tid,
             regs: std::mem::take(&mut init_regs[tid]),
             flags: None,
+            flag_regs: vec![],
+            flags_clobbered: None,
+            noret_before: false,
+            defined: BTreeSet::new(),
+            ver: BTreeMap::new(),
+            versions: 0,
+            edges: HashMap::new(),
+            live: true,
+            backward: false,
+            checks: vec![],
+            straight: true,
+            unordered: vec![],
             body: vec![],
             labels_defined: BTreeSet::new(),
             labels_used: vec![],
         };
         // Acquire/release strengthening needs a thread without backward branches.
-        let (first_acc, last_acc, backward) = scan(t.arch, &thread.code);
+        let Scan { first: first_acc, last: last_acc, backward, noret } = scan(t.arch, &thread.code);
+        th.noret_before = backward && noret;
+        th.backward = backward;
+        th.straight = !backward;
         for (k, ins) in thread.code.iter().enumerate() {
             let mut text = ins.text.trim();
             // Leading label(s).
@@ -262,6 +347,8 @@ pub fn translate(t: &Litmus) -> Result<CTest, Error> {
                 if !th.labels_defined.insert(l.to_string()) {
                     return Err(Error::syntax(ins.loc, format!("label `{l}` defined twice")));
                 }
+                cx.join(&mut th, l);
+                th.straight = false;
                 th.body.push(format!("{l}: ;"));
                 text = rest.trim();
             }
@@ -269,7 +356,7 @@ pub fn translate(t: &Litmus) -> Result<CTest, Error> {
                 continue;
             }
             let strengthen = !backward && t.arch == LitArch::AArch64;
-            let pos = Pos { first: strengthen && Some(k) == first_acc, last: strengthen && Some(k) == last_acc };
+            let pos = Pos { first: strengthen && Some(k) == first_acc, last: strengthen && Some(k) == last_acc, index: k };
             let r = match t.arch {
                 LitArch::X86 => cx.x86(&mut th, text, ins.loc),
                 LitArch::Ppc => cx.ppc(&mut th, text, ins.loc),
@@ -282,8 +369,11 @@ pub fn translate(t: &Litmus) -> Result<CTest, Error> {
                 return Err(Error::syntax(*loc, format!("branch to `{l}`, a label thread P{tid} does not define")));
             }
         }
+        for (r, v) in std::mem::take(&mut th.ver) {
+            th.body.push(format!("{} = {v};", cvar(th.tid, &r)));
+        }
         final_regs.push(th.regs.clone());
-        bodies.push(th.body);
+        bodies.push((th.body, th.checks));
     }
     // The condition.
     for a in t.cond.prop.atoms() {
@@ -298,7 +388,7 @@ pub fn translate(t: &Litmus) -> Result<CTest, Error> {
                     return Err(Error::syntax(a.loc, format!("thread {th} does not exist (the test has {} threads)", t.threads.len())));
                 }
                 let r = canon_reg(t.arch, reg).ok_or_else(|| unsupported(a.loc, format!("`{reg}` is not a {} register", t.arch.herd_name())))?;
-                if let Some(RV::Addr { loc, .. }) = final_regs[tid].get(&r) {
+                if let Some(RV::Addr { loc, .. } | RV::Past { loc, .. }) = final_regs[tid].get(&r) {
                     return Err(unsupported(a.loc, format!("a condition on register {th}:{reg}, which holds the address of `{loc}`")));
                 }
                 cx.regs.entry((tid, r)).or_insert(0);
@@ -318,15 +408,22 @@ pub fn translate(t: &Litmus) -> Result<CTest, Error> {
     for ((tid, r), v) in &cx.regs {
         let _ = writeln!(c, "int {} = {v};", cvar(*tid, r));
     }
+    for p in &cx.picks {
+        let _ = writeln!(c, "int {p} = 0;");
+    }
     for (x, v) in &cx.mem {
         let _ = writeln!(c, "int {x} = {v};");
     }
-    for (tid, body) in bodies.iter().enumerate() {
+    for (tid, (body, checks)) in bodies.iter().enumerate() {
         let _ = writeln!(c, "\nvoid *P{tid}(void *arg) {{");
         for l in body {
             let _ = writeln!(c, "  {l}");
         }
-        let _ = writeln!(c, "  asm(\"{fence}\");\n  __unbuffered_cnt++;\n  return 0;\n}}");
+        let _ = writeln!(c, "  asm(\"{fence}\");");
+        for l in checks {
+            let _ = writeln!(c, "  {l}");
+        }
+        let _ = writeln!(c, "  __unbuffered_cnt++;\n  return 0;\n}}");
     }
     let _ = writeln!(c, "\nint main(void) {{");
     for tid in 0..t.threads.len() {
@@ -379,12 +476,23 @@ fn c_prop(t: &Litmus, p: &Prop) -> String {
     }
 }
 
-/// First and last memory-access instruction and whether some branch goes backwards.
-fn scan(arch: LitArch, code: &[super::parse::Instr]) -> (Option<usize>, Option<usize>, bool) {
+/// What [`scan`] finds in a thread.
+struct Scan {
+    /// First and last memory-access instruction.
+    first: Option<usize>,
+    last: Option<usize>,
+    /// Some branch goes backwards.
+    backward: bool,
+    /// Some AArch64 atomic has no result register (its read is `NoRet`).
+    noret: bool,
+}
+
+fn scan(arch: LitArch, code: &[super::parse::Instr]) -> Scan {
     let mut first = None;
     let mut last = None;
     let mut labels = BTreeSet::new();
     let mut backward = false;
+    let mut noret = false;
     for (k, ins) in code.iter().enumerate() {
         let mut text = ins.text.trim();
         while let Some((l, rest)) = text.split_once(':') {
@@ -400,6 +508,12 @@ fn scan(arch: LitArch, code: &[super::parse::Instr]) -> (Option<usize>, Option<u
             first.get_or_insert(k);
             last = Some(k);
         }
+        if arch == LitArch::AArch64 {
+            if let Some(r) = parse_rmw(m) {
+                let ops = operands(text[m.len()..].trim());
+                noret |= rmw_result_reg(r, &ops).is_some_and(|d| canon_reg(arch, d).as_deref() == Some("ZR"));
+            }
+        }
         let mu = m.to_ascii_uppercase();
         if mu.starts_with('B') || mu.starts_with("CB") {
             let target = text.rsplit([',', ' ']).next().unwrap_or("").trim();
@@ -408,7 +522,25 @@ fn scan(arch: LitArch, code: &[super::parse::Instr]) -> (Option<usize>, Option<u
             }
         }
     }
-    (first, last, backward)
+    Scan { first, last, backward, noret }
+}
+
+/// A read not yet ordered before everything after it (AArch64 acquire strengthening).
+struct Unordered {
+    /// The read of a `SWP`/`LD<op>` (which always writes) of this location, not written
+    /// since: herd's `rmw; lrs; [A | Q]` orders it before a later acquire read of it.
+    lrs: Option<String>,
+    /// The read is `NoRet` (a `DMB LD` does not order it).
+    noret: bool,
+}
+
+/// The location an lvalue of [`Cx::lvalue`] accesses, and whether it is exactly it (not
+/// `*(&x + r)`).
+fn lv_loc(lv: &str) -> (&str, bool) {
+    match lv.strip_prefix("*(&") {
+        Some(r) => (r.split(' ').next().unwrap_or(r), false),
+        None => (lv, true),
+    }
 }
 
 #[derive(Copy, Clone)]
@@ -416,6 +548,126 @@ struct Pos {
     /// First memory access of a thread without backward branches.
     first: bool,
     last: bool,
+    /// Index of the instruction in its thread (names its temporaries).
+    index: usize,
+}
+
+/// An AArch64 atomic read-modify-write: `CAS`, `SWP`, `LD<op>` and their `ST<op>` aliases, with
+/// the acquire (`A`), release (`L`) and size (`B`, `H`) suffixes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Rmw {
+    pub op: RmwOp,
+    pub acquire: bool,
+    pub release: bool,
+    /// `ST<op> Ws,[Xn]`: `LD<op> Ws,WZR,[Xn]`.
+    pub store_form: bool,
+    /// `B` or `H`: a byte or halfword access.
+    pub size: Option<char>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum RmwOp {
+    /// `CAS Xs,Xt,[Xn]`: if `[Xn] == Xs` then `[Xn] = Xt`; `Xs` receives the old value.
+    Cas,
+    /// `SWP Xs,Xt,[Xn]`: `[Xn] = Xs`, `Xt` receives the old value.
+    Swp,
+    /// `LD<op> Xs,Xt,[Xn]`: `[Xn] = old <op> Xs`, `Xt` receives the old value.
+    Ld(AmoOp),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum AmoOp {
+    Add,
+    Clr,
+    Eor,
+    Set,
+    Smax,
+    Smin,
+    Umax,
+    Umin,
+}
+
+impl AmoOp {
+    /// The new memory value as a C expression.
+    fn c(self, old: &str, v: &str) -> String {
+        match self {
+            AmoOp::Add => format!("{old} + {v}"),
+            AmoOp::Clr => format!("{old} & ~{v}"),
+            AmoOp::Eor => format!("{old} ^ {v}"),
+            AmoOp::Set => format!("{old} | {v}"),
+            AmoOp::Smax => format!("{old} > {v} ? {old} : {v}"),
+            AmoOp::Smin => format!("{old} < {v} ? {old} : {v}"),
+            AmoOp::Umax => format!("(unsigned){old} > (unsigned){v} ? {old} : {v}"),
+            AmoOp::Umin => format!("(unsigned){old} < (unsigned){v} ? {old} : {v}"),
+        }
+    }
+
+    /// The new memory value (32-bit arithmetic, as the C translation computes it).
+    pub(crate) fn apply(self, old: i64, v: i64) -> i64 {
+        let (o, x) = (old as i32, v as i32);
+        i64::from(match self {
+            AmoOp::Add => o.wrapping_add(x),
+            AmoOp::Clr => o & !x,
+            AmoOp::Eor => o ^ x,
+            AmoOp::Set => o | x,
+            AmoOp::Smax => o.max(x),
+            AmoOp::Smin => o.min(x),
+            AmoOp::Umax => ((o as u32).max(x as u32)) as i32,
+            AmoOp::Umin => ((o as u32).min(x as u32)) as i32,
+        })
+    }
+}
+
+/// Parses an AArch64 atomic mnemonic (None: not one).
+pub(crate) fn parse_rmw(mnemonic: &str) -> Option<Rmw> {
+    const OPS: [(&str, AmoOp); 8] = [
+        ("ADD", AmoOp::Add),
+        ("CLR", AmoOp::Clr),
+        ("EOR", AmoOp::Eor),
+        ("SET", AmoOp::Set),
+        ("SMAX", AmoOp::Smax),
+        ("SMIN", AmoOp::Smin),
+        ("UMAX", AmoOp::Umax),
+        ("UMIN", AmoOp::Umin),
+    ];
+    let u = mnemonic.to_ascii_uppercase();
+    let amo = |r: &str| OPS.iter().find(|(n, _)| r.starts_with(n)).map(|(n, a)| (RmwOp::Ld(*a), r[n.len()..].to_string()));
+    let (op, store_form, rest) = if let Some(r) = u.strip_prefix("CAS") {
+        (RmwOp::Cas, false, r.to_string())
+    } else if let Some(r) = u.strip_prefix("SWP") {
+        (RmwOp::Swp, false, r.to_string())
+    } else if let Some(r) = u.strip_prefix("LD") {
+        let (op, rest) = amo(r)?;
+        (op, false, rest)
+    } else if let Some(r) = u.strip_prefix("ST") {
+        let (op, rest) = amo(r)?;
+        (op, true, rest)
+    } else {
+        return None;
+    };
+    let (acquire, rest) = rest.strip_prefix('A').map_or((false, rest.as_str()), |r| (true, r));
+    let (release, rest) = rest.strip_prefix('L').map_or((false, rest), |r| (true, r));
+    let size = match rest {
+        "" => None,
+        "B" => Some('B'),
+        "H" => Some('H'),
+        _ => return None,
+    };
+    if store_form && acquire {
+        return None;
+    }
+    Some(Rmw { op, acquire, release, store_form, size })
+}
+
+/// The register that receives the old value of an atomic (`Xs` of `CAS`, `Xt` otherwise;
+/// `WZR` for the `ST<op>` forms): None when the operands do not fit the mnemonic.
+pub(crate) fn rmw_result_reg(r: Rmw, ops: &[String]) -> Option<&str> {
+    match (r.store_form, ops.len(), r.op) {
+        (true, 2, _) => Some("WZR"),
+        (false, 3, RmwOp::Cas) => Some(&ops[0]),
+        (false, 3, _) => Some(&ops[1]),
+        _ => None,
+    }
 }
 
 enum Opnd {
@@ -443,9 +695,9 @@ impl Cx<'_> {
         match self.state(th, r) {
             RV::Int => {
                 self.regs.entry((th.tid, r.to_string())).or_insert(0);
-                Ok(cvar(th.tid, r))
+                Ok(th.ver.get(r).cloned().unwrap_or_else(|| cvar(th.tid, r)))
             }
-            RV::Addr { loc: x, .. } => Err(unsupported(loc, format!("register `{r}` holds the address of `{x}`; using it as a number"))),
+            RV::Addr { loc: x, .. } | RV::Past { loc: x, .. } => Err(unsupported(loc, format!("register `{r}` holds the address of `{x}`; using it as a number"))),
         }
     }
 
@@ -457,9 +709,145 @@ impl Cx<'_> {
         if self.sym_regs.contains_key(r) {
             return Err(unsupported(loc, format!("overwriting symbolic register `{r}`")));
         }
+        Self::clobber(th, r);
         th.regs.insert(r.to_string(), RV::Int);
+        Ok(self.def_name(th, r))
+    }
+
+    /// The C variable a definition of register `r` writes (see [`Th::defined`]).
+    fn def_name(&mut self, th: &mut Th, r: &str) -> String {
         self.regs.entry((th.tid, r.to_string())).or_insert(0);
-        Ok(cvar(th.tid, r))
+        if th.defined.insert(r.to_string()) || th.backward {
+            th.ver.remove(r);
+            return cvar(th.tid, r);
+        }
+        th.versions += 1;
+        let v = self.temp(th, format!("{r}_v{}", th.versions));
+        th.ver.insert(r.to_string(), v.clone());
+        v
+    }
+
+    /// At label `l`: the version of each register after it. Where the incoming edges (the
+    /// branches to `l`, and falling through) name different versions, a join version is
+    /// assigned on each edge (inside the branch: executed only when it is taken).
+    fn join(&mut self, th: &mut Th, l: &str) {
+        let mut edges = th.edges.remove(l).unwrap_or_default();
+        if th.live {
+            edges.push((usize::MAX, None, th.ver.clone()));
+        }
+        th.live = true;
+        let regs: BTreeSet<String> = edges.iter().flat_map(|(_, _, v)| v.keys().cloned()).collect();
+        let mut ver = BTreeMap::new();
+        let mut copies = vec![String::new(); edges.len()];
+        for r in regs {
+            let name = |v: &BTreeMap<String, String>| v.get(&r).cloned().unwrap_or_else(|| cvar(th.tid, &r));
+            let first = name(&edges[0].2);
+            if edges.iter().all(|(_, _, v)| name(v) == first) {
+                if first != cvar(th.tid, &r) {
+                    ver.insert(r, first);
+                }
+                continue;
+            }
+            th.versions += 1;
+            let j = self.temp(th, format!("{r}_v{}", th.versions));
+            for (k, (_, _, v)) in edges.iter().enumerate() {
+                copies[k] += &format!("{j} = {}; ", name(v));
+            }
+            ver.insert(r, j);
+        }
+        for ((line, cond, _), c) in edges.iter().zip(copies) {
+            if c.is_empty() {
+                continue;
+            }
+            match (line, cond) {
+                (&usize::MAX, _) => th.body.push(c.trim_end().to_string()),
+                (&i, Some(cond)) => th.body[i] = format!("if ({cond}) {{ {c}goto {l}; }}"),
+                (&i, None) => th.body[i] = format!("{c}goto {l};"),
+            }
+        }
+        th.ver = ver;
+    }
+
+    /// Register `r` is overwritten: a compare that read it no longer holds its operands.
+    fn clobber(th: &mut Th, r: &str) {
+        if th.flags_clobbered.is_none() && th.flag_regs.iter().any(|f| f == r) {
+            th.flags_clobbered = Some(r.to_string());
+        }
+    }
+
+    /// The flags of a compare: C operands, and the registers among `ops` they read.
+    fn set_flags(&mut self, th: &mut Th, a: String, b: String, ops: &[&str], loc: Loc) {
+        th.flags = Some((a, b));
+        th.flags_clobbered = None;
+        th.flag_regs = ops.iter().filter_map(|o| match self.opnd(o, loc) {
+            Ok(Opnd::Reg(r)) => Some(r),
+            _ => None,
+        }).collect();
+    }
+
+    /// The operands of the last compare, for `what` (a conditional branch, `CSEL`).
+    fn flags(&self, th: &Th, what: &str, loc: Loc) -> Result<(String, String), Error> {
+        if let Some(r) = &th.flags_clobbered {
+            return Err(unsupported(loc, format!("{what} after the compared register `{r}` was overwritten")));
+        }
+        th.flags.clone().ok_or_else(|| unsupported(loc, format!("{what} without a preceding compare")))
+    }
+
+    /// A fresh thread-private temporary (declared like a register, never a litmus register).
+    fn temp(&mut self, th: &Th, name: String) -> String {
+        let v = cvar(th.tid, &name);
+        self.regs.entry((th.tid, name)).or_insert(0);
+        v
+    }
+
+    /// Whether a `dmb ld` right after the acquire read of `lv` orders exactly what the acquire
+    /// read does ([A]; po), i.e. nothing more: every earlier read is already ordered before
+    /// every later access. That holds for reads before a `DMB SY` or (not `NoRet`) a `DMB LD`,
+    /// for acquire reads, and for the read of a `SWP`/`LD<op>` whose write this read follows
+    /// in `lrs` (herd's `aob`: `rmw; lrs; [A | Q]`, the acquire read then orders everything
+    /// after it). Straight-line code only. (The first access of a thread is the case without
+    /// earlier reads, see [`Pos::first`].)
+    fn acquire_exact(th: &Th, lv: &str) -> bool {
+        let (x, plain) = lv_loc(lv);
+        th.straight && plain && th.unordered.iter().all(|u| u.lrs.as_deref() == Some(x))
+    }
+
+    /// An acquire read of `lv` was translated: a `dmb ld` after it where that is exact.
+    fn acquire(th: &mut Th, lv: &str, first: bool) {
+        if first || Self::acquire_exact(th, lv) {
+            Self::fence(th, "dmb ld");
+            th.unordered.clear();
+        }
+    }
+
+    /// A write of `lv`: reads of its location no longer precede a later read of it in `lrs`.
+    fn written(th: &mut Th, lv: &str) {
+        let (x, _) = lv_loc(lv);
+        for u in &mut th.unordered {
+            if u.lrs.as_deref() == Some(x) {
+                u.lrs = None;
+            }
+        }
+    }
+
+    /// A thread-private guess (`__VERIFIER_nondet_int()`) for the result of the instruction at
+    /// `index`: the value is checked at the end of the thread (`checks`), so nothing depends on
+    /// the reads it is computed from. Not in a thread that branches backwards, where the
+    /// instruction may run more than once.
+    fn guess(&mut self, th: &mut Th, text: &str, index: usize, loc: Loc) -> Result<String, Error> {
+        if th.backward {
+            return Err(unsupported(loc, format!("`{text}` in a thread that branches backwards (its result is a guess checked at the end of the thread)")));
+        }
+        let g = self.temp(th, format!("guess{index}"));
+        th.body.push(format!("{g} = __VERIFIER_nondet_int();"));
+        Ok(g)
+    }
+
+    /// The pick variable of the AArch64 `CAS`/`CSEL` at instruction `index`.
+    fn pick(&mut self, th: &Th, index: usize) -> String {
+        let v = format!("{}p{}_{index}", crate::normalize::PICK_PREFIX, th.tid);
+        self.picks.insert(v.clone());
+        v
     }
 
     fn opnd(&self, s: &str, loc: Loc) -> Result<Opnd, Error> {
@@ -495,6 +883,9 @@ impl Cx<'_> {
                     offs.extend(off);
                 }
                 RV::Int => offs.push(self.int(th, r, loc)?),
+                RV::Past { loc: x, bytes } => {
+                    return Err(unsupported(loc, format!("an access through `{r}`, which post-indexing moved {bytes} bytes past `{x}` (weakc names locations, not byte offsets)")));
+                }
             }
         }
         let Some(x) = base else {
@@ -529,11 +920,11 @@ impl Cx<'_> {
             let new_off = if parts.is_empty() {
                 None
             } else {
-                let v = cvar(th.tid, &rd);
-                self.regs.entry((th.tid, rd.clone())).or_insert(0);
+                let v = self.def_name(th, &rd);
                 th.body.push(format!("{v} = {};", parts.join(" + ")));
                 Some(v)
             };
+            Self::clobber(th, &rd);
             th.regs.insert(rd, RV::Addr { loc: x, off: new_off });
             return Ok(());
         }
@@ -564,19 +955,33 @@ impl Cx<'_> {
         Ok(())
     }
 
-    fn branch(&mut self, th: &mut Th, cmp: Option<&str>, label: &str, loc: Loc) -> Result<(), Error> {
+    /// A branch: unconditional, on the flags of the last compare (`Some((op, None))`), or on
+    /// the given operands (`CBZ`).
+    fn branch(&mut self, th: &mut Th, cmp: Option<(&str, Option<(String, String)>)>, label: &str, loc: Loc) -> Result<(), Error> {
         let label = label.trim();
         if !is_c_ident(label) {
             return Err(unsupported(loc, format!("branch target `{label}`")));
         }
         th.labels_used.push((label.to_string(), loc));
-        match cmp {
-            None => th.body.push(format!("goto {label};")),
-            Some(op) => {
-                let (a, b) = th.flags.clone().ok_or_else(|| unsupported(loc, "a conditional branch without a preceding compare"))?;
-                th.body.push(format!("if ({a} {op} {b}) goto {label};"));
+        let cond = match cmp {
+            None => None,
+            Some((op, opnds)) => {
+                let (a, b) = match opnds {
+                    Some(ab) => ab,
+                    None => self.flags(th, "a conditional branch", loc)?,
+                };
+                Some(format!("{a} {op} {b}"))
             }
+        };
+        th.straight = false;
+        match &cond {
+            None => th.body.push(format!("goto {label};")),
+            Some(c) => th.body.push(format!("if ({c}) goto {label};")),
         }
+        if !th.backward {
+            th.edges.entry(label.to_string()).or_default().push((th.body.len() - 1, cond.clone(), th.ver.clone()));
+        }
+        th.live = cond.is_some();
         Ok(())
     }
 
@@ -756,11 +1161,12 @@ impl Cx<'_> {
             ("cmpw" | "cmpd", 2) | ("cmpwi" | "cmpdi", 2) => {
                 let a = self.val(th, &ops[0], loc)?;
                 let b = if ml.ends_with('i') { parse_imm(&ops[1]).map(|v| v.to_string()).ok_or_else(|| unsupported(loc, format!("immediate `{}`", ops[1])))? } else { self.val(th, &ops[1], loc)? };
-                th.flags = Some((a, b));
+                let regs: Vec<&str> = if ml.ends_with('i') { vec![&ops[0]] } else { vec![&ops[0], &ops[1]] };
+                self.set_flags(th, a, b, &regs, loc);
             }
             ("beq" | "bne" | "blt" | "bgt" | "ble" | "bge", 1) => {
                 let op = cond_op(&ml[1..]).expect("listed above");
-                self.branch(th, Some(op), &ops[0], loc)?;
+                self.branch(th, Some((op, None)), &ops[0], loc)?;
             }
             ("b", 1) => self.branch(th, None, &ops[0], loc)?,
             _ => return Err(unsupported(loc, format!("Power instruction `{text}`"))),
@@ -770,31 +1176,123 @@ impl Cx<'_> {
 
     // ---------------------------------------------------------------- ARM / AArch64
 
+    /// `[Rn]`, `[Rn,Rm]`, `[Rn,#0]`, `[Xn,Wm,SXTW]`, `[Xn,Xm,LSL #k]` as a C lvalue.
+    fn arm_addr(&mut self, th: &mut Th, s: &str, loc: Loc) -> Result<String, Error> {
+        let inner = s.trim().strip_prefix('[').and_then(|x| x.strip_suffix(']')).ok_or_else(|| unsupported(loc, format!("address operand `{s}` (pre-indexing is not supported)")))?;
+        let parts = operands(inner);
+        let mut regs = vec![];
+        let mut disp = 0;
+        for (i, p) in parts.iter().enumerate() {
+            let pu = p.to_ascii_uppercase();
+            if i >= 2 && (pu == "SXTW" || pu == "UXTW" || pu == "SXTX" || pu == "UXTX" || pu.starts_with("LSL")) {
+                continue; // extension/shift of an index expected to be 0
+            }
+            if p.starts_with('#') {
+                disp += parse_imm(p).ok_or_else(|| unsupported(loc, format!("offset `{p}`")))?;
+            } else {
+                regs.push(self.reg(p, loc)?);
+            }
+        }
+        self.lvalue(th, &regs, disp, loc)
+    }
+
+    /// AArch64 post-indexing (`LDR W0,[X1],#4`, `STR W0,[X1],#4`): after the access, the base
+    /// register holds the address `imm` bytes further.
+    fn post_index(&mut self, th: &mut Th, mem: &str, imm: &str, loc: Loc) -> Result<(), Error> {
+        let k = parse_imm(imm).ok_or_else(|| unsupported(loc, format!("post-index `{imm}`")))?;
+        let inner = mem.trim().strip_prefix('[').and_then(|x| x.strip_suffix(']')).map(str::trim).unwrap_or_default();
+        let r = self.reg(inner, loc).map_err(|_| unsupported(loc, format!("post-indexing with address operand `{mem}`")))?;
+        if k == 0 {
+            return Ok(());
+        }
+        if self.sym_regs.contains_key(&r) {
+            return Err(unsupported(loc, format!("post-indexing symbolic register `{r}`")));
+        }
+        match self.state(th, &r) {
+            RV::Addr { loc: x, .. } | RV::Past { loc: x, .. } => {
+                Self::clobber(th, &r);
+                th.regs.insert(r, RV::Past { loc: x, bytes: k });
+                Ok(())
+            }
+            RV::Int => Err(unsupported(loc, format!("post-indexing `{r}`, which holds no known address"))),
+        }
+    }
+
+    /// An AArch64 atomic (see [`Rmw`]). The read and the write are plain accesses: the
+    /// instruction orders nothing beyond its acquire/release semantics, which are translated
+    /// as for `LDAR`/`STLR`, and its atomicity is not kept (an over-approximation: another
+    /// thread's write may come between them). A `CAS` selects its write through a *pick*
+    /// ([`crate::normalize::PICK_PREFIX`]), not a control dependency, and its result is a
+    /// guess checked at the end of the thread (see the module documentation).
+    fn rmw(&mut self, th: &mut Th, text: &str, r: Rmw, ops: &[String], loc: Loc, pos: Pos) -> Result<(), Error> {
+        if let Some(sz) = r.size {
+            let what = if sz == 'B' { "byte" } else { "halfword" };
+            return Err(unsupported(loc, format!("`{text}`: a {what} atomic (weakc models every location as a 32-bit int)")));
+        }
+        let dest = rmw_result_reg(r, ops).ok_or_else(|| unsupported(loc, format!("AArch64 instruction `{text}` (operands)")))?;
+        let dest = self.reg(dest, loc)?;
+        let (rs, rt) = if r.store_form { (self.reg(&ops[0], loc)?, "ZR".to_string()) } else { (self.reg(&ops[0], loc)?, self.reg(&ops[1], loc)?) };
+        let lv = self.arm_addr(th, ops.last().expect("2 or 3 operands"), loc)?;
+        // With the zero register as result the read is `NoRet`: no acquire, and later `DMB LD`s
+        // do not order it.
+        let noret = dest == "ZR";
+        let old = self.temp(th, format!("rmw{}", pos.index));
+        th.body.push(format!("{old} = {lv};"));
+        if r.acquire && !noret {
+            Self::acquire(th, &lv, pos.first);
+            Self::written(th, &lv);
+        } else {
+            // Its own write comes between earlier writes of the location and later reads.
+            Self::written(th, &lv);
+            let (x, plain) = lv_loc(&lv);
+            let lrs = (r.op != RmwOp::Cas && !noret && plain).then(|| x.to_string());
+            th.unordered.push(Unordered { lrs, noret });
+        }
+        th.noret_before |= noret;
+        let release = if r.release && pos.last { "asm(\"dmb sy\"); " } else { "" };
+        let s = self.int(th, &rs, loc)?;
+        match r.op {
+            RmwOp::Cas => {
+                let t = self.int(th, &rt, loc)?;
+                let pick = self.pick(th, pos.index);
+                th.body.push(format!("{pick} = {old} == {s};"));
+                th.body.push(format!("if ({pick}) {{ {release}{lv} = {t}; }}"));
+                if !noret {
+                    // `Xs` receives the old value (unchanged on success). herd's dependencies
+                    // into it are not plain data ones (a successful CAS's `Xs` orders no later
+                    // read), so it is a guess, checked at the end of the thread.
+                    let g = self.guess(th, text, pos.index, loc)?;
+                    th.checks.push(format!("__CPROVER_assume({g} == {old});"));
+                    let d = self.def(th, &rs, loc)?;
+                    th.body.push(format!("{d} = {g};"));
+                }
+            }
+            RmwOp::Swp | RmwOp::Ld(_) => {
+                let new = match r.op {
+                    RmwOp::Ld(a) => a.c(&old, &s),
+                    _ => s,
+                };
+                th.body.push(format!("{release}{lv} = {new};"));
+                if !noret {
+                    let d = self.def(th, &rt, loc)?;
+                    th.body.push(format!("{d} = {old};"));
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn arm(&mut self, th: &mut Th, text: &str, loc: Loc, pos: Pos) -> Result<(), Error> {
         let (m, rest) = split_mnemonic(text);
         let mu = m.to_ascii_uppercase();
         let rest_u = rest.trim().to_ascii_uppercase();
         let v8 = self.t.arch == LitArch::AArch64;
         let ops = operands(rest);
-        // `[Rn]`, `[Rn,Rm]`, `[Rn,#0]`, `[Xn,Wm,SXTW]`, `[Xn,Xm,LSL #k]`
-        let addr = |cx: &mut Self, th: &mut Th, s: &str| -> Result<String, Error> {
-            let inner = s.trim().strip_prefix('[').and_then(|x| x.strip_suffix(']')).ok_or_else(|| unsupported(loc, format!("address operand `{s}` (post/pre-indexing is not supported)")))?;
-            let parts = operands(inner);
-            let mut regs = vec![];
-            let mut disp = 0;
-            for (i, p) in parts.iter().enumerate() {
-                let pu = p.to_ascii_uppercase();
-                if i >= 2 && (pu == "SXTW" || pu == "UXTW" || pu == "SXTX" || pu == "UXTX" || pu.starts_with("LSL")) {
-                    continue; // extension/shift of an index expected to be 0
-                }
-                if p.starts_with('#') {
-                    disp += parse_imm(p).ok_or_else(|| unsupported(loc, format!("offset `{p}`")))?;
-                } else {
-                    regs.push(cx.reg(p, loc)?);
-                }
+        if v8 {
+            if let Some(r) = parse_rmw(&mu) {
+                return self.rmw(th, text, r, &ops, loc, pos);
             }
-            cx.lvalue(th, &regs, disp, loc)
-        };
+        }
         match (mu.as_str(), ops.len()) {
             ("DMB", _) | ("DSB", _) => {
                 let kind = rest_u.trim_start_matches("ISH").trim_start_matches("OSH").trim_start_matches("NSH");
@@ -809,36 +1307,56 @@ impl Cx<'_> {
                         }
                     }
                     "ST" => "dmb st",
+                    "LD" if th.noret_before => {
+                        // It would order the read of an earlier atomic without result, which
+                        // herd's `[R \ NoRet]; po; [dmb.ld]` does not: left out (orders less).
+                        th.body.push(format!("/* {text}: left out, an earlier atomic's read is not ordered by it */"));
+                        return Ok(());
+                    }
                     "LD" => "dmb ld",
                     _ => return Err(unsupported(loc, format!("barrier `{text}`"))),
                 };
+                match f {
+                    "dmb ld" => th.unordered.retain(|u| u.noret),
+                    "dmb st" => {}
+                    _ => th.unordered.clear(),
+                }
                 Self::fence(th, f);
             }
             ("ISB", _) => Self::fence(th, "isb"),
             ("NOP", 0) => {}
             ("MOV", 2) => self.mov(th, &ops[0], &ops[1], loc)?,
-            ("LDR" | "LDAR" | "LDAPR", 2) => {
-                if mu != "LDR" && !v8 {
+            ("LDR" | "LDAR" | "LDAPR", 2) | ("LDR", 3) => {
+                if mu != "LDR" && !v8 || ops.len() == 3 && !v8 {
                     return Err(unsupported(loc, format!("ARMv7 instruction `{text}`")));
                 }
-                let lv = addr(self, th, &ops[1])?;
+                let lv = self.arm_addr(th, &ops[1], loc)?;
                 let rd = self.reg(&ops[0], loc)?;
                 let d = self.def(th, &rd, loc)?;
                 th.body.push(format!("{d} = {lv};"));
-                if mu != "LDR" && pos.first {
-                    Self::fence(th, "dmb ld");
+                if mu == "LDR" {
+                    th.unordered.push(Unordered { lrs: None, noret: false });
+                } else if v8 {
+                    Self::acquire(th, &lv, pos.first);
+                }
+                if ops.len() == 3 {
+                    self.post_index(th, &ops[1], &ops[2], loc)?;
                 }
             }
-            ("STR" | "STLR", 2) => {
-                if mu != "STR" && !v8 {
+            ("STR" | "STLR", 2) | ("STR", 3) => {
+                if mu != "STR" && !v8 || ops.len() == 3 && !v8 {
                     return Err(unsupported(loc, format!("ARMv7 instruction `{text}`")));
                 }
-                let lv = addr(self, th, &ops[1])?;
+                let lv = self.arm_addr(th, &ops[1], loc)?;
                 let v = self.val(th, &ops[0], loc)?;
                 if mu == "STLR" && pos.last {
                     Self::fence(th, "dmb sy");
                 }
                 th.body.push(format!("{lv} = {v};"));
+                Self::written(th, &lv);
+                if ops.len() == 3 {
+                    self.post_index(th, &ops[1], &ops[2], loc)?;
+                }
             }
             ("EOR" | "ADD" | "SUB" | "AND" | "ORR", 3) => {
                 let op = match mu.as_str() {
@@ -853,17 +1371,37 @@ impl Cx<'_> {
             ("CMP", 2) => {
                 let a = self.val(th, &ops[0], loc)?;
                 let b = self.val(th, &ops[1], loc)?;
-                th.flags = Some((a, b));
+                self.set_flags(th, a, b, &[&ops[0], &ops[1]], loc);
+            }
+            // CSEL Xd,Xn,Xm,cond: Xd = cond ? Xn : Xm. herd orders no later read after the
+            // reads the flags come from (they select: `iico_ctrl`, a pick dependency), nor
+            // after those of the register not selected, so Xd is a guess checked at the end
+            // of the thread: the selection and both operands are kept in temporaries.
+            ("CSEL", 4) if v8 => {
+                let op = cond_op(&ops[3].trim().to_ascii_lowercase()).ok_or_else(|| unsupported(loc, format!("CSEL condition `{}`", ops[3].trim())))?;
+                let (a, b) = self.flags(th, "CSEL", loc)?;
+                let n = self.val(th, &ops[1], loc)?;
+                let m = self.val(th, &ops[2], loc)?;
+                let rd = self.reg(&ops[0], loc)?;
+                let k = pos.index;
+                let (c, tn, tm) = (self.temp(th, format!("cond{k}")), self.temp(th, format!("then{k}")), self.temp(th, format!("else{k}")));
+                th.body.push(format!("{c} = {a} {op} {b};"));
+                th.body.push(format!("{tn} = {n};"));
+                th.body.push(format!("{tm} = {m};"));
+                let g = self.guess(th, text, k, loc)?;
+                th.checks.push(format!("__CPROVER_assume({g} == ({c} ? {tn} : {tm}));"));
+                let d = self.def(th, &rd, loc)?;
+                th.body.push(format!("{d} = {g};"));
             }
             ("B", 1) => self.branch(th, None, &ops[0], loc)?,
+            // CBZ/CBNZ compare a register with zero without setting the flags.
             ("CBZ" | "CBNZ", 2) if v8 => {
                 let v = self.val(th, &ops[0], loc)?;
-                th.flags = Some((v, "0".into()));
-                self.branch(th, Some(if mu == "CBZ" { "==" } else { "!=" }), &ops[1], loc)?;
+                self.branch(th, Some((if mu == "CBZ" { "==" } else { "!=" }, Some((v, "0".into())))), &ops[1], loc)?;
             }
             (b, 1) if cond_op(b.trim_start_matches('B').trim_start_matches('.').to_ascii_lowercase().as_str()).is_some() && b.starts_with('B') => {
                 let op = cond_op(&b.trim_start_matches('B').trim_start_matches('.').to_ascii_lowercase()).expect("checked");
-                self.branch(th, Some(op), &ops[0], loc)?;
+                self.branch(th, Some((op, None)), &ops[0], loc)?;
             }
             _ => return Err(unsupported(loc, format!("{} instruction `{text}`", self.t.arch.herd_name()))),
         }

@@ -16,7 +16,7 @@ mod build;
 
 use crate::aeg::{Aeg, Dir, ObjId, SiteId};
 use crate::ir::*;
-use crate::normalize::{is_lvalue, lvalue_is_shared, UNBUFFERED_PREFIX};
+use crate::normalize::{is_lvalue, is_pick_cond, lvalue_is_shared, UNBUFFERED_PREFIX};
 use crate::source::Loc;
 use build::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -192,12 +192,16 @@ struct Forward {
 /// the read completes the real value must equal the guess (`assume`). Later reads may thus
 /// be satisfied before the read, as control dependencies allow; later writes (and, after an
 /// `isync`, reads) still wait where the architecture orders them after a control dependency.
+/// A *pick* ([`crate::normalize::is_pick_cond`], the translation of AArch64 `CAS`/`CSEL`) is
+/// speculated the same way but is no control dependency: later writes do not wait for it.
 #[derive(Clone)]
 struct Speculation {
     var: VarId,
     guess: VarId,
     /// Set while the guess is in force.
     flag: VarId,
+    /// Some branch that is a control dependency uses the variable (not only picks).
+    ctrl: bool,
 }
 
 /// A statement that depends on a delayed read's value (`r3 = r1 ^ r1`, the address-dependent
@@ -741,25 +745,43 @@ impl<'a> Rewriter<'a> {
                     let mut early = BTreeSet::new();
                     // Past a jump, chain statements may not run: what they define is derived
                     // only where they ran (their flags say so at run time), and the scan
-                    // stops at a use of it.
+                    // stops at a use of it past the label where the paths join.
                     let mut jumped = false;
                     let mut ctrl = false;
                     let mut cond_vars = BTreeSet::new();
+                    // Those of them past a label, where paths that skipped them join.
+                    let mut merged = BTreeSet::new();
                     for (j, t) in block.iter().enumerate().skip(i + 1) {
                         if self.pending_of_site.contains_key(&t.id) {
                             break;
                         }
-                        if uses_any(t, &cond_vars) {
+                        if uses_any(t, &merged) {
                             break;
+                        }
+                        if matches!(t.kind, StmtKind::Label(..)) {
+                            // Paths join: what the chain defined since the jump may be stale.
+                            merged.extend(cond_vars.iter().copied());
                         }
                         // Jumps forward within the block (`if (r0 == 1) goto over; r1 = r3;
                         // over:`) skip statements on some paths; deferred statements are
                         // flagged only where they run, and replay in program order.
-                        if forward_jump(block, j, body) {
+                        if forward_jump(self.src, block, j, body) {
+                            // Copies in the arms run as they are: they must neither use nor
+                            // define anything the read's chain holds.
+                            let copies = arm_copies(t);
+                            let clash = copies.iter().any(|c| {
+                                let StmtKind::Assign { lhs: Expr { kind: ExprKind::Var(l), .. }, .. } = &c.kind else { return true };
+                                uses_any(c, &derived) || derived.contains(l) || inputs.contains(l)
+                            });
+                            if clash {
+                                break;
+                            }
+                            early.extend(copies.iter().map(|c| c.id));
                             // A branch on the value (taken on a guess, see `Speculation`):
                             // later stores wait with the read where control dependencies
                             // order them, and a later read of theirs may forward them.
-                            ctrl |= uses_any(t, &derived) && self.model.ctrl_orders_writes;
+                            let pick = matches!(&t.kind, StmtKind::If { cond, .. } if is_pick_cond(self.src, cond));
+                            ctrl |= uses_any(t, &derived) && self.model.ctrl_orders_writes && !pick;
                             jumped = true;
                             continue;
                         }
@@ -910,12 +932,14 @@ impl<'a> Rewriter<'a> {
         let funcs: Vec<FuncId> = self.pending.keys().copied().collect();
         for func in funcs {
             let Some(body) = &self.src.func(func).body else { continue };
-            let mut used = BTreeSet::new();
+            // Variable → whether a control dependency (not only a pick) branches on it.
+            let mut used: BTreeMap<VarId, bool> = BTreeMap::new();
             walk_stmts(body, &mut |s| {
                 if let StmtKind::If { cond, .. } = &s.kind {
+                    let ctrl = !is_pick_cond(self.src, cond);
                     cond.visit(&mut |x| {
                         if let ExprKind::Var(v) = x.kind {
-                            used.insert(v);
+                            *used.entry(v).or_default() |= ctrl;
                         }
                     });
                 }
@@ -923,8 +947,13 @@ impl<'a> Rewriter<'a> {
             for pi in 0..self.pending[&func].len() {
                 let p = &self.pending[&func][pi];
                 let global = self.out.var(p.ptr).is_global();
-                let vars: Vec<VarId> = p.derived.iter().copied().filter(|v| used.contains(v) && self.src.var(*v).ty.is_scalar() && !p.cond_derived.contains_key(v)).collect();
-                for v in vars {
+                let vars: Vec<(VarId, bool)> = p
+                    .derived
+                    .iter()
+                    .filter_map(|v| used.get(v).map(|c| (*v, *c)))
+                    .filter(|(v, _)| self.src.var(*v).ty.is_scalar() && !p.cond_derived.contains_key(v))
+                    .collect();
+                for (v, ctrl) in vars {
                     let (name, ty, loc) = { let x = self.src.var(v); (x.name.clone(), x.ty.clone(), x.loc) };
                     let storage = if global { Storage::Global } else { Storage::Temp { func } };
                     let mk = |rw: &mut Self, n: String, t: Type| {
@@ -936,7 +965,7 @@ impl<'a> Rewriter<'a> {
                     };
                     let guess = mk(self, format!("{name}$guess"), ty);
                     let flag = mk(self, format!("{name}$guessed"), Type::Bool);
-                    self.pending.get_mut(&func).expect("exists")[pi].spec.push(Speculation { var: v, guess, flag });
+                    self.pending.get_mut(&func).expect("exists")[pi].spec.push(Speculation { var: v, guess, flag, ctrl });
                 }
             }
         }
@@ -1359,8 +1388,9 @@ fn blocks_of(body: &[Stmt]) -> Vec<&[Stmt]> {
 }
 
 /// Whether `block[j]` is a label that only jumps from earlier in `block` reach, or a branch
-/// whose arms only jump forward to such a label.
-fn forward_jump(block: &[Stmt], j: usize, body: &[Stmt]) -> bool {
+/// whose arms end with a jump forward to such a label (or fall through), after assignments
+/// to registers only (`{ r1_v2 = r1; goto over; }`: the litmus translator's join copies).
+fn forward_jump(prog: &Program, block: &[Stmt], j: usize, body: &[Stmt]) -> bool {
     let label_at = |l: LabelId| block.iter().position(|s| matches!(s.kind, StmtKind::Label(m, _) if m == l));
     let only_forward = |l: LabelId, at: usize| {
         let mut ok = true;
@@ -1374,11 +1404,32 @@ fn forward_jump(block: &[Stmt], j: usize, body: &[Stmt]) -> bool {
     match &block[j].kind {
         StmtKind::Label(l, _) => only_forward(*l, j),
         StmtKind::If { then_, else_, .. } => {
-            let arm_ok = |arm: &[Stmt]| arm.iter().all(|s| matches!(s.kind, StmtKind::Goto(l) if label_at(l).is_some_and(|at| at > j && only_forward(l, at))));
+            let arm_ok = |arm: &[Stmt]| {
+                let (last, copies) = match arm.split_last() {
+                    Some((last, copies)) if matches!(last.kind, StmtKind::Goto(_)) => (Some(last), copies),
+                    _ => (None, arm),
+                };
+                last.is_none_or(|s| matches!(s.kind, StmtKind::Goto(l) if label_at(l).is_some_and(|at| at > j && only_forward(l, at))))
+                    && copies.iter().all(|s| register_copy(prog, s))
+            };
             arm_ok(then_) && arm_ok(else_)
         }
         _ => false,
     }
+}
+
+/// An assignment between registers (no shared memory on either side).
+fn register_copy(prog: &Program, s: &Stmt) -> bool {
+    let StmtKind::Assign { lhs, rhs } = &s.kind else { return false };
+    let mut shared = lvalue_is_shared(prog, lhs);
+    rhs.visit(&mut |x| shared |= is_lvalue(x) && lvalue_is_shared(prog, x));
+    matches!(lhs.kind, ExprKind::Var(_)) && !shared
+}
+
+/// The register copies in the arms of a branch [`forward_jump`] accepts.
+fn arm_copies(s: &Stmt) -> Vec<&Stmt> {
+    let StmtKind::If { then_, else_, .. } = &s.kind else { return vec![] };
+    then_.iter().chain(else_).filter(|s| matches!(s.kind, StmtKind::Assign { .. })).collect()
 }
 
 /// Whether statement `outer` is or contains the statement `id`.
@@ -1512,16 +1563,16 @@ impl Rewriter<'_> {
     }
 
     /// Completes the reads whose value a branch has guessed (a control dependency orders them
-    /// before what follows).
-    fn complete_speculated(&self, ctx: &Ctx, loc: Loc) -> Block {
+    /// before what follows). `picks`: also those only picks guessed (before an assertion,
+    /// which must see real values; a pick orders nothing).
+    fn complete_speculated(&self, ctx: &Ctx, loc: Loc, picks: bool) -> Block {
         let Some(pending) = self.pending.get(&ctx.func) else { return vec![] };
         pending
             .iter()
-            .filter(|p| !p.spec.is_empty() || !p.fwd.is_empty())
-            .map(|p| {
-                let flags = p.spec.iter().map(|sp| sp.flag).chain(p.fwd.iter().map(|f| f.flag));
-                let any = flags.map(|f| var(f, &Type::Bool)).reduce(or).expect("non-empty");
-                if_(any, vec![self.complete_read(p, ctx, loc)], vec![], loc)
+            .filter_map(|p| {
+                let flags = p.spec.iter().filter(|sp| picks || sp.ctrl).map(|sp| sp.flag).chain(p.fwd.iter().map(|f| f.flag));
+                let any = flags.map(|f| var(f, &Type::Bool)).reduce(or)?;
+                Some(if_(any, vec![self.complete_read(p, ctx, loc)], vec![], loc))
             })
             .collect()
     }
@@ -1568,7 +1619,7 @@ impl Rewriter<'_> {
             b.extend(self.call_me(self.flush_all_lw, ctx, loc));
         }
         if self.model.ctrl_orders_writes && skip.is_none() {
-            b.extend(self.complete_speculated(ctx, loc));
+            b.extend(self.complete_speculated(ctx, loc, false));
         }
         // A read delayed past a later write to the same location would break coherence.
         let spared: Vec<VarId> = skip.iter().chain(spare).map(|&i| self.pending[&ctx.func][i].ptr).collect();
@@ -1886,14 +1937,14 @@ impl Rewriter<'_> {
             }
             StmtKind::Assert { .. } => {
                 // A property is checked on real values only: guesses are confirmed first.
-                let b = self.complete_speculated(ctx, loc);
+                let b = self.complete_speculated(ctx, loc, true);
                 out.extend(self.wrap(ctx, b, loc));
                 out.push(s.clone());
             }
             StmtKind::Fence(f) => {
                 let mut b = vec![];
                 if matches!(f, Fence::Isync | Fence::Isb) && self.model.ctrl_isync_orders_reads {
-                    b.extend(self.complete_speculated(ctx, loc));
+                    b.extend(self.complete_speculated(ctx, loc, false));
                 }
                 b.extend(self.fence_stmts(ctx, self.fence_effect(*f), loc));
                 out.extend(self.wrap(ctx, b, loc));
@@ -1906,7 +1957,7 @@ impl Rewriter<'_> {
                     let reads = self.must_fences.get(g).is_some_and(|fs| fs.iter().any(|f| self.fence_effect(*f).flush_reads));
                     let isync = self.model.ctrl_isync_orders_reads && self.must_fences.get(g).is_some_and(|fs| fs.iter().any(|f| matches!(f, Fence::Isync | Fence::Isb)));
                     if isync && !reads {
-                        let b = self.complete_speculated(ctx, loc);
+                        let b = self.complete_speculated(ctx, loc, false);
                         out.extend(self.wrap(ctx, b, loc));
                     }
                     if reads {
