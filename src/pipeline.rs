@@ -153,7 +153,16 @@ pub struct Instrumented {
     pub rewritten: Rewritten,
 }
 
-pub fn instrument(a: &mut Analysis, arch: &Arch, strategy: Strategy, ropts: &rewrite::Options) -> Instrumented {
+/// The delay pairs to instrument (the part of [`instrument`] that does not depend on the
+/// buffer depth).
+pub struct Chosen {
+    /// True when an incomplete cycle search forced the `all` strategy.
+    pub fallback: bool,
+    pub selection: Selection,
+}
+
+/// Chooses the delay pairs of `a` for `arch` with `strategy`.
+pub fn choose(a: &mut Analysis, arch: &Arch, strategy: Strategy) -> Chosen {
     let t = Instant::now();
     // An incomplete cycle list cannot tell which pairs suffice: delaying every relaxable pair
     // is the sound fallback (the paper's baseline), at a cost in verification time.
@@ -167,13 +176,26 @@ pub fn instrument(a: &mut Analysis, arch: &Arch, strategy: Strategy, ropts: &rew
         ));
     }
     a.timings.selection = t.elapsed();
+    Chosen { fallback, selection }
+}
+
+/// Rewrites `a` so that its SC executions simulate `arch` on the pairs of `selection`, with
+/// buffers of depth `ropts.buffer_size` where the depth cannot be computed.
+pub fn rewrite_at(a: &mut Analysis, arch: &Arch, selection: &Selection, ropts: &rewrite::Options) -> Rewritten {
     let t = Instant::now();
-    let plan = plan_of(&a.aeg, &selection);
+    let plan = plan_of(&a.aeg, selection);
     let rewritten = if arch.relaxes_nothing() {
         Rewritten { program: a.program.clone(), summary: Default::default() }
     } else {
         rewrite::rewrite(&a.program, &a.aeg, &plan, &model_of(arch), ropts)
     };
     a.timings.emit = t.elapsed();
+    rewritten
+}
+
+/// [`choose`] then [`rewrite_at`].
+pub fn instrument(a: &mut Analysis, arch: &Arch, strategy: Strategy, ropts: &rewrite::Options) -> Instrumented {
+    let Chosen { fallback, selection } = choose(a, arch, strategy);
+    let rewritten = rewrite_at(a, arch, &selection, ropts);
     Instrumented { fallback, selection, rewritten }
 }
