@@ -11,7 +11,7 @@ use crate::pipeline::{self, Analysis};
 use crate::select::{Selection, Strategy};
 use crate::source::{Error, SourceMap};
 use std::collections::HashMap;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -419,10 +419,8 @@ fn verdict_line(verdict: &Verdict, checked: &Checked, arch: &str, bounds: &str) 
     }
 }
 
-/// Prints and clears `out`. A closed stdout (`| head`) is not an error worth a panic.
+/// Prints and clears `out` (a closed stdout ends the output quietly: [`crate::output`]).
 fn flush(out: &mut String) {
-    let mut so = std::io::stdout().lock();
-    let _ = so.write_all(out.as_bytes());
-    let _ = so.flush();
+    crate::output::stdout(out);
     out.clear();
 }
