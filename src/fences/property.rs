@@ -101,7 +101,7 @@ fn accesses(o: &Outcome) -> Vec<(String, Vec<Access>)> {
                     }
                 }
             }
-            StepKind::Assign { lhs, .. } if matches!(lhs.as_str(), "v" | "me" | "s") && pending.contains(&s.thread) => {}
+            StepKind::Assign { lhs, .. } if matches!(lhs.as_str(), "v" | "me" | "s" | "mask" | "tag") && pending.contains(&s.thread) => {}
             StepKind::Assign { lhs, value } if lhs.contains("$rs") => {
                 pending.remove(&s.thread);
                 let addr = parse_addr(value);
