@@ -6,6 +6,9 @@
 //! graph, §4.2) → `cycles` (critical cycles per [`arch`], §4.3) → `select` (delay pairs,
 //! §4.5) → `rewrite` (instrumented C, §3.1/§4.4).
 
+// Output goes through `output::stdout` (a closed stdout must not panic).
+#![deny(clippy::print_stdout)]
+
 pub mod aeg;
 pub mod backend;
 pub mod bmc;
@@ -26,3 +29,4 @@ pub mod report;
 pub mod execgraph;
 pub mod verify;
 pub mod trace;
+pub mod output;

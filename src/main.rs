@@ -1,10 +1,13 @@
 //! Command-line interface: flags only; the work is done by the `weakc` library.
+// Output goes through `weakc::output::stdout` (a closed stdout must not panic).
+#![deny(clippy::print_stdout)]
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 use weakc::arch::{self, Arch};
+use weakc::output::stdout;
 use weakc::pipeline::{self, Analysis};
 use weakc::source::{write_atomically, Error, SourceMap};
 
@@ -248,7 +251,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             for (path, text) in &out.files {
                 write_atomically(path, text).map_err(|e| (e, out.map.clone()))?;
             }
-            print!("{}", out.stdout);
+            stdout(&out.stdout);
             Ok(out.code)
         }
         Cmd::Cycles { common, format, dot } => {
@@ -256,8 +259,8 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             let a = analyze(&common, arch)?;
             let file = common.file.display().to_string();
             match format {
-                Format::Text => print!("{}", weakc::report::cycles_text(&file, &a, arch.name)),
-                Format::Json => println!("{}", serde_json::to_string_pretty(&weakc::report::cycles_json(&file, &a, arch.name)).expect("json")),
+                Format::Text => stdout(&weakc::report::cycles_text(&file, &a, arch.name)),
+                Format::Json => stdout(&(serde_json::to_string_pretty(&weakc::report::cycles_json(&file, &a, arch.name)).expect("json") + "\n")),
             }
             if let Some(d) = dot {
                 write_atomically(&d, &weakc::report::dot(&a)).map_err(|e| (e, a.map.clone()))?;
@@ -285,10 +288,9 @@ fn run(cli: Cli) -> Result<u8, Failure> {
             );
             write_atomically(&output, &text).map_err(|e| (e, a.map.clone()))?;
             match format {
-                Format::Text => print!("{}", weakc::report::instrument_summary(&file, &output.display().to_string(), &a, arch.name, strategy.name(), &ins)),
-                Format::Json => println!(
-                    "{}",
-                    serde_json::to_string_pretty(&serde_json::json!({
+                Format::Text => stdout(&weakc::report::instrument_summary(&file, &output.display().to_string(), &a, arch.name, strategy.name(), &ins)),
+                Format::Json => stdout(
+                    &(serde_json::to_string_pretty(&serde_json::json!({
                         "file": file, "output": output.display().to_string(), "arch": arch.name,
                         "strategy": strategy.name(), "threads": a.aeg.threads.len(), "events": a.aeg.events.len(),
                         "sccs": a.cycles.sccs, "cycles": a.cycles.cycles.len(),
@@ -297,6 +299,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
                         "fallback_all_pairs": ins.fallback, "note": ins.selection.note,
                     }))
                     .expect("json")
+                        + "\n"),
                 ),
             }
             // With the fallback the output is sound: only the plain `all` strategy with an
@@ -308,25 +311,28 @@ fn run(cli: Cli) -> Result<u8, Failure> {
 
 fn verify(common: Common, v: VerifyArgs) -> Result<u8, Failure> {
     use weakc::backend::{Backend, Choice};
+    // --timeout is the budget of the whole command.
+    let deadline = v.timeout.map(|t| std::time::Instant::now() + Duration::from_secs_f64(t.max(0.0)));
     let arch = arch_of(&common.mm)?;
     let file = common.file.display().to_string();
     let mut a = analyze(&common, arch)?;
-    let ropts = weakc::rewrite::Options { buffer_size: v.buffer_size.max(1) };
-    let ins = pipeline::instrument(&mut a, arch, v.strategy.strategy(), &ropts);
-    let prog = &ins.rewritten.program;
-    let fail = |e: Error| (e, a.map.clone());
+    let subject = weakc::verify::Subject { file: &file, arch, strategy: v.strategy.strategy(), buffer_size: v.buffer_size.max(1) };
     if v.show_loops {
-        print!("{}", weakc::verify::show_loops(prog, &a.map, v.json));
+        let ins = pipeline::instrument(&mut a, arch, subject.strategy, &weakc::rewrite::Options { buffer_size: subject.buffer_size });
+        stdout(&weakc::verify::show_loops(&ins.rewritten.program, &a.map, v.json));
         return Ok(0);
     }
+    let map = a.map.clone();
+    let fail = |e: Error| (e, map.clone());
     let opts = weakc::verify::Options {
         unwind: v.unwind,
+        // The instrumentation adds no loops: the program's loops are the ones to bound.
         unwindset: match &v.unwindset {
-            Some(s) => weakc::verify::parse_unwindset(s, prog).map_err(fail)?,
+            Some(s) => weakc::verify::parse_unwindset(s, &a.program).map_err(fail)?,
             None => Default::default(),
         },
         unwinding_assertions: !v.no_unwinding_assertions,
-        timeout: v.timeout.map(|t| Duration::from_secs_f64(t.max(0.0))),
+        deadline,
         backend: match v.backend {
             BackendArg::Auto => Choice::Auto,
             BackendArg::Builtin => Choice::Only(Backend::Builtin),
@@ -337,10 +343,5 @@ fn verify(common: Common, v: VerifyArgs) -> Result<u8, Failure> {
         json: v.json,
         trace_dot: v.trace_dot.clone(),
     };
-    let c_text = || {
-        let header = format!("Instrumented by weakc {} for {} from {file}.", env!("CARGO_PKG_VERSION"), arch.name);
-        weakc::cprint::print_program(prog, &a.map, &weakc::cprint::PrintOptions { line_directives: true, header })
-    };
-    let cx = weakc::verify::Context { file: &file, arch: arch.name, cycles: a.cycles.cycles.len(), pairs: ins.selection.pairs.len(), c_text: &c_text };
-    weakc::verify::run(prog, &a.map, &cx, &opts).map_err(fail)
+    weakc::verify::run(&mut a, &subject, &opts).map_err(fail)
 }

@@ -1,7 +1,7 @@
 //! The stages wired together: source file → normalised IR → event graph → critical cycles →
 //! delay pairs → instrumented program. The CLI and the tests drive weakc through here.
 
-use crate::aeg::{self, Aeg, BuildOptions, Dir};
+use crate::aeg::{self, Aeg, BuildOptions, Dir, EventId};
 use crate::arch::Arch;
 use crate::cycles::{self, CycleSet, Limits};
 use crate::frontend;
@@ -113,19 +113,56 @@ pub fn model_of(arch: &Arch) -> Model {
 /// event, so are its thread's writes to the read's object in between: the read may then be
 /// satisfied after them while they wait in the buffer (coherence only requires it to read
 /// something older, see the rewriter's `Hold`), and their own thread may read them first.
-pub fn plan_of(aeg: &Aeg, sel: &Selection) -> Plan {
+///
+/// Lightweight fences (`lwsync`, `eieio`): a pair only such a fence orders is selected only
+/// where a cycle relaxes the fence (see `cycles::herd`). Then the fence does not complete
+/// the pair's read ([`Plan::lw_free`]), nor hold the pair's second write behind its first
+/// ([`Plan::lw_pass`]: that pair only, the fence still orders the thread's other writes).
+/// Likewise for an `rfe` whose B-cumulativity a cycle relaxes. And see [`lw_detours`].
+pub fn plan_of(aeg: &Aeg, arch: &Arch, cycles: &[crate::cycles::Cycle], sel: &Selection) -> Plan {
     let mut plan = Plan::default();
+    let light_ww: Vec<(EventId, EventId)> = aeg
+        .pairs
+        .iter()
+        .filter(|(&(a, b), info)| aeg.event(a).dir == Dir::W && aeg.event(b).dir == Dir::W && light_ordered(arch, Dir::W, Dir::W, info))
+        .map(|(&k, _)| k)
+        .collect();
+    // Per rfe relation: the writes before its write whose lightweight fence a cycle through
+    // both relaxes (B-cumulativity relaxed with it).
+    let mut rfe_light: HashMap<(EventId, EventId), Vec<EventId>> = HashMap::new();
+    if !light_ww.is_empty() {
+        for c in cycles {
+            let n = c.edges.len();
+            for (i, e) in c.edges.iter().enumerate() {
+                let prev = &c.edges[(i + n - 1) % n];
+                if matches!(e.kind, crate::cycles::EdgeKind::Rfe) && !e.safe && !prev.safe && light_ww.contains(&(prev.from, prev.to)) {
+                    rfe_light.entry((e.from, e.to)).or_default().push(prev.from);
+                }
+            }
+        }
+    }
     for p in &sel.pairs {
         let ev = aeg.event(p.from);
         match ev.dir {
             Dir::W => plan.delayed_writes.insert(ev.site),
             Dir::R => plan.delayed_reads.insert(ev.site),
         };
-        // A program-order pair with a fence between is unsafe only because a cycle relaxes a
-        // lightweight fence (see `cycles::herd`): the fence must not order it.
-        if p.kind != PairKind::Rfe && aeg.pairs.get(&(p.from, p.to)).is_some_and(|i| !i.fences.is_empty()) {
-            plan.lw_free.insert(ev.site);
-            plan.lw_free.insert(aeg.event(p.to).site);
+        let to = aeg.event(p.to);
+        if p.kind != PairKind::Rfe && aeg.pairs.get(&(p.from, p.to)).is_some_and(|i| light_ordered(arch, ev.dir, to.dir, i)) {
+            match (ev.dir, to.dir) {
+                (Dir::R, _) => plan.lw_free.insert(ev.site),
+                (Dir::W, Dir::W) => plan.lw_pass.insert((ev.site, to.site)),
+                // ordered through a write in between: nothing the fence does to undo
+                (Dir::W, Dir::R) => false,
+            };
+        }
+        if p.kind == PairKind::Rfe {
+            for &w1 in rfe_light.get(&(p.from, p.to)).into_iter().flatten() {
+                plan.delayed_writes.insert(aeg.event(w1).site);
+                plan.lw_pass.insert((aeg.event(w1).site, ev.site));
+            }
+        } else if !light_ww.is_empty() {
+            lw_detours(aeg, p, &light_ww, &mut plan);
         }
         if ev.dir == Dir::R && p.kind != PairKind::Rfe {
             for (&(a, w), _) in &aeg.pairs {
@@ -146,6 +183,56 @@ pub fn plan_of(aeg: &Aeg, sel: &Selection) -> Plan {
     plan
 }
 
+/// The pair `(first, second)` is ordered by a lightweight fence and by nothing stronger (as
+/// the cycle search judges it, also through a write to the read's object in between).
+fn light_ordered(arch: &Arch, first: Dir, second: Dir, info: &aeg::PairInfo) -> bool {
+    let light = |d: Dir| arch.po_pair_safe_by(first, d, info, false) && !arch.po_pair_safe_by(first, d, info, true);
+    light(second) || second == Dir::R && !info.writes_between.is_empty() && light(Dir::W)
+}
+
+/// Detours through a lightweight fence of another thread (`MP+lwsync+addr-bigdetour-addr`).
+/// Delaying the po pair `p` lets its first event `x` (or, for a read, an event depending on
+/// it) be performed after a later read `y` of the thread up to `p`'s second event. herd's
+/// ppc.cat allows `x -fr|co-> W1 -lwsync-> W2 -rfe-> y` then (the lightweight fence orders
+/// W1 before W2 for the reads that happen-after W2, which `x` is not), but in the
+/// instrumented program W1 is in memory before W2 can be read at all, so `x` would see W1.
+/// Such a pair (W1, W2) is relaxed: W1 may wait in the buffer and W2 pass it.
+fn lw_detours(aeg: &Aeg, p: &crate::select::DelayPair, light_ww: &[(EventId, EventId)], plan: &mut Plan) {
+    let (a, b) = (p.from, p.to);
+    // Program order within one iteration: a pair around a loop's back edge is left out (its
+    // detours would relax the fence for every reader of the loop; see the README).
+    let fwd = |x: EventId, y: EventId| aeg.pair(x, y).is_some_and(|i| !i.via_back_edge);
+    if !fwd(a, b) {
+        return;
+    }
+    let first = aeg.event(a);
+    let t = first.thread;
+    let several = aeg.thread(t).instances != aeg::Instances::Count(1);
+    // The events of the thread from `a` to `b` in program order.
+    let between = |e: EventId| e == a || e == b || fwd(a, e) && fwd(e, b);
+    let in_thread: Vec<EventId> = aeg.events.iter().enumerate().map(|(i, _)| EventId(i as u32)).filter(|&e| aeg.event(e).thread == t && between(e)).collect();
+    // Performed late: the first event and, for a read, what depends on its value.
+    let late: Vec<EventId> = in_thread
+        .iter()
+        .copied()
+        .filter(|&e| e == a || first.dir == Dir::R && e != b && fwd(a, e) && aeg.pair(a, e).is_some_and(|i| i.deps.addr || i.deps.data))
+        .collect();
+    for &x in &late {
+        for &y in &in_thread {
+            if y == a || aeg.event(y).dir != Dir::R || !(x == a || fwd(x, y)) || x == y {
+                continue;
+            }
+            for &(w1, w2) in light_ww {
+                let (e1, e2) = (aeg.event(w1), aeg.event(w2));
+                if (e1.thread != t || several) && e1.obj == aeg.event(x).obj && e2.obj == aeg.event(y).obj {
+                    plan.delayed_writes.insert(e1.site);
+                    plan.lw_pass.insert((e1.site, e2.site));
+                }
+            }
+        }
+    }
+}
+
 pub struct Instrumented {
     /// True when an incomplete cycle search forced the `all` strategy.
     pub fallback: bool,
@@ -153,7 +240,16 @@ pub struct Instrumented {
     pub rewritten: Rewritten,
 }
 
-pub fn instrument(a: &mut Analysis, arch: &Arch, strategy: Strategy, ropts: &rewrite::Options) -> Instrumented {
+/// The delay pairs to instrument (the part of [`instrument`] that does not depend on the
+/// buffer depth).
+pub struct Chosen {
+    /// True when an incomplete cycle search forced the `all` strategy.
+    pub fallback: bool,
+    pub selection: Selection,
+}
+
+/// Chooses the delay pairs of `a` for `arch` with `strategy`.
+pub fn choose(a: &mut Analysis, arch: &Arch, strategy: Strategy) -> Chosen {
     let t = Instant::now();
     // An incomplete cycle list cannot tell which pairs suffice: delaying every relaxable pair
     // is the sound fallback (the paper's baseline), at a cost in verification time.
@@ -167,13 +263,26 @@ pub fn instrument(a: &mut Analysis, arch: &Arch, strategy: Strategy, ropts: &rew
         ));
     }
     a.timings.selection = t.elapsed();
+    Chosen { fallback, selection }
+}
+
+/// Rewrites `a` so that its SC executions simulate `arch` on the pairs of `selection`, with
+/// buffers of depth `ropts.buffer_size` where the depth cannot be computed.
+pub fn rewrite_at(a: &mut Analysis, arch: &Arch, selection: &Selection, ropts: &rewrite::Options) -> Rewritten {
     let t = Instant::now();
-    let plan = plan_of(&a.aeg, &selection);
+    let plan = plan_of(&a.aeg, arch, &a.cycles.cycles, selection);
     let rewritten = if arch.relaxes_nothing() {
         Rewritten { program: a.program.clone(), summary: Default::default() }
     } else {
         rewrite::rewrite(&a.program, &a.aeg, &plan, &model_of(arch), ropts)
     };
     a.timings.emit = t.elapsed();
+    rewritten
+}
+
+/// [`choose`] then [`rewrite_at`].
+pub fn instrument(a: &mut Analysis, arch: &Arch, strategy: Strategy, ropts: &rewrite::Options) -> Instrumented {
+    let Chosen { fallback, selection } = choose(a, arch, strategy);
+    let rewritten = rewrite_at(a, arch, &selection, ropts);
     Instrumented { fallback, selection, rewritten }
 }

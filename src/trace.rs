@@ -71,7 +71,7 @@ pub fn render(outcome: &Outcome, map: &SourceMap) -> Vec<String> {
         if same_thread {
             let p = pending.as_mut().expect("checked");
             match &s.kind {
-                StepKind::Assign { lhs, value } if s.loc.line > 0 && matches!(lhs.as_str(), "p" | "v" | "me" | "s") => {
+                StepKind::Assign { lhs, value } if s.loc.line > 0 && matches!(lhs.as_str(), "p" | "v" | "me" | "s" | "mask" | "tag") => {
                     match lhs.as_str() {
                         "p" => p.addr = Some(value.clone()),
                         "v" => p.value = Some(value.clone()),

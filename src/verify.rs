@@ -1,15 +1,19 @@
-//! `weakc verify` after instrumentation: choosing the back end, running it, and presenting
-//! the result (header, progress, counterexample, verdict line, JSON, execution graph). The
-//! CLI only parses flags and calls [`run`].
+//! `weakc verify` after the analysis: choosing the back end, instrumenting and deciding the
+//! program ([`check`], with the fallback to buffer depth 1 when the built-in engine stops on
+//! a memory guard), and presenting the result (header, progress, counterexample, verdict
+//! line, JSON, execution graph). The CLI only parses flags and calls [`run`].
 
+use crate::arch::Arch;
 use crate::backend::{self, Backend, Choice, ExternalOptions, ExternalRun};
 use crate::bmc::{self, BmcOptions, Outcome, PropertyKind, Verdict};
 use crate::ir::Program;
+use crate::pipeline::{self, Analysis};
+use crate::select::{Selection, Strategy};
 use crate::source::{Error, SourceMap};
 use std::collections::HashMap;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Exit codes of `verify`, as CBMC's: 0 safe, 10 a property is violated; 5 unknown.
 pub const EXIT_SAFE: u8 = 0;
@@ -22,21 +26,146 @@ pub struct Options {
     /// Per-loop bounds by loop id (`main.0`), as `--unwindset` gives them.
     pub unwindset: HashMap<String, u32>,
     pub unwinding_assertions: bool,
-    pub timeout: Option<Duration>,
+    /// When the whole command must end (`--timeout`, counted from its start): every check
+    /// gets the time left.
+    pub deadline: Option<Instant>,
     pub backend: Choice,
     pub quiet: bool,
     pub json: bool,
     pub trace_dot: Option<PathBuf>,
 }
 
-/// What the header says about the instrumentation.
-pub struct Context<'a> {
+/// What `weakc verify` decides: the analysed program, instrumented for `arch`.
+pub struct Subject<'a> {
     pub file: &'a str,
-    pub arch: &'a str,
-    pub cycles: usize,
-    pub pairs: usize,
-    /// The instrumented program printed as C (for external back ends).
-    pub c_text: &'a dyn Fn() -> String,
+    pub arch: &'a Arch,
+    pub strategy: Strategy,
+    /// `--buffer-size`: the depth of the write buffers whose depth cannot be computed.
+    pub buffer_size: u32,
+}
+
+/// One decision: the program instrumented at `buffer_size`, and what the engine said.
+#[derive(Debug)]
+pub struct Check {
+    pub buffer_size: u32,
+    pub outcome: Outcome,
+}
+
+/// The checks of one verification: the first at the requested buffer depth and, when the
+/// engine stopped on a memory guard there, a second at depth 1 ([`check`]).
+#[derive(Debug)]
+pub struct Checked {
+    /// One or two checks, the requested depth first.
+    pub checks: Vec<Check>,
+    /// Why a memory guard at the requested depth was not followed by a check at depth 1.
+    pub no_fallback: Option<String>,
+    /// Whether the program was instrumented (not for architectures that relax nothing).
+    pub instrumented: bool,
+}
+
+impl Checked {
+    /// The depth that was asked for.
+    pub fn requested(&self) -> u32 {
+        self.checks[0].buffer_size
+    }
+
+    /// The check the result comes from (the last).
+    pub fn last(&self) -> &Check {
+        self.checks.last().expect("at least one check")
+    }
+
+    /// Whether the first check hit a memory guard and the program was checked again at
+    /// depth 1.
+    pub fn fell_back(&self) -> bool {
+        self.checks.len() > 1
+    }
+
+    /// The verdict for the requested depth. Depth-1 behaviours are a subset of depth-N ones
+    /// (and those of the architecture's): a violation at depth 1 is a violation, but
+    /// assertions that hold at depth 1 say nothing about depth N.
+    pub fn verdict(&self) -> Verdict {
+        let first = &self.checks[0];
+        let Some(second) = self.checks.get(1) else {
+            return match (&first.outcome.verdict, &self.no_fallback) {
+                (Verdict::Unknown(why), Some(n)) => Verdict::Unknown(format!("{why} ({n})")),
+                (v, _) => v.clone(),
+            };
+        };
+        let (n, m) = (first.buffer_size, second.buffer_size);
+        let why1 = match &first.outcome.verdict {
+            Verdict::Unknown(w) => w.clone(),
+            v => format!("{v:?}"),
+        };
+        match &second.outcome.verdict {
+            Verdict::Unsafe => Verdict::Unsafe,
+            Verdict::Safe { .. } => Verdict::Unknown(format!(
+                "at buffer depth {n}: {why1}; at buffer depth {m} the assertions hold, which proves nothing for depth {n}"
+            )),
+            Verdict::Unknown(why2) => Verdict::Unknown(format!("at buffer depth {n}: {why1}; at buffer depth {m}: {why2}")),
+        }
+    }
+
+    /// The last check's outcome (its counterexample, if any) with [`Checked::verdict`].
+    pub fn into_outcome(mut self) -> Outcome {
+        let verdict = self.verdict();
+        let mut o = self.checks.pop().expect("at least one check").outcome;
+        o.verdict = verdict;
+        o
+    }
+}
+
+/// A verification engine: decides an instrumented program within the time given.
+pub type Engine<'a> = dyn FnMut(&Program, Option<Duration>) -> Result<Outcome, Error> + 'a;
+
+/// Instruments `a` for `arch` (the pairs of `selection`) at buffer depth `buffer_size` and
+/// decides it with `engine` (given the program and the time left before `deadline`). When
+/// the engine stops on a memory guard (formula size or resident memory, not the clock) and
+/// a shallower instrumentation exists, the program is instrumented again at depth 1 and
+/// decided with the time left; `on_fallback` is told the first check before that.
+pub fn check(
+    a: &mut Analysis,
+    arch: &Arch,
+    selection: &Selection,
+    buffer_size: u32,
+    deadline: Option<Instant>,
+    engine: &mut Engine,
+    on_fallback: &mut dyn FnMut(&Check),
+) -> Result<Checked, Error> {
+    let left = || deadline.map(|d| d.saturating_duration_since(Instant::now()));
+    let buffer_size = buffer_size.max(1);
+    let instrumented = !arch.relaxes_nothing();
+    let rw = pipeline::rewrite_at(a, arch, selection, &crate::rewrite::Options { buffer_size });
+    let first = Check { buffer_size, outcome: engine(&rw.program, left())? };
+    let depths = rw.summary.buffers;
+    drop(rw.program);
+    let mut done = Checked { checks: vec![first], no_fallback: None, instrumented };
+    if buffer_size == 1 || !instrumented || !done.checks[0].outcome.memory_guard_hit() {
+        return Ok(done);
+    }
+    release_freed_memory();
+    let rw = pipeline::rewrite_at(a, arch, selection, &crate::rewrite::Options { buffer_size: 1 });
+    if rw.summary.buffers == depths {
+        done.no_fallback = Some("every buffer depth was computed, none comes from --buffer-size: no smaller instrumentation to fall back to".into());
+        return Ok(done);
+    }
+    if left() == Some(Duration::ZERO) {
+        done.no_fallback = Some("no time left to check again at buffer depth 1".into());
+        return Ok(done);
+    }
+    on_fallback(&done.checks[0]);
+    let outcome = engine(&rw.program, left())?;
+    done.checks.push(Check { buffer_size: 1, outcome });
+    Ok(done)
+}
+
+/// Gives the memory the abandoned formula held back to the system, so that the resident
+/// memory guard of the next check measures that check (glibc keeps freed memory otherwise).
+fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free heap pages to the system.
+    unsafe {
+        libc::malloc_trim(0);
+    }
 }
 
 /// Parses `--unwindset`: `ID:N` pairs separated by commas, each ID a loop of `prog`.
@@ -85,9 +214,22 @@ fn print_progress(m: &str) {
     eprintln!("weakc: {m}");
 }
 
-/// Verifies `prog` (the instrumented program; `map` its sources) and prints the result.
-/// Returns the exit code.
-pub fn run(prog: &Program, map: &SourceMap, cx: &Context, o: &Options) -> Result<u8, Error> {
+/// The built-in engine's options for one check with `timeout` left.
+pub fn bmc_options(o: &Options, timeout: Option<Duration>, progress: bool) -> BmcOptions {
+    BmcOptions {
+        unwind: o.unwind,
+        unwindset: o.unwindset.clone(),
+        unwinding_assertions: o.unwinding_assertions,
+        timeout,
+        max_clauses: Some(bmc::DEFAULT_MAX_CLAUSES),
+        max_memory: Some(bmc::DEFAULT_MAX_MEMORY),
+        progress: if progress { Some(print_progress) } else { None },
+    }
+}
+
+/// Verifies the analysed program `a` as `s` says and prints the result (see [`check`] for
+/// the fallback to buffer depth 1). Returns the exit code.
+pub fn run(a: &mut Analysis, s: &Subject, o: &Options) -> Result<u8, Error> {
     let needs = if o.trace_dot.is_some() {
         Some("--trace-dot")
     } else if !o.unwindset.is_empty() {
@@ -97,87 +239,141 @@ pub fn run(prog: &Program, map: &SourceMap, cx: &Context, o: &Options) -> Result
         None
     };
     let sel = backend::select(o.backend, needs)?;
+    let chosen = pipeline::choose(a, s.arch, s.strategy);
     let progress = !o.quiet && !o.json && std::io::stderr().is_terminal();
+    let text = !o.quiet && !o.json;
     let mut out = String::new();
     let bounds = bounds_text(o);
-    if !o.quiet && !o.json {
-        out.push_str(&format!("weakc verify: {}\n", cx.file));
+    let depth = if s.arch.relaxes_nothing() { String::new() } else { format!(", buffer depth {}", s.buffer_size.max(1)) };
+    if text {
+        out.push_str(&format!("weakc verify: {}\n", s.file));
         out.push_str(&format!(
-            "  architecture {} ({} critical cycles, {} delay pairs), backend {} ({}), {bounds}\n",
-            cx.arch,
-            cx.cycles,
-            cx.pairs,
+            "  architecture {} ({} critical cycles, {} delay pairs{depth}), backend {} ({}), {bounds}\n",
+            s.arch.name,
+            a.cycles.cycles.len(),
+            chosen.selection.pairs.len(),
             sel.backend.name(),
             sel.reason
         ));
         // The header first: a long run shows what it is doing.
         flush(&mut out);
     }
-    let mut map = map.clone();
-    let outcome = match sel.backend {
-        Backend::Builtin => {
-            let opts = BmcOptions {
-                unwind: o.unwind,
-                unwindset: o.unwindset.clone(),
-                unwinding_assertions: o.unwinding_assertions,
-                timeout: o.timeout,
-                max_clauses: Some(bmc::DEFAULT_MAX_CLAUSES),
-                max_memory: Some(bmc::DEFAULT_MAX_MEMORY),
-                progress: if progress { Some(print_progress) } else { None },
-            };
-            bmc::verify(prog, &opts)?
-        }
-        b => {
-            if progress {
-                print_progress(&format!("running {} on the instrumented program", b.name()));
-            }
-            let eo = ExternalOptions { unwind: o.unwind, unwinding_assertions: o.unwinding_assertions, timeout: o.timeout };
-            match backend::run_external(&sel, &(cx.c_text)(), &eo)? {
-                ExternalRun::Done(r) => {
-                    let messages = backend::assertion_messages(prog, &map);
-                    backend::to_outcome(&r, &mut map, o.unwinding_assertions, &messages)
+    let mut map = a.map.clone();
+    let source_map = a.map.clone();
+    let header = format!("Instrumented by weakc {} for {} from {}.", env!("CARGO_PKG_VERSION"), s.arch.name, s.file);
+    let mut engine = |prog: &Program, timeout: Option<Duration>| -> Result<Outcome, Error> {
+        match sel.backend {
+            Backend::Builtin => bmc::verify(prog, &bmc_options(o, timeout, progress)),
+            b => {
+                if progress {
+                    print_progress(&format!("running {} on the instrumented program", b.name()));
                 }
-                ExternalRun::TimedOut(t) => Outcome {
-                    verdict: Verdict::Unknown(format!("{} was stopped at the time limit ({:.1} s)", b.name(), t.as_secs_f64())),
-                    failed: None,
-                    trace: vec![],
-                    stats: Default::default(),
-                    warnings: vec![],
-                    graph: None,
-                },
+                let c_text = crate::cprint::print_program(
+                    prog,
+                    &source_map,
+                    &crate::cprint::PrintOptions { line_directives: true, header: header.clone() },
+                );
+                let eo = ExternalOptions { unwind: o.unwind, unwinding_assertions: o.unwinding_assertions, timeout };
+                Ok(match backend::run_external(&sel, &c_text, &eo)? {
+                    ExternalRun::Done(r) => {
+                        let messages = backend::assertion_messages(prog, &map);
+                        backend::to_outcome(&r, &mut map, o.unwinding_assertions, &messages)
+                    }
+                    ExternalRun::TimedOut(t) => Outcome {
+                        verdict: Verdict::Unknown(format!("{} was stopped at the time limit ({:.1} s)", b.name(), t.as_secs_f64())),
+                        failed: None,
+                        trace: vec![],
+                        stats: Default::default(),
+                        warnings: vec![],
+                        graph: None,
+                        stopped: None,
+                    },
+                })
             }
         }
     };
-    let (line, code) = verdict_line(&outcome, cx.arch, &bounds);
+    let mut on_fallback = |first: &Check| {
+        let why = match &first.outcome.verdict {
+            Verdict::Unknown(w) => w.as_str(),
+            _ => "",
+        };
+        if text {
+            out.push_str(&format!(
+                "  buffer depth {}: {why}\n  checking again at buffer depth 1 (--buffer-size 1): a violation found there is one at depth {} too\n",
+                first.buffer_size, first.buffer_size
+            ));
+            flush(&mut out);
+        } else if progress {
+            print_progress(&format!("buffer depth {}: {why}; checking again at buffer depth 1", first.buffer_size));
+        }
+    };
+    let checked = check(a, s.arch, &chosen.selection, s.buffer_size, o.deadline, &mut engine, &mut on_fallback)?;
+    let (report, code) = report(&checked, s, &sel, o, &map)?;
+    out.push_str(&report);
+    flush(&mut out);
+    Ok(code)
+}
+
+/// The printing step of [`run`]: counterexample, verdict line (or JSON), execution graph.
+fn report(checked: &Checked, s: &Subject, sel: &backend::Selection, o: &Options, map: &SourceMap) -> Result<(String, u8), Error> {
+    let outcome = &checked.last().outcome;
+    let verdict = checked.verdict();
+    let bounds = bounds_text(o);
+    let (line, code) = verdict_line(&verdict, checked, s.arch.name, &bounds);
     if let Some(path) = &o.trace_dot {
         // Written only when there is a counterexample; an earlier file is left alone.
         if let Some(g) = &outcome.graph {
-            crate::source::write_atomically(path, &crate::execgraph::dot(g, &map))?;
+            crate::source::write_atomically(path, &crate::execgraph::dot(g, map))?;
         }
     }
+    let mut out = String::new();
     if o.json {
+        let verdict_word = |v: &Verdict| match v {
+            Verdict::Safe { .. } => "safe",
+            Verdict::Unsafe => "unsafe",
+            Verdict::Unknown(_) => "unknown",
+        };
+        let reason = |v: &Verdict| match v {
+            Verdict::Unknown(w) => Some(w.clone()),
+            _ => None,
+        };
+        let checks: Vec<serde_json::Value> = checked
+            .checks
+            .iter()
+            .map(|c| {
+                serde_json::json!({
+                    "buffer_size": c.buffer_size, "verdict": verdict_word(&c.outcome.verdict),
+                    "reason": reason(&c.outcome.verdict), "memory_guard": c.outcome.memory_guard_hit(),
+                    "clauses": c.outcome.stats.clauses,
+                })
+            })
+            .collect();
         let j = serde_json::json!({
-            "file": cx.file, "arch": cx.arch, "backend": sel.backend.name(), "backend_reason": sel.reason,
+            "file": s.file, "arch": s.arch.name, "backend": sel.backend.name(), "backend_reason": sel.reason,
             "unwind": o.unwind, "unwindset": o.unwindset, "unwinding_assertions": o.unwinding_assertions,
-            "verdict": match outcome.verdict { Verdict::Safe { .. } => "safe", Verdict::Unsafe => "unsafe", Verdict::Unknown(_) => "unknown" },
-            "complete": matches!(outcome.verdict, Verdict::Safe { complete: true }),
-            "reason": match &outcome.verdict { Verdict::Unknown(w) => Some(w.clone()), _ => None },
+            "buffer_size": checked.instrumented.then_some(checked.requested()),
+            "verdict": verdict_word(&verdict),
+            "complete": matches!(verdict, Verdict::Safe { complete: true }),
+            "reason": reason(&verdict),
+            "checks": checks,
+            "fell_back": checked.fell_back(),
+            "counterexample_buffer_size": (checked.instrumented && outcome.failed.is_some()).then_some(checked.last().buffer_size),
             "failed": outcome.failed.as_ref().map(|p| serde_json::json!({"kind": format!("{:?}", p.kind), "file": map.name(p.loc), "line": p.loc.line, "message": p.message})),
-            "trace": crate::trace::json(&outcome, &map),
+            "trace": crate::trace::json(outcome, map),
         });
         out.push_str(&serde_json::to_string_pretty(&j).unwrap_or_default());
         out.push('\n');
-        flush(&mut out);
-        return Ok(code);
+        return Ok((out, code));
     }
     if !o.quiet {
         for w in &outcome.warnings {
             out.push_str(&format!("  warning: {w}\n"));
         }
-        if let (Some(p), Verdict::Unsafe | Verdict::Unknown(_)) = (&outcome.failed, &outcome.verdict) {
+        if let (Some(p), Verdict::Unsafe | Verdict::Unknown(_)) = (&outcome.failed, &verdict) {
             let what = if p.kind == PropertyKind::UnwindingAssertion { "unwinding assertion" } else { "assertion" };
-            out.push_str(&format!("\nCounterexample ({what} at {}: {}):\n", map.describe(p.loc), p.message));
-            for l in crate::trace::render(&outcome, &map) {
+            let at_depth = if checked.fell_back() { format!(", buffer depth {}", checked.last().buffer_size) } else { String::new() };
+            out.push_str(&format!("\nCounterexample ({what} at {}: {}{at_depth}):\n", map.describe(p.loc), p.message));
+            for l in crate::trace::render(outcome, map) {
                 out.push_str(&format!("  {l}\n"));
             }
             out.push('\n');
@@ -185,8 +381,7 @@ pub fn run(prog: &Program, map: &SourceMap, cx: &Context, o: &Options) -> Result
     }
     out.push_str(&line);
     out.push('\n');
-    flush(&mut out);
-    Ok(code)
+    Ok((out, code))
 }
 
 fn bounds_text(o: &Options) -> String {
@@ -202,23 +397,30 @@ fn bounds_text(o: &Options) -> String {
     b
 }
 
-/// One line, CBMC's words, and always the bounds it holds within.
-fn verdict_line(outcome: &Outcome, arch: &str, bounds: &str) -> (String, u8) {
-    match &outcome.verdict {
+/// One line, CBMC's words, and always the bounds it holds within (and, after the fallback
+/// of [`check`], the buffer depth the verdict was found at).
+fn verdict_line(verdict: &Verdict, checked: &Checked, arch: &str, bounds: &str) -> (String, u8) {
+    match verdict {
         Verdict::Safe { complete: true } => (format!("VERIFICATION SUCCESSFUL ({arch}; {bounds}; the bounds were shown sufficient)"), EXIT_SAFE),
         Verdict::Safe { complete: false } => (
             format!("VERIFICATION SUCCESSFUL up to the bounds ({arch}; {bounds}; some loops or external functions were not fully explored)"),
             EXIT_SAFE,
+        ),
+        Verdict::Unsafe if checked.fell_back() => (
+            format!(
+                "VERIFICATION FAILED ({arch}; {bounds}; found at buffer depth {}, the check at buffer depth {} stopped at the memory guard)",
+                checked.last().buffer_size,
+                checked.requested()
+            ),
+            EXIT_VIOLATED,
         ),
         Verdict::Unsafe => (format!("VERIFICATION FAILED ({arch}; {bounds})"), EXIT_VIOLATED),
         Verdict::Unknown(why) => (format!("VERIFICATION UNKNOWN ({arch}; {bounds}): {why}"), EXIT_UNKNOWN),
     }
 }
 
-/// Prints and clears `out`. A closed stdout (`| head`) is not an error worth a panic.
+/// Prints and clears `out` (a closed stdout ends the output quietly: [`crate::output`]).
 fn flush(out: &mut String) {
-    let mut so = std::io::stdout().lock();
-    let _ = so.write_all(out.as_bytes());
-    let _ = so.flush();
+    crate::output::stdout(out);
     out.clear();
 }

@@ -474,3 +474,164 @@ fn real_cbmc_when_installed() {
     let r = weakc(d.path(), &["verify", "--mm", "tso", mp.to_str().unwrap(), "--backend", "cbmc"], None);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
 }
+
+/// Message passing whose writer writes in a loop: the rewriter cannot compute the depth of
+/// its buffers, so `--buffer-size` sets it (and the formula grows with it). Checks `cond`.
+fn mp_in_a_loop(cond: &str) -> String {
+    format!(
+        "{PRELUDE}\nint x, y;
+void *writer(void *a) {{ for (int i = 0; i < 2; i++) {{ x = i + 1; y = i + 1; }} return 0; }}
+int main() {{ pthread_t t; pthread_create(&t, 0, writer, 0);
+  int r1 = y; int r2 = x; __VERIFIER_assert({cond}); return 0; }}"
+    )
+}
+
+/// `weakc ARGS` in `dir` with the clause guard at `max_clauses` (`WEAKC_BMC_MAX_CLAUSES`).
+fn weakc_guarded(dir: &Path, args: &[&str], max_clauses: u64) -> Run {
+    let o = Command::new(env!("CARGO_BIN_EXE_weakc"))
+        .args(args)
+        .current_dir(dir)
+        .env("WEAKC_BMC_MAX_CLAUSES", max_clauses.to_string())
+        .output()
+        .expect("run weakc");
+    Run {
+        code: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+/// The clauses of the formula for `file` on Power at `--buffer-size depth` (no guard).
+fn clauses_at(dir: &Path, file: &str, depth: u32) -> u64 {
+    let d = depth.to_string();
+    let r = weakc_guarded(dir, &["verify", "--mm", "power", "--backend", "builtin", file, "--json", "--buffer-size", &d], 0);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap_or_else(|_| panic!("{}{}", r.stdout, r.stderr));
+    assert_eq!(v["checks"].as_array().map(Vec::len), Some(1), "no fallback without a guard: {}", r.stdout);
+    v["checks"][0]["clauses"].as_u64().expect("clauses")
+}
+
+/// A clause guard between the sizes of the formulas at depths 1 and 4: the check at the
+/// default depth 4 stops on it, and the program is checked again at depth 1.
+fn guard_between(dir: &Path, file: &str) -> u64 {
+    let (c1, c4) = (clauses_at(dir, file, 1), clauses_at(dir, file, 4));
+    assert!(c1 * 2 < c4, "depth 4 should need a larger formula than depth 1: {c1} vs {c4}");
+    (c1 + c4) / 2
+}
+
+#[test]
+fn memory_guard_at_depth_four_then_violation_at_depth_one_fails() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("mp.c"), mp_in_a_loop("!(r1 == 1 && r2 == 0)")).unwrap();
+    let guard = guard_between(d.path(), "mp.c");
+    let args = ["verify", "--mm", "power", "--backend", "builtin", "mp.c"];
+    let r = weakc_guarded(d.path(), &args, guard);
+    assert_eq!(r.code, 10, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("buffer depth 4: formula too large"), "{}", r.stdout);
+    assert!(r.stdout.contains("Counterexample (assertion at mp.c:"), "{}", r.stdout);
+    let last = r.stdout.lines().last().unwrap_or_default();
+    assert_eq!(
+        last,
+        "VERIFICATION FAILED (power; unwind 2; found at buffer depth 1, the check at buffer depth 4 stopped at the memory guard)",
+        "{}",
+        r.stdout
+    );
+    // JSON: both checks, and the depth of the counterexample.
+    let r = weakc_guarded(d.path(), &[&args[..], &["--json"]].concat(), guard);
+    assert_eq!(r.code, 10, "{}{}", r.stdout, r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    assert_eq!(v["verdict"], "unsafe");
+    assert_eq!(v["buffer_size"], 4);
+    assert_eq!(v["fell_back"], true);
+    assert_eq!(v["counterexample_buffer_size"], 1);
+    assert_eq!(v["checks"][0]["buffer_size"], 4);
+    assert_eq!(v["checks"][0]["verdict"], "unknown");
+    assert_eq!(v["checks"][0]["memory_guard"], true);
+    assert_eq!(v["checks"][1]["buffer_size"], 1);
+    assert_eq!(v["checks"][1]["verdict"], "unsafe");
+    assert!(v["trace"].as_array().is_some_and(|t| !t.is_empty()));
+    // Asked for depth 1 directly, the guard between the sizes is not reached: no fallback.
+    let r = weakc_guarded(d.path(), &[&args[..], &["--buffer-size", "1"]].concat(), guard);
+    assert_eq!(r.code, 10, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.ends_with("VERIFICATION FAILED (power; unwind 2)\n"), "{}", r.stdout);
+}
+
+#[test]
+fn memory_guard_at_depth_four_then_success_at_depth_one_is_unknown() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("ok.c"), mp_in_a_loop("r1 >= 0 && r2 <= 2")).unwrap();
+    let guard = guard_between(d.path(), "ok.c");
+    let args = ["verify", "--mm", "power", "--backend", "builtin", "ok.c"];
+    let r = weakc_guarded(d.path(), &args, guard);
+    assert_eq!(r.code, 5, "{}{}", r.stdout, r.stderr);
+    let last = r.stdout.lines().last().unwrap_or_default();
+    assert!(last.starts_with("VERIFICATION UNKNOWN (power; unwind 2): at buffer depth 4: formula too large"), "{}", r.stdout);
+    assert!(last.ends_with("at buffer depth 1 the assertions hold, which proves nothing for depth 4"), "{}", r.stdout);
+    let r = weakc_guarded(d.path(), &[&args[..], &["--json"]].concat(), guard);
+    assert_eq!(r.code, 5, "{}{}", r.stdout, r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    assert_eq!(v["verdict"], "unknown");
+    assert_eq!(v["checks"][1]["verdict"], "safe");
+    assert_eq!(v["counterexample_buffer_size"], serde_json::Value::Null);
+    // The same program with no guard is safe at depth 4.
+    let r = weakc_guarded(d.path(), &args, 0);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+}
+
+#[test]
+fn no_fallback_on_a_time_limit_or_when_the_depth_is_computed() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("mp.c"), mp_in_a_loop("!(r1 == 1 && r2 == 0)")).unwrap();
+    // The clock, not memory: no second check.
+    let r = weakc_guarded(d.path(), &["verify", "--mm", "power", "--backend", "builtin", "mp.c", "--json", "--timeout", "0"], 0);
+    assert_eq!(r.code, 5, "{}{}", r.stdout, r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    assert_eq!(v["checks"].as_array().map(Vec::len), Some(1), "{}", r.stdout);
+    assert!(v["reason"].as_str().is_some_and(|w| w.contains("time limit")), "{}", r.stdout);
+    // Store buffering without loops: every buffer depth is computed, depth 1 is the same
+    // program, so a guard is final.
+    let d = sb_dir();
+    let r = weakc_guarded(d.path(), &["verify", "--mm", "power", "--backend", "builtin", "sb.c"], 10);
+    assert_eq!(r.code, 5, "{}{}", r.stdout, r.stderr);
+    assert!(!r.stdout.contains("checking again"), "{}", r.stdout);
+    assert!(r.stdout.contains("no smaller instrumentation to fall back to"), "{}", r.stdout);
+}
+
+/// One writer with an lwsync between its two writes, two readers: one with an lwsync between
+/// its reads (MP+lwsyncs: forbidden by herd's ppc.cat), one without (MP+lwsync+po: allowed,
+/// through the reader's read-read pair alone). The second must not make the instrumentation
+/// relax the writer's lwsync for the first: its violation is reported only for the second.
+#[test]
+fn a_lightweight_fence_is_relaxed_only_where_herd_needs_it() {
+    let prog = |cond: &str| {
+        format!(
+            "int x, y, r1, r2, r3, r4;
+void *w(void *a) {{ x = 1; asm volatile(\"lwsync\" ::: \"memory\"); y = 1; return 0; }}
+void *fenced(void *a) {{ r1 = y; asm volatile(\"lwsync\" ::: \"memory\"); r2 = x; return 0; }}
+void *plain(void *a) {{ r3 = y; r4 = x; return 0; }}
+int main() {{ pthread_t a, b, c; pthread_create(&a, 0, w, 0); pthread_create(&b, 0, fenced, 0); pthread_create(&c, 0, plain, 0);
+  pthread_join(a, 0); pthread_join(b, 0); pthread_join(c, 0); __VERIFIER_assert({cond}); return 0; }}"
+        )
+    };
+    let ok = prog("!(r1 == 1 && r2 == 0)");
+    let bad = prog("!(r3 == 1 && r4 == 0)");
+    let run = |mm: &str, body: &str| {
+        let d = tempfile::tempdir().unwrap();
+        std::fs::write(d.path().join("p.c"), format!("{PRELUDE}\n{body}")).unwrap();
+        weakc(d.path(), &["verify", "--mm", mm, "--backend", "builtin", "p.c"], None)
+    };
+    let r = run("power-herd", &ok);
+    assert_eq!(r.code, 0, "MP+lwsyncs is forbidden on power-herd:\n{}{}", r.stdout, r.stderr);
+    let r = run("power-herd", &bad);
+    assert_eq!(r.code, 10, "MP+lwsync+po is allowed:\n{}{}", r.stdout, r.stderr);
+    // R+lwsync+sync: allowed by ppc.cat only through the lwsync's weakness (R+syncs is
+    // forbidden), so there it is relaxed.
+    let r_prog = "int x, y, r1;
+void *p0(void *a) { x = 1; asm volatile(\"lwsync\" ::: \"memory\"); y = 1; return 0; }
+void *p1(void *a) { y = 2; asm volatile(\"sync\" ::: \"memory\"); r1 = x; return 0; }
+int main() { pthread_t a, b; pthread_create(&a, 0, p0, 0); pthread_create(&b, 0, p1, 0);
+  pthread_join(a, 0); pthread_join(b, 0); __VERIFIER_assert(!(y == 2 && r1 == 0)); return 0; }";
+    let r = run("power-herd", r_prog);
+    assert_eq!(r.code, 10, "R+lwsync+sync is allowed:\n{}{}", r.stdout, r.stderr);
+    let r = run("power-herd", &r_prog.replace("\"lwsync\"", "\"sync\""));
+    assert_eq!(r.code, 0, "R+syncs is forbidden:\n{}{}", r.stdout, r.stderr);
+}

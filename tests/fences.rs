@@ -295,3 +295,41 @@ fn two_lwsyncs_over_coherence_need_a_sync_on_every_pair() {
         assert_eq!(v["status"], "verified", "{v}");
     }
 }
+
+/// `--property` with the clause guard between the formula sizes at depths 1 and 4 (see
+/// `tests/cli_verify.rs`): the first round's check at depth 4 stops on the guard, the
+/// counterexample comes from depth 1, and the fenced program is decided at depth 4.
+#[test]
+fn property_mode_falls_back_to_depth_one_on_the_memory_guard() {
+    let d = tmpdir();
+    let f = d.path().join("mp.c");
+    std::fs::write(
+        &f,
+        "typedef unsigned long pthread_t;\nint pthread_create(pthread_t *t, void *attr, void *(*f)(void *), void *arg);
+void __VERIFIER_assert(int c);\nint x, y;
+void *writer(void *a) { for (int i = 0; i < 2; i++) { x = i + 1; y = i + 1; } return 0; }
+int main() { pthread_t t; pthread_create(&t, 0, writer, 0);
+  int r1 = y; int r2 = x; __VERIFIER_assert(!(r1 == 1 && r2 == 0)); return 0; }",
+    )
+    .unwrap();
+    let file = f.to_str().unwrap();
+    let clauses = |depth: &str| -> u64 {
+        let (_, out, err) = weakc(&["verify", "--mm", "power", "--backend", "builtin", file, "--json", "--buffer-size", depth]);
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("{out}{err}"));
+        v["checks"][0]["clauses"].as_u64().expect("clauses")
+    };
+    let (c1, c4) = (clauses("1"), clauses("4"));
+    assert!(c1 * 2 < c4, "{c1} vs {c4}");
+    let out = Command::new(env!("CARGO_BIN_EXE_weakc"))
+        .args(["fences", "--mm", "power", "--property", file, "--format", "json"])
+        .env("WEAKC_BMC_MAX_CLAUSES", ((c1 + c4) / 2).to_string())
+        .output()
+        .expect("run weakc");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap_or_else(|_| panic!("{text}"));
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    assert_eq!(v["status"], "verified", "{text}");
+    let rounds = v["rounds"].as_array().expect("rounds");
+    assert_eq!(rounds[0]["verdict"], "assertion violated at buffer depth 1 (depth 4 hit the memory guard)", "{text}");
+    assert_eq!(rounds.last().unwrap()["verdict"], "assertions hold", "{text}");
+}

@@ -80,6 +80,7 @@ mod symex;
 mod tests;
 
 pub use graph::ExecGraph;
+pub use sat::Stop;
 
 use crate::ir::{Program, Type};
 use crate::source::{Error, Loc};
@@ -201,6 +202,17 @@ pub struct Outcome {
     /// (the built-in engine does; external verifiers do not say which write a read read).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub graph: Option<ExecGraph>,
+    /// The limit that stopped the check (then the verdict is `Unknown`), if one did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<Stop>,
+}
+
+impl Outcome {
+    /// Whether a memory guard (formula size or resident memory), not the clock, stopped the
+    /// check: a smaller program may then still be decided.
+    pub fn memory_guard_hit(&self) -> bool {
+        matches!(self.stopped, Some(Stop::Size(_) | Stop::Memory(_)))
+    }
 }
 
 /// A shared-memory event of a counterexample, for the execution graph.
@@ -262,6 +274,7 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
         stats,
         warnings: vec![],
         graph: None,
+        stopped: Some(stop),
     };
     // For experiments: WEAKC_BMC_MAX_CLAUSES=N replaces the clause limit (0: none).
     let max_clauses = match std::env::var("WEAKC_BMC_MAX_CLAUSES").ok().and_then(|v| v.parse::<usize>().ok()) {
@@ -342,7 +355,7 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
     let complete = sx.cuts.iter().all(|&c| c == sat::Lit::FALSE) && !sx.approximate;
     let warnings = sx.warnings.clone();
     if any == sat::Lit::FALSE {
-        return Ok(Outcome { verdict: Verdict::Safe { complete }, failed: None, trace: vec![], stats, warnings, graph: None });
+        return Ok(Outcome { verdict: Verdict::Safe { complete }, failed: None, trace: vec![], stats, warnings, graph: None, stopped: None });
     }
     progress(&format!(
         "solving: {} variables, {} clauses ({} shared-memory events, {} threads)",
@@ -356,14 +369,14 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
             let stop = sx.sat.stopped().unwrap_or(sat::Stop::Time);
             Ok(Outcome { warnings, ..stopped(stop, PHASE_SOLVE, stats) })
         }
-        Some(false) => Ok(Outcome { verdict: Verdict::Safe { complete }, failed: None, trace: vec![], stats, warnings, graph: None }),
+        Some(false) => Ok(Outcome { verdict: Verdict::Safe { complete }, failed: None, trace: vec![], stats, warnings, graph: None, stopped: None }),
         Some(true) => {
             let (failed, trace, unmodelled, graph) = counterexample(&sx, &enc);
             let verdict = match unmodelled {
                 None => Verdict::Unsafe,
                 Some(f) => Verdict::Unknown(format!("the counterexample calls `{f}`, whose effects are not modelled")),
             };
-            Ok(Outcome { verdict, failed: Some(failed), trace, stats, warnings, graph: Some(graph) })
+            Ok(Outcome { verdict, failed: Some(failed), trace, stats, warnings, graph: Some(graph), stopped: None })
         }
     }
 }

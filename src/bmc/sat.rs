@@ -69,7 +69,7 @@ enum Def {
 }
 
 /// Why the formula was abandoned (building or solving it went past a limit).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Stop {
     /// The deadline passed.
     Time,

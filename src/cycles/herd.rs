@@ -47,6 +47,16 @@ impl Lab {
     }
 }
 
+/// `labs` with every lightweight fence made strong (`lwsync` as `sync`).
+pub(super) fn strengthened(labs: &[Lab]) -> Vec<Lab> {
+    labs.iter()
+        .map(|&l| match l {
+            Lab::Po { ppo, light: true, .. } => Lab::Po { ppo, light: false, strong: true },
+            l => l,
+        })
+        .collect()
+}
+
 /// `labs[i]` goes from the event of direction `dirs[i]` to that of `dirs[(i + 1) % n]`.
 pub(super) fn forbids(labs: &[Lab], dirs: &[Dir]) -> bool {
     let n = labs.len();

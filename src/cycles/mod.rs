@@ -281,13 +281,23 @@ impl Judged {
         herd::forbids(&self.labs, &self.dirs)
     }
 
-    /// herd's ppc.cat allows the cycle even with its lightweight fences (`R+lwsync+sync`,
-    /// `W+RWC+eieio+addr+sync`): what they order, and their cumulativity, is relaxed. Also
-    /// when another relation of the cycle is relaxed: the machine may need both
-    /// (`MP+lwsync+addr-bigdetour-addr`, whose po read pair is realised only with the lwsync
-    /// relaxed too).
+    /// herd's ppc.cat allows the cycle although its lightweight fences order what they
+    /// order, and would forbid it were they strong (`R+lwsync+sync`: forbidden with two
+    /// syncs; `W+RWC+eieio+addr+sync`): the cycle relies on the fences' weakness, which the
+    /// instrumentation's lwsync (a write in memory before any later write of its thread is
+    /// seen) does not have, so what they order, and their cumulativity, is relaxed in it.
+    /// Where herd allows the cycle with strong fences too (`MP+lwsync+po`: the reader's pair
+    /// is not ordered), its other unsafe relations realise it and the fences stay: relaxing
+    /// them there would let the instrumented program break them also where herd keeps them
+    /// (`MP+lwsyncs` through the same writer). Detours through a lightweight fence off the
+    /// cycle (`MP+lwsync+addr-bigdetour-addr`) are relaxed when the pairs are chosen
+    /// (`pipeline::plan_of`).
+    fn light_relaxed(&self) -> bool {
+        self.light_only.contains(&true) && !self.herd_forbids() && herd::forbids(&herd::strengthened(&self.labs), &self.dirs)
+    }
+
     fn relax_light(mut self) -> Self {
-        if self.light_only.contains(&true) && !self.herd_forbids() {
+        if self.light_relaxed() {
             for (e, &l) in self.edges.iter_mut().zip(&self.light_only) {
                 if l {
                     e.safe = false;
@@ -327,8 +337,9 @@ pub fn rejudge(aeg: &Aeg, arch: &Arch, cycle: &Cycle, info: &dyn Fn(usize) -> Pa
         return None;
     }
     let herd_forbids = j.herd_forbids();
+    let light_relaxed = j.light_relaxed();
     let tables = j.edges.iter().map(|e| e.safe).collect();
-    Some(Rejudged { tables, light_only: j.light_only, herd_forbids })
+    Some(Rejudged { tables, light_only: j.light_only, herd_forbids, light_relaxed })
 }
 
 /// [`rejudge`]'s answer.
@@ -338,15 +349,16 @@ pub struct Rejudged {
     pub tables: Vec<bool>,
     /// Per edge: safe by the table only thanks to a lightweight fence.
     pub light_only: Vec<bool>,
-    /// herd's ppc.cat forbids the cycle ([`herd`]); otherwise the lightweight fences are
-    /// relaxed in it.
+    /// herd's ppc.cat forbids the cycle ([`herd`]).
     pub herd_forbids: bool,
+    /// The lightweight fences are relaxed in it (`Judged::relax_light`).
+    pub light_relaxed: bool,
 }
 
 impl Rejudged {
     /// Per edge: safe in this cycle (the search's verdict).
     pub fn safe(&self) -> Vec<bool> {
-        self.tables.iter().zip(&self.light_only).map(|(&t, &l)| t && (self.herd_forbids || !l)).collect()
+        self.tables.iter().zip(&self.light_only).map(|(&t, &l)| t && !(self.light_relaxed && l)).collect()
     }
 }
 

@@ -8,8 +8,9 @@ use crate::cycles::{Cycle, EdgeKind};
 use crate::pipeline::{self, Analysis};
 use crate::select::Strategy;
 use crate::source::Error;
+use crate::verify::Checked;
 use std::collections::HashSet;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Source lines (file, line) where the counterexample used a weak-memory event: a write
 /// delayed in a buffer (`*_delay` helper) or a read delayed in a read set (`*$rs`).
@@ -100,7 +101,7 @@ fn accesses(o: &Outcome) -> Vec<(String, Vec<Access>)> {
                     }
                 }
             }
-            StepKind::Assign { lhs, .. } if matches!(lhs.as_str(), "v" | "me" | "s") && pending.contains(&s.thread) => {}
+            StepKind::Assign { lhs, .. } if matches!(lhs.as_str(), "v" | "me" | "s" | "mask" | "tag") && pending.contains(&s.thread) => {}
             StepKind::Assign { lhs, value } if lhs.contains("$rs") => {
                 pending.remove(&s.thread);
                 let addr = parse_addr(value);
@@ -219,9 +220,23 @@ fn key(c: &Cycle) -> Vec<(u32, u32)> {
     c.edges.iter().map(|e| (e.from.0, e.to.0)).collect()
 }
 
-fn check(a: &mut Analysis, arch: &Arch, bopts: &BmcOptions, buffer_size: u32) -> Result<Outcome, Error> {
-    let ins = pipeline::instrument(a, arch, Strategy::Ilp, &crate::rewrite::Options { buffer_size: buffer_size.max(1) });
-    bmc::verify(&ins.rewritten.program, bopts)
+/// Instruments `a` (strategy ilp) at `buffer_size` and decides it; when the formula at that
+/// depth hits a memory guard, at depth 1 ([`crate::verify::check`]). `bopts.timeout` is the
+/// budget of both checks.
+fn check(a: &mut Analysis, arch: &Arch, bopts: &BmcOptions, buffer_size: u32) -> Result<Checked, Error> {
+    let chosen = pipeline::choose(a, arch, Strategy::Ilp);
+    let deadline = bopts.timeout.map(|t| Instant::now() + t);
+    let mut engine = |p: &crate::ir::Program, timeout: Option<Duration>| bmc::verify(p, &BmcOptions { timeout, ..bopts.clone() });
+    crate::verify::check(a, arch, &chosen.selection, buffer_size, deadline, &mut engine, &mut |_| {})
+}
+
+/// How a round's verdict was reached when the requested depth hit the memory guard.
+fn depth_note(c: &Checked) -> String {
+    if c.fell_back() {
+        format!(" at buffer depth {} (depth {} hit the memory guard)", c.last().buffer_size, c.requested())
+    } else {
+        String::new()
+    }
 }
 
 pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: &super::FenceArgs) -> ModeResult {
@@ -247,7 +262,11 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
     let mut cost = 0u32;
     for round in 1..=args.max_rounds.max(1) {
         let mut a = problem.analyse_with(&chosen)?;
-        let o = check(&mut a, arch, &bopts, args.buffer_size)?;
+        let checked = check(&mut a, arch, &bopts, args.buffer_size)?;
+        let at_depth = depth_note(&checked);
+        // The requested depth hit the memory guard and the fences hold at depth 1 only.
+        let held_shallow = checked.fell_back() && matches!(checked.last().outcome.verdict, Verdict::Safe { .. });
+        let o = checked.into_outcome();
         let mut rd = Round { round, fences: chosen.len(), cost, cycles: a.cycles.cycles.len(), verdict: String::new(), used: vec![] };
         match &o.verdict {
             Verdict::Safe { complete } => {
@@ -256,12 +275,23 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
                 // Check the patched source as the user will get it.
                 let text = problem.patched_text(&chosen);
                 let mut re = problem.analyse_text(&text)?;
-                let o2 = check(&mut re, arch, &bopts, args.buffer_size)?;
-                if !matches!(o2.verdict, Verdict::Safe { .. }) {
-                    return Err(Error::Internal(format!(
-                        "the patched source does not verify on {} ({:?}) although the placement did in the IR",
-                        arch.name, o2.verdict
-                    )));
+                let o2 = check(&mut re, arch, &bopts, args.buffer_size)?.into_outcome();
+                match &o2.verdict {
+                    Verdict::Safe { .. } => {}
+                    // A limit (time, memory) can stop the second check and not the first.
+                    Verdict::Unknown(why) => {
+                        report.status = "unknown";
+                        report.verification = format!(
+                            "no verified answer: the fences of round {round} make the assertions hold in the IR, but the patched source could not be re-checked ({why})"
+                        );
+                        return Ok((report, original.clone(), original));
+                    }
+                    Verdict::Unsafe => {
+                        return Err(Error::Internal(format!(
+                            "the patched source does not verify on {} ({:?}) although the placement did in the IR",
+                            arch.name, o2.verdict
+                        )))
+                    }
                 }
                 report.placements = problem.placements(&chosen, &seen);
                 report.total_cost = cost;
@@ -279,6 +309,15 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
                 report.rounds.push(rd);
                 report.status = "unknown";
                 report.verification = format!("no verified answer: the verifier could not decide round {round} ({why})");
+                if held_shallow && !chosen.is_empty() {
+                    // Shown, not written: they are verified at buffer depth 1 only.
+                    report.placements = problem.placements(&chosen, &seen);
+                    report.total_cost = cost;
+                    report.notes.push(format!(
+                        "the fences shown make the assertions hold at buffer depth 1 only (run with --buffer-size 1 to accept that bound and write them); the check at depth {} stopped at the memory guard",
+                        args.buffer_size
+                    ));
+                }
                 return Ok((report, original.clone(), original));
             }
             Verdict::Unsafe => {}
@@ -319,7 +358,7 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
             report.verification = "the assertion fails although no critical cycle is left: not a weak-memory bug, no fence can fix it (VERIFICATION FAILED)".into();
             return Ok((report, original.clone(), original));
         }
-        rd.verdict = "assertion violated".into();
+        rd.verdict = format!("assertion violated{at_depth}");
         rd.used = used.iter().map(|c| cycle_label(&a.aeg, c)).collect();
         report.rounds.push(rd);
         for c in used {

@@ -809,7 +809,7 @@ pub fn main(args: GenArgs) -> Result<u8, Error> {
     let text = render(&args)?;
     match &args.output {
         Some(p) => write_atomically(p, &text)?,
-        None => print!("{text}"),
+        None => crate::output::stdout(&text),
     }
     Ok(0)
 }

@@ -710,7 +710,7 @@ pub fn main(args: LitmusArgs) -> Result<u8, Error> {
         }
     }
     if !args.quiet {
-        print!("{}", report(&results));
+        crate::output::stdout(&report(&results));
     }
     if let Some(j) = &args.json {
         write_atomically(j, &(serde_json::to_string_pretty(&json(&results)).expect("json") + "\n"))?;

@@ -73,3 +73,6 @@ pub fn atomic(body: Block, loc: Loc) -> Vec<Stmt> {
     v.push(stmt(StmtKind::AtomicEnd, loc));
     v
 }
+pub fn uint(v: u32) -> Expr {
+    Expr::new(ExprKind::Const(v as i128), Type::UINT)
+}

@@ -28,10 +28,13 @@ pub struct Plan {
     pub delayed_writes: BTreeSet<SiteId>,
     /// Reads that may enter the read set (first event of a `poR*` pair).
     pub delayed_reads: BTreeSet<SiteId>,
-    /// Sites of delay pairs across a lightweight fence that a cycle relaxes (herd's Power:
-    /// `R+lwsync+sync`): the fence does not hold these writes back behind its marked
-    /// entries, nor complete these reads.
+    /// Reads of delay pairs across a lightweight fence that a cycle relaxes (herd's Power:
+    /// `IRIW+lwsyncs`): the fence does not complete them.
     pub lw_free: BTreeSet<SiteId>,
+    /// Write pairs `(W1, W2)` across a lightweight fence that a cycle or a detour relaxes
+    /// (herd's Power: `R+lwsync+sync`): W2 need not wait for W1's entries the fence marked.
+    /// The fence still holds W2 behind the thread's other marked writes.
+    pub lw_pass: BTreeSet<(SiteId, SiteId)>,
 }
 
 /// What a fence does to the machine state, per architecture.
@@ -265,6 +268,9 @@ struct Rewriter<'a> {
     completing: std::cell::RefCell<Vec<VarId>>,
     /// Groups whose writes may hold a pending read (see [`Hold`]).
     hold_groups: BTreeSet<usize>,
+    /// Per write site W1 of [`Plan::lw_pass`], its bit in the buffer entries' `tag`: a write
+    /// W2 passes the marked entries whose tag is in its mask (empty: no tags at all).
+    lw_bits: HashMap<SiteId, u32>,
 }
 
 impl<'a> Rewriter<'a> {
@@ -303,6 +309,7 @@ impl<'a> Rewriter<'a> {
             tso_fifo: false,
             completing: Default::default(),
             hold_groups: BTreeSet::new(),
+            lw_bits: lw_bits(plan),
         }
     }
 
@@ -1059,6 +1066,8 @@ struct GroupVars {
     n: Expr,
     /// Per entry, where to save memory's value when it leaves the buffer (see [`Hold`]).
     cap: Option<Expr>,
+    /// Per entry, the bit of its write site in [`Plan::lw_pass`] (see `Rewriter::lw_bits`).
+    tag: Option<Expr>,
 }
 
 impl Rewriter<'_> {
@@ -1127,6 +1136,10 @@ impl Rewriter<'_> {
                 let v = self.global(format!("{base}_cap"), arr(pty.clone()));
                 var(v, &arr(pty.clone()))
             }),
+            tag: self.tagged().then(|| {
+                let v = self.global(format!("{base}_tag"), arr(Type::UINT));
+                var(v, &arr(Type::UINT))
+            }),
         };
         let at = |a: &Expr, i: u64| index(a.clone(), int(i as i128));
         let l = Loc::default();
@@ -1155,12 +1168,17 @@ impl Rewriter<'_> {
         // thread's entry forced out this way is not held back by its own thread's writes
         // from before an lwsync (`__weakc_lw_blocked`): more behaviours, never fewer (a
         // precise version inlines a cross-buffer flush at every forced flush: 1000x slower).
-        let anchor = |gv: &GroupVars, i: u64, me: &Expr, addr: &Expr, extra: bool| -> Expr {
+        // With `marked`, only entries an lwsync marked count, and of them (with tags) only
+        // those whose tag is not in the mask (the writes the current one passes).
+        let anchor = |gv: &GroupVars, i: u64, me: &Expr, addr: &Expr, marked: Option<Option<&Expr>>| -> Expr {
             let mut any = int(0);
             for j in i..n {
                 let mut c = and(and(at(&gv.live, j), eq(at(&gv.thd, j), me.clone())), eq(at(&gv.addr, j), addr.clone()));
-                if extra {
+                if let Some(mask) = marked {
                     c = and(c, lt(int(0), at(&gv.lw, j)));
+                    if let (Some(mask), Some(tag)) = (mask, &gv.tag) {
+                        c = and(c, eq(bin(BinOp::BitAnd, at(tag, j), mask.clone()), uint(0)));
+                    }
                 }
                 any = or(any, c);
             }
@@ -1174,17 +1192,18 @@ impl Rewriter<'_> {
         let flush_own = self.new_func(format!("{base}_flush_own"), &[("me", Type::INT)], Type::Void, |_, p| {
             let mut b = vec![];
             for i in 0..n {
-                let c = and(at(&gv.live, i), anchor(&gv, i, &p[0], &at(&gv.addr, i), false));
+                let c = and(at(&gv.live, i), anchor(&gv, i, &p[0], &at(&gv.addr, i), None));
                 b.push(if_(c, flush_i(&gv, i), vec![], l));
             }
             b.push(reset(&gv));
             b
         });
         let (flush_lw, mark_lw) = if fenced {
-            let fl = self.new_func(format!("{base}_flush_lw"), &[("me", Type::INT)], Type::Void, |_, p| {
+            let params: &[(&str, Type)] = if gv.tag.is_some() { &[("me", Type::INT), ("mask", Type::UINT)] } else { &[("me", Type::INT)] };
+            let fl = self.new_func(format!("{base}_flush_lw"), params, Type::Void, |_, p| {
                 let mut b = vec![];
                 for i in 0..n {
-                    let c = and(at(&gv.live, i), anchor(&gv, i, &p[0], &at(&gv.addr, i), true));
+                    let c = and(at(&gv.live, i), anchor(&gv, i, &p[0], &at(&gv.addr, i), Some(p.get(1))));
                     b.push(if_(c, flush_i(&gv, i), vec![], l));
                 }
                 b.push(reset(&gv));
@@ -1252,17 +1271,26 @@ impl Rewriter<'_> {
             b
         });
         // WRITE TO BUFFER, rule d(w(w)); a full buffer blocks the delay (never a false alarm).
-        let delay = self.new_func(format!("{base}_delay"), &[("p", pty.clone()), ("v", elem.clone()), ("me", Type::INT)], Type::Void, |_, p| {
+        // With tags, a fourth parameter: the bits of the write's site (see `lw_bits`).
+        let mut delay_params = vec![("p", pty.clone()), ("v", elem.clone()), ("me", Type::INT)];
+        if gv.tag.is_some() {
+            delay_params.push(("tag", Type::UINT));
+        }
+        let delay = self.new_func(format!("{base}_delay"), &delay_params, Type::Void, |_, p| {
             let i = gv.n.clone();
-            vec![
+            let mut b = vec![
                 assume(lt(gv.n.clone(), int(n as i128)), l),
                 assign(index(gv.addr.clone(), i.clone()), p[0].clone(), l),
                 assign(index(gv.val.clone(), i.clone()), p[1].clone(), l),
                 assign(index(gv.thd.clone(), i.clone()), p[2].clone(), l),
                 assign(index(gv.lw.clone(), i.clone()), int(0), l),
                 assign(index(gv.live.clone(), i.clone()), int(1), l),
-                assign(gv.n.clone(), bin(BinOp::Add, gv.n.clone(), int(1)), l),
-            ]
+            ];
+            if let Some(tag) = &gv.tag {
+                b.push(assign(index(tag.clone(), i.clone()), p[3].clone(), l));
+            }
+            b.push(assign(gv.n.clone(), bin(BinOp::Add, gv.n.clone(), int(1)), l));
+            b
         });
         // A write: own entries to the same address go first (coherence, W4). On TSO a write
         // of a thread with pending writes either queues behind them or waits for them all.
@@ -1272,7 +1300,7 @@ impl Rewriter<'_> {
                 direct.push(call(flush_own, vec![p[2].clone()], l));
             } else {
                 for i in 0..n {
-                    let c = and(and(at(&gv.live, i), eq(at(&gv.addr, i), p[0].clone())), anchor(&gv, i, &p[2], &p[0], false));
+                    let c = and(and(at(&gv.live, i), eq(at(&gv.addr, i), p[0].clone())), anchor(&gv, i, &p[2], &p[0], None));
                     direct.push(if_(c, flush_i(&gv, i), vec![], l));
                 }
                 direct.push(reset(&gv));
@@ -1285,16 +1313,26 @@ impl Rewriter<'_> {
             for i in 0..n {
                 own = or(own, and(at(&gv.live, i), eq(at(&gv.thd, i), p[2].clone())));
             }
-            vec![if_(and(own, nondet_bool()), vec![call(delay, p.to_vec(), l)], direct, l)]
+            let mut args = p.to_vec();
+            if gv.tag.is_some() {
+                args.push(uint(0));
+            }
+            vec![if_(and(own, nondet_bool()), vec![call(delay, args, l)], direct, l)]
         });
         let (hold, read_held) = match gv.cap.clone() {
             None => (None, None),
             Some(cap) => {
                 // `delay`, the entry remembering where the held read's snapshot goes.
-                let hold = self.new_func(format!("{base}_hold"), &[("p", pty.clone()), ("v", elem.clone()), ("me", Type::INT), ("s", pty.clone())], Type::Void, |_, p| {
+                let mut hold_params = vec![("p", pty.clone()), ("v", elem.clone()), ("me", Type::INT), ("s", pty.clone())];
+                if gv.tag.is_some() {
+                    hold_params.push(("tag", Type::UINT));
+                }
+                let hold = self.new_func(format!("{base}_hold"), &hold_params, Type::Void, |_, p| {
                     let i = gv.n.clone();
+                    let mut args = p[..3].to_vec();
+                    args.extend(p.get(4).cloned());
                     vec![
-                        call(delay, p[..3].to_vec(), l),
+                        call(delay, args, l),
                         assign(index(cap.clone(), bin(BinOp::Sub, i, int(1))), p[3].clone(), l),
                     ]
                 });
@@ -1362,10 +1400,22 @@ impl Rewriter<'_> {
         }
         self.flush_all_own = Some(self.new_func("__weakc_flush_all_own".into(), &[("me", Type::INT)], Type::Void, |_, p| all(|g| g.flush_own, p)));
         if fns.iter().any(|g| g.flush_lw.is_some()) {
-            self.flush_all_lw = Some(self.new_func("__weakc_flush_all_lw".into(), &[("me", Type::INT)], Type::Void, |_, p| all(|g| g.flush_lw, p)));
+            let tagged = self.tagged();
+            let params: &[(&str, Type)] = if tagged { &[("me", Type::INT), ("mask", Type::UINT)] } else { &[("me", Type::INT)] };
+            self.flush_all_lw = Some(self.new_func("__weakc_flush_all_lw".into(), params, Type::Void, |_, p| {
+                fns.iter().filter_map(|g| g.flush_lw).map(|f| call(f, p.to_vec(), l)).collect()
+            }));
             self.mark_all_lw = Some(self.new_func("__weakc_mark_all_lw".into(), &[("me", Type::INT)], Type::Void, |_, p| all(|g| g.mark_lw, p)));
         }
     }
+}
+
+/// One bit per write site W1 of [`Plan::lw_pass`] (the first 31, in site order; the others
+/// share the last bit: a write passing one of them passes them all, more behaviours, never
+/// fewer).
+fn lw_bits(plan: &Plan) -> HashMap<SiteId, u32> {
+    let firsts: BTreeSet<SiteId> = plan.lw_pass.iter().map(|&(w1, _)| w1).collect();
+    firsts.into_iter().enumerate().map(|(i, w1)| (w1, 1u32 << i.min(31))).collect()
 }
 
 /// Every statement list of a body (the body, branches, loop bodies and latches, blocks):
@@ -1476,6 +1526,33 @@ impl Rewriter<'_> {
 
     fn call_me(&self, f: Option<FuncId>, ctx: &Ctx, loc: Loc) -> Option<Stmt> {
         f.map(|f| call(f, vec![ctx.me.clone()], loc))
+    }
+
+    /// Buffer entries carry the tag of their write site ([`Plan::lw_pass`]).
+    fn tagged(&self) -> bool {
+        !self.lw_bits.is_empty() && self.model.fences.values().any(|e| e.mark_writes)
+    }
+
+    /// The tag of the write statement `sid`: the bits of its sites.
+    fn site_tag(&self, sid: u32) -> u32 {
+        self.sites_of.get(&sid).into_iter().flatten().filter_map(|x| self.lw_bits.get(x)).fold(0, |m, b| m | b)
+    }
+
+    /// The entries the write statement `sid` passes: the bits of the W1 of its `lw_pass` pairs.
+    fn pass_mask(&self, sid: u32) -> u32 {
+        let sites = self.sites_of.get(&sid).map_or(&[][..], Vec::as_slice);
+        self.plan.lw_pass.iter().filter(|(_, w2)| sites.contains(w2)).filter_map(|(w1, _)| self.lw_bits.get(w1)).fold(0, |m, b| m | b)
+    }
+
+    /// `__weakc_flush_all_lw(me[, mask])`: the thread's lwsync-marked entries to memory, but
+    /// those whose tag is in `mask`.
+    fn flush_lw_call(&self, ctx: &Ctx, mask: u32, loc: Loc) -> Option<Stmt> {
+        let f = self.flush_all_lw?;
+        let mut args = vec![ctx.me.clone()];
+        if self.tagged() {
+            args.push(uint(mask));
+        }
+        Some(call(f, args, loc))
     }
 
     /// Completes one delayed read: READ FROM SET, rule f(r(w, r)).
@@ -1606,17 +1683,17 @@ impl Rewriter<'_> {
     /// `buffered`: the write enters the buffer, where lwsync-marked entries need not have left
     /// yet — they must only reach memory first (see `flush_some`), so another thread may read
     /// the new write early (ESOP's lwsync is not B-cumulative from a write).
-    /// `lw_free`: the write need not wait for them at all ([`Plan::lw_free`]).
+    /// `pass`: the entries the write need not wait for at all ([`Plan::lw_pass`], by tag).
     /// `spare`: pending reads the caller completes or not itself: one the write may hold (see
     /// [`Hold`]), or one whose deferred store it may supersede (see `make_supersedes`).
-    fn pre_write(&self, ctx: &Ctx, objs: &BTreeSet<ObjId>, skip: Option<usize>, spare: &[usize], buffered: bool, lw_free: bool, loc: Loc) -> Block {
+    fn pre_write(&self, ctx: &Ctx, objs: &BTreeSet<ObjId>, skip: Option<usize>, spare: &[usize], buffered: bool, pass: u32, loc: Loc) -> Block {
         let mut b = vec![];
         if self.tso_fifo {
             // Writes queue in the FIFO buffer (`*_write`): nothing to flush here.
         } else if self.model.ww_preserved {
             b.extend(self.call_me(self.flush_all_own, ctx, loc));
-        } else if !lw_free && (!buffered || self.model.lw_b_cumulative) {
-            b.extend(self.call_me(self.flush_all_lw, ctx, loc));
+        } else if !buffered || self.model.lw_b_cumulative {
+            b.extend(self.flush_lw_call(ctx, pass, loc));
         }
         if self.model.ctrl_orders_writes && skip.is_none() {
             b.extend(self.complete_speculated(ctx, loc, false));
@@ -1838,11 +1915,11 @@ impl Rewriter<'_> {
                 let objs = self.stmt_objects(s.id, Some(Dir::W));
                 let group = self.group_of_stmt(s.id, Dir::W);
                 let delayed = self.delayed_write_group(s.id).is_some();
-                let lw_free = self.sites_of.get(&s.id).into_iter().flatten().any(|x| self.plan.lw_free.contains(x));
+                let pass = self.pass_mask(s.id);
                 let hold = if deferring.is_none() { pending.iter().position(|p| p.hold.is_some() && self.holdable(p, s)) } else { None };
                 let sup = if deferring.is_none() { pending.iter().enumerate().find(|(_, p)| !self.supersedable(p, s).is_empty()).map(|(i, _)| i) } else { None };
                 let spare: Vec<usize> = hold.into_iter().chain(sup).collect();
-                let mut b = self.pre_write(ctx, &objs, deferring, &spare, delayed, lw_free, loc);
+                let mut b = self.pre_write(ctx, &objs, deferring, &spare, delayed, pass, loc);
                 if let Some(si) = sup {
                     // Either the read completes first, or this write goes ahead of its
                     // deferred stores to the variable (see `make_supersedes`).
@@ -1867,8 +1944,12 @@ impl Rewriter<'_> {
                         let direct = call(fns.write.expect("made"), args.clone(), loc);
                         if delayed {
                             // Straight to memory: lwsync-marked entries first.
-                            let mut to_memory: Block = self.call_me(self.flush_all_lw, ctx, loc).filter(|_| !self.tso_fifo && !self.model.ww_preserved && !self.model.lw_b_cumulative && !lw_free).into_iter().collect();
+                            let mut to_memory: Block = self.flush_lw_call(ctx, pass, loc).filter(|_| !self.tso_fifo && !self.model.ww_preserved && !self.model.lw_b_cumulative).into_iter().collect();
                             to_memory.push(direct);
+                            let mut args = args;
+                            if self.groups[g].vars.as_ref().is_some_and(|gv| gv.tag.is_some()) {
+                                args.push(uint(self.site_tag(s.id)));
+                            }
                             let mut write = vec![if_(nondet_bool(), vec![call(fns.delay.expect("made"), args.clone(), loc)], to_memory, loc)];
                             if let Some(hi) = hold {
                                 // Either the pending read of this location completes first, or
@@ -1881,8 +1962,10 @@ impl Rewriter<'_> {
                                 let ptr = var(p.ptr, &pty);
                                 let same = eq(ptr.clone(), Expr::new(ExprKind::Cast(Box::new(addr_of(lhs.clone()))), pty.clone()));
                                 let keep = and(and(ne(ptr, null(&pty)), same), and(not(held.clone()), nondet_bool()));
-                                let mut hold_args = args;
+                                // (p, v, me, snapshot[, tag])
+                                let mut hold_args = args[..3].to_vec();
                                 hold_args.push(addr_of(var(h.snap, &sty)));
+                                hold_args.extend(args.get(3).cloned());
                                 let hold = vec![assign(held.clone(), int(1), loc), call(fns.hold.expect("made"), hold_args, loc)];
                                 write.insert(0, if_(not(held), vec![self.complete_read(p, ctx, loc)], vec![], loc));
                                 write = vec![if_(keep, hold, write, loc)];
