@@ -1,7 +1,7 @@
 //! The stages wired together: source file → normalised IR → event graph → critical cycles →
 //! delay pairs → instrumented program. The CLI and the tests drive weakc through here.
 
-use crate::aeg::{self, Aeg, BuildOptions, Dir, EventId};
+use crate::aeg::{self, Aeg, BuildOptions, Dir, EventId, SiteId};
 use crate::arch::Arch;
 use crate::cycles::{self, CycleSet, Limits};
 use crate::frontend;
@@ -9,7 +9,7 @@ use crate::ir::{Fence, Program};
 use crate::rewrite::{self, FenceEffect, Model, Plan, Rewritten};
 use crate::select::{self, PairKind, Selection, Strategy};
 use crate::source::{Error, SourceMap};
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -180,7 +180,43 @@ pub fn plan_of(aeg: &Aeg, arch: &Arch, cycles: &[crate::cycles::Cycle], sel: &Se
             }
         }
     }
+    plan.global_reads = global_reads(aeg, arch);
     plan
+}
+
+/// Read sites whose every later access in their thread is ordered after them by a strong
+/// cumulative fence ([`Plan::global_reads`]). Thread creation, joins and mutexes count as
+/// such fences (as everywhere in weakc), and so does the end of the thread, where its writes
+/// are flushed; an access that only threads joining this one communicate with is not seen
+/// before that end either. Only on models where an external read-from is relaxed does it
+/// matter.
+fn global_reads(aeg: &Aeg, arch: &Arch) -> BTreeSet<SiteId> {
+    if arch.rfe_safe() {
+        return BTreeSet::new();
+    }
+    let mut ok: HashMap<SiteId, bool> = HashMap::new();
+    for ev in &aeg.events {
+        if ev.dir == Dir::R && !aeg.site(ev.site).atomic {
+            ok.entry(ev.site).or_insert(true);
+        }
+    }
+    // Events some thread may communicate with while theirs still runs.
+    let mut seen_running: BTreeSet<EventId> = BTreeSet::new();
+    for &(a, b) in &aeg.com {
+        if aeg.com_step_possible(b, a) {
+            seen_running.insert(a);
+        }
+        if aeg.com_step_possible(a, b) {
+            seen_running.insert(b);
+        }
+    }
+    for (&(a, b), info) in &aeg.pairs {
+        let ev = aeg.event(a);
+        if ev.dir == Dir::R && seen_running.contains(&b) && !arch.rfe_then_pair_safe(aeg.event(b).dir, info, true) {
+            ok.insert(ev.site, false);
+        }
+    }
+    ok.into_iter().filter(|&(_, g)| g).map(|(s, _)| s).collect()
 }
 
 /// The pair `(first, second)` is ordered by a lightweight fence and by nothing stronger (as

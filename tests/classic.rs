@@ -175,3 +175,17 @@ fn waiting_statements_continue_past_forward_jumps() {
         assert_eq!(got, code, "lb_jump.c on {arch}: {out}{err}");
     }
 }
+
+/// A read followed by a sync (A-cumulative, ESOP §2: `rfe; sync` is safe) takes a write
+/// another thread may still see early only once that write is visible everywhere: after
+/// P1 reads y=1 and syncs, it sees x=1, which P0's lwsync put before y=1. P2, with no fence,
+/// may still see y=1 then x=0.
+#[test]
+fn a_read_before_a_sync_sees_only_writes_visible_everywhere() {
+    for arch in ["power", "power-herd", "arm"] {
+        let (code, out, err) = weakc(&["verify", "--mm", arch, "tests/c/mp_sync_reader.c"]);
+        assert_eq!(code, 0, "mp_sync_reader.c holds on {arch}: {out}{err}");
+        let (code, out, err) = weakc(&["verify", "--mm", arch, "tests/c/mp_sync_reader_p2.c"]);
+        assert_eq!(code, 10, "mp_sync_reader_p2.c fails on {arch}: {out}{err}");
+    }
+}

@@ -501,6 +501,19 @@ impl<'a> Problem<'a> {
     }
 }
 
+impl Placement {
+    /// `between line 11 and line 12 of pgsql.c`, `on line 18 of pgsql.c`, ….
+    pub fn position(&self, file: &str) -> String {
+        match (self.line_before, self.line_after) {
+            (Some(a), Some(b)) if a == b => format!("on line {a} of {file}"),
+            (Some(a), Some(b)) => format!("between line {a} and line {b} of {file}"),
+            (Some(a), None) => format!("after line {a} of {file} (end of {})", self.function),
+            (None, Some(b)) => format!("before line {b} of {file} (start of {})", self.function),
+            (None, None) => format!("in {}", self.function),
+        }
+    }
+}
+
 /// `mp (Wdata, Wflag | Rflag, Rdata)`: the cycle's name and its accesses per thread.
 pub fn cycle_label(aeg: &Aeg, c: &Cycle) -> String {
     let mut groups: Vec<Vec<String>> = vec![];
@@ -565,6 +578,8 @@ pub struct Round {
     pub verdict: String,
     /// Cycles the counterexample used (labels).
     pub used: Vec<String>,
+    /// The fences this round checked (`lwsync on line 18 of pgsql.c`).
+    pub placed: Vec<String>,
 }
 
 /// What `weakc fences` reports.
@@ -694,13 +709,7 @@ fn render_text(r: &Report, base: &Analysis, files: &[(PathBuf, String)]) -> Stri
     let mut s = format!("weakc fences: {} ({}, {} mode, {} critical cycles)\n", r.file, r.arch, r.mode, r.cycles);
     let short = std::path::Path::new(&r.file).file_name().map(|f| f.to_string_lossy().to_string()).unwrap_or_else(|| r.file.clone());
     for p in &r.placements {
-        let wher = match (p.line_before, p.line_after) {
-            (Some(a), Some(b)) if a == b => format!("on line {a} of {short}"),
-            (Some(a), Some(b)) => format!("between line {a} and line {b} of {short}"),
-            (Some(a), None) => format!("after line {a} of {short} (end of {})", p.function),
-            (None, Some(b)) => format!("before line {b} of {short} (start of {})", p.function),
-            (None, None) => format!("in {}", p.function),
-        };
+        let wher = p.position(&short);
         let msg = format!("insert {} {wher}: breaks {}", p.fence, p.cycles.join(", "));
         let (line, col) = (p.line, p.col);
         let loc = crate::source::Loc { file: 0, line, col, len: 1 };
@@ -715,11 +724,12 @@ fn render_text(r: &Report, base: &Analysis, files: &[(PathBuf, String)]) -> Stri
     }
     for rd in &r.rounds {
         s.push_str(&format!(
-            "round {}: {} fence(s), cost {}, {} critical cycle(s) left, {}{}\n",
+            "round {}: {} fence(s), cost {}, {} critical cycle(s) left, {}{}{}\n",
             rd.round,
             rd.fences,
             rd.cost,
             rd.cycles,
+            if rd.placed.is_empty() { String::new() } else { format!("[{}] ", rd.placed.join("; ")) },
             rd.verdict,
             if rd.used.is_empty() {
                 String::new()

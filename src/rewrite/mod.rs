@@ -35,6 +35,12 @@ pub struct Plan {
     /// (herd's Power: `R+lwsync+sync`): W2 need not wait for W1's entries the fence marked.
     /// The fence still holds W2 behind the thread's other marked writes.
     pub lw_pass: BTreeSet<(SiteId, SiteId)>,
+    /// Reads that never take another thread's buffered write: every later access of their
+    /// thread lies behind a strong cumulative fence (`rfe; sync` is safe, ESOP §2). The write
+    /// such a read could see early must reach every thread before the fence completes; the
+    /// read, which nothing else observes until then, may as well happen at that point and read
+    /// it from memory.
+    pub global_reads: BTreeSet<SiteId>,
 }
 
 /// What a fence does to the machine state, per architecture.
@@ -115,6 +121,9 @@ struct GroupFns {
     mark_lw: Option<FuncId>,
     flush_some: Option<FuncId>,
     read: Option<FuncId>,
+    /// `read` without other threads' entries (memory or the thread's own newest entry), for
+    /// [`Plan::global_reads`].
+    read_own: Option<FuncId>,
     write: Option<FuncId>,
     delay: Option<FuncId>,
     /// `delay` for a write that a pending read of its thread is held past (see [`Hold`]).
@@ -1255,21 +1264,25 @@ impl Rewriter<'_> {
         // READ FROM memory or buffer: own newest entry (rfi, store forwarding); with
         // non-atomic writes (rfe relaxed) also another thread's entry (R6, visible(w, r)).
         let rfe = self.model.rfe_relaxed;
-        let read = self.new_func(format!("{base}_read"), &[("p", pty.clone()), ("me", Type::INT)], elem.clone(), |s, p| {
-            let fid = FuncId(s.out.funcs.len() as u32 - 1);
-            let v = s.local(fid, "v", elem.clone());
-            let mut b = vec![assign(v.clone(), deref(p[0].clone()), l)];
-            for i in 0..n {
-                let mut who = eq(at(&gv.thd, i), p[1].clone());
-                if rfe {
-                    who = or(who, nondet_bool());
+        let read_fn = |s: &mut Self, name: String, others: bool| {
+            s.new_func(name, &[("p", pty.clone()), ("me", Type::INT)], elem.clone(), |s, p| {
+                let fid = FuncId(s.out.funcs.len() as u32 - 1);
+                let v = s.local(fid, "v", elem.clone());
+                let mut b = vec![assign(v.clone(), deref(p[0].clone()), l)];
+                for i in 0..n {
+                    let mut who = eq(at(&gv.thd, i), p[1].clone());
+                    if others {
+                        who = or(who, nondet_bool());
+                    }
+                    let c = and(and(at(&gv.live, i), eq(at(&gv.addr, i), p[0].clone())), who);
+                    b.push(if_(c, vec![assign(v.clone(), at(&gv.val, i), l)], vec![], l));
                 }
-                let c = and(and(at(&gv.live, i), eq(at(&gv.addr, i), p[0].clone())), who);
-                b.push(if_(c, vec![assign(v.clone(), at(&gv.val, i), l)], vec![], l));
-            }
-            b.push(stmt(StmtKind::Return(Some(v)), l));
-            b
-        });
+                b.push(stmt(StmtKind::Return(Some(v)), l));
+                b
+            })
+        };
+        let read = read_fn(self, format!("{base}_read"), rfe);
+        let read_own = (rfe && !self.plan.global_reads.is_empty()).then(|| read_fn(self, format!("{base}_read_own"), false));
         // WRITE TO BUFFER, rule d(w(w)); a full buffer blocks the delay (never a false alarm).
         // With tags, a fourth parameter: the bits of the write's site (see `lw_bits`).
         let mut delay_params = vec![("p", pty.clone()), ("v", elem.clone()), ("me", Type::INT)];
@@ -1370,6 +1383,7 @@ impl Rewriter<'_> {
             mark_lw,
             flush_some: Some(flush_some),
             read: Some(read),
+            read_own,
             write: Some(write),
             delay: Some(delay),
             hold,
@@ -1983,9 +1997,13 @@ impl Rewriter<'_> {
                 let normal: Block = match self.group_of_stmt(s.id, Dir::R) {
                     Some(g) => {
                         let fns = self.groups[g].fns;
+                        let global = self.sites_of.get(&s.id).is_some_and(|ss| {
+                            ss.iter().filter(|&&x| self.aeg.site(x).dir == Dir::R).all(|x| self.plan.global_reads.contains(x))
+                        });
+                        let read = if global { fns.read_own.or(fns.read) } else { fns.read };
                         vec![
                             call(fns.flush_some.expect("made"), vec![], loc),
-                            stmt(StmtKind::Call { dest: Some(lhs.clone()), callee: Callee::Direct(fns.read.expect("made")), args: vec![addr_of(rhs.clone()), ctx.me.clone()] }, loc),
+                            stmt(StmtKind::Call { dest: Some(lhs.clone()), callee: Callee::Direct(read.expect("made")), args: vec![addr_of(rhs.clone()), ctx.me.clone()] }, loc),
                         ]
                     }
                     None => vec![s.clone()],

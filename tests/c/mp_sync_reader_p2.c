@@ -1,0 +1,21 @@
+/* MP+lwsync+sync with a second reader: P2 reads y with no fence, so y=1 may be seen early
+ * (before x=1) by P2, and P2 may see x=0 after it (this variant asserts that it cannot,
+ * which fails). See mp_sync_reader.c. */
+#include <pthread.h>
+#include <assert.h>
+int x = 0, y = 0;
+int r1 = 0, r2 = 0, r3 = 0, r4 = 0;
+void *P0(void *arg) { x = 1; __asm__ __volatile__("lwsync" ::: "memory"); y = 1; return 0; }
+void *P1(void *arg) { r1 = y; __asm__ __volatile__("sync" ::: "memory"); r2 = x; return 0; }
+void *P2(void *arg) { r3 = y; r4 = x; return 0; }
+int main(void) {
+  pthread_t a, b, c;
+  pthread_create(&a, 0, P0, 0);
+  pthread_create(&b, 0, P1, 0);
+  pthread_create(&c, 0, P2, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  pthread_join(c, 0);
+  assert(!(r3 == 1 && r4 == 0));
+  return 0;
+}
