@@ -116,8 +116,14 @@ fn property_mode_fixes_mp_and_reports_rounds() {
     let out = d.path().join("mp.c");
     let v = fences_json("power-herd", "examples/mp.c", &["--property", "-o", out.to_str().unwrap()]);
     assert_eq!(v["status"], "verified", "{v}");
-    assert!(v["rounds"].as_array().unwrap().len() >= 2, "{v}");
+    let rounds = v["rounds"].as_array().unwrap();
+    assert!(rounds.len() >= 2, "{v}");
     assert!(placements(&v).iter().all(|(f, _)| f != "sync"), "{v}");
+    // each round names the fences it checked: none in the first, the answer in the last
+    assert_eq!(rounds[0]["placed"].as_array().unwrap().len(), 0, "{v}");
+    let last: Vec<&str> = rounds.last().unwrap()["placed"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
+    assert_eq!(last.len(), placements(&v).len(), "{v}");
+    assert!(last.iter().all(|p| p.starts_with("lwsync ") && p.contains(" of mp.c")), "{v}");
     let (code, o, e) = weakc(&["verify", "--mm", "power-herd", "--quiet", out.to_str().unwrap()]);
     assert_eq!(code, 0, "{o}{e}");
     // a program whose assertion fails under SC cannot be fixed by fences

@@ -1282,7 +1282,8 @@ impl Rewriter<'_> {
             })
         };
         let read = read_fn(self, format!("{base}_read"), rfe);
-        let read_own = (rfe && !self.plan.global_reads.is_empty()).then(|| read_fn(self, format!("{base}_read_own"), false));
+        let has_global = self.plan.global_reads.iter().any(|&x| self.group_of_site(x) == Some(g));
+        let read_own = (rfe && has_global).then(|| read_fn(self, format!("{base}_read_own"), false));
         // WRITE TO BUFFER, rule d(w(w)); a full buffer blocks the delay (never a false alarm).
         // With tags, a fourth parameter: the bits of the write's site (see `lw_bits`).
         let mut delay_params = vec![("p", pty.clone()), ("v", elem.clone()), ("me", Type::INT)];

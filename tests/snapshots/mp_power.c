@@ -14,6 +14,7 @@ void data__g0_flush_lw(int);
 void data__g0_mark_lw(int);
 void data__g0_flush_some();
 int data__g0_read(int *, int);
+int data__g0_read_own(int *, int);
 void data__g0_delay(int *, int, int);
 void data__g0_write(int *, int, int);
 void __weakc_flush_all_own(int);
@@ -200,7 +201,7 @@ void *reader(void *arg)
 #line 7 "tests/c/mp.c"
     data__g0_flush_some();
 #line 7 "tests/c/mp.c"
-    __weakc_tmp14 = data__g0_read(&data, __weakc_me);
+    __weakc_tmp14 = data__g0_read_own(&data, __weakc_me);
 #line 7 "tests/c/mp.c"
     __VERIFIER_atomic_end();
 #line 7 "tests/c/mp.c"
@@ -284,6 +285,16 @@ int data__g0_read(int *p, int me)
     int v;
     v = *p;
     if ((data__g0_live[0] && (data__g0_addr[0] == p)) && ((data__g0_thd[0] == me) || __VERIFIER_nondet_bool())) {
+        v = data__g0_val[0];
+    }
+    return v;
+}
+
+int data__g0_read_own(int *p, int me)
+{
+    int v;
+    v = *p;
+    if ((data__g0_live[0] && (data__g0_addr[0] == p)) && (data__g0_thd[0] == me)) {
         v = data__g0_val[0];
     }
     return v;
