@@ -352,3 +352,30 @@ fn c_undeclared_malloc_returns_a_pointer() {
     safe(src, 1);
     unsafe_(&src.replace("n->v == 7", "n->v == 8"), 1);
 }
+
+/// A call through a pointer that could hold a function already being executed is not
+/// unwound: it is an unwinding assertion, which holds where the pointer never holds that
+/// function (SV-COMP's driver harnesses call `module_init` through a global pointer).
+#[test]
+fn c_recursion_through_a_function_pointer_is_an_unwinding_assertion() {
+    let prog = |init: &str| {
+        format!(
+            r#"int g;
+            int run(void);
+            int init(void) {{ g = 1; return 0; }}
+            int (*entry)(void) = {init};
+            int run(void) {{ return entry(); }}
+            int main() {{ run(); __VERIFIER_assert(g == 1); return 0; }}"#
+        )
+    };
+    // `entry` is never `run`: the recursive candidate is ruled out by the solver.
+    safe(&prog("init"), 1);
+    // `entry` is `run`: run → entry() = run → … reaches the bound.
+    let o = unsafe_(&prog("run"), 1);
+    let f = o.failed.expect("failed property");
+    assert_eq!(f.kind, PropertyKind::UnwindingAssertion);
+    assert!(f.message.contains("recursion"), "{}", f.message);
+    // A real violation behind a function pointer is found.
+    let o = unsafe_(&prog("init").replace("g = 1", "g = 2"), 1);
+    assert_ne!(o.failed.expect("failed").kind, PropertyKind::UnwindingAssertion);
+}

@@ -1040,13 +1040,25 @@ impl<'p> Symex<'p> {
             Callee::Indirect(e) => {
                 let p = self.eval_ptr(e)?;
                 match as_const(&p) {
-                    Some(v) if (v >> OFF_BITS) >= FUNC_BASE => Some(FuncId(((v >> OFF_BITS) - FUNC_BASE) as u32)),
+                    Some(v) if (v >> OFF_BITS) >= FUNC_BASE => {
+                        let f = FuncId(((v >> OFF_BITS) - FUNC_BASE) as u32);
+                        if self.ctx.frames.iter().any(|fr| fr.func == f) {
+                            // recursion through the pointer: see `indirect_call`
+                            return self.indirect_call(dest, &p, args, loc, Some(&[f]));
+                        }
+                        Some(f)
+                    }
                     Some(_) => {
                         // A call through a null or data pointer: the path cannot go on.
                         self.state.guard = Lit::FALSE;
                         return Ok(());
                     }
-                    None => return self.indirect_call(dest, &p, args, loc),
+                    None => {
+                        // The points-to analysis (when its assumptions hold) bounds the
+                        // functions the pointer can hold; without it, any function can.
+                        let targets = self.alias.as_ref().map(|(a, _)| a.call_targets(self.prog, e).0);
+                        return self.indirect_call(dest, &p, args, loc, targets.as_deref());
+                    }
                 }
             }
         };
@@ -1054,12 +1066,43 @@ impl<'p> Symex<'p> {
         self.direct_call(dest, f, args, loc)
     }
 
-    fn indirect_call(&mut self, dest: Option<&Expr>, p: &Bv, args: &[Expr], loc: Loc) -> R<()> {
+    fn indirect_call(&mut self, dest: Option<&Expr>, p: &Bv, args: &[Expr], loc: Loc, targets: Option<&[FuncId]>) -> R<()> {
         let g = self.state.guard;
         let mut outs = vec![];
         let mut any = Lit::FALSE;
         for (i, f) in self.prog.funcs.iter().enumerate() {
             if f.body.is_none() || (f.params.len() != args.len() && !f.ty.variadic) {
+                continue;
+            }
+            if targets.is_some_and(|t| !t.contains(&FuncId(i as u32))) {
+                continue;
+            }
+            if self.ctx.frames.iter().any(|fr| fr.func == FuncId(i as u32)) {
+                // Recursion through a function pointer is not unwound: reaching it is an
+                // unwinding assertion (the path is cut without them), as CBMC does for a
+                // recursion past its bound. Mostly such a call cannot happen at all (the
+                // pointer never holds that function) and the solver shows it.
+                let c = self.sat.bv_eq(p, &bv::constant((FUNC_BASE + i as u128) << OFF_BITS, PTR_BITS));
+                let gc = self.sat.and(g, c);
+                if gc == Lit::FALSE {
+                    continue;
+                }
+                any = self.sat.or(any, c);
+                if self.opts.unwinding_assertions {
+                    let saved = self.state.guard;
+                    self.state.guard = gc;
+                    self.props.push(Prop {
+                        kind: PropertyKind::UnwindingAssertion,
+                        loc,
+                        msg: format!("recursion unwinding assertion: call of `{}` through a pointer", f.name),
+                        viol: gc,
+                    });
+                    let prop = self.props.len() - 1;
+                    self.step(loc, RawKind::Fail { prop });
+                    self.state.guard = saved;
+                } else {
+                    self.cuts.push(gc);
+                }
                 continue;
             }
             let fp = bv::constant((FUNC_BASE + i as u128) << OFF_BITS, PTR_BITS);
