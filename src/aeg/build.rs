@@ -652,6 +652,8 @@ struct Facts {
     tainted: BTreeSet<VarId>,
     ctrl: bool,
     ctrl_isync: bool,
+    /// Passed an access whose address depends on the source read, on every path.
+    addr_po: bool,
     /// Reached by some path without a loop back-edge.
     direct: bool,
     /// Objects definitely written on every path so far.
@@ -666,6 +668,7 @@ impl super::dataflow::Meet for Facts {
         self.written = self.written.intersection(&o.written).copied().collect();
         self.ctrl &= o.ctrl;
         self.ctrl_isync &= o.ctrl_isync;
+        self.addr_po &= o.addr_po;
         self.direct |= o.direct;
         *self != before
     }
@@ -677,6 +680,7 @@ fn meet_info(a: &mut PairInfo, b: &PairInfo) {
     a.deps.data &= b.deps.data;
     a.deps.ctrl &= b.deps.ctrl;
     a.deps.ctrl_isync &= b.deps.ctrl_isync;
+    a.deps.addr_po &= b.deps.addr_po;
     a.via_back_edge &= b.via_back_edge;
     a.writes_between = a.writes_between.intersection(&b.writes_between).copied().collect();
 }
@@ -710,6 +714,7 @@ impl Builder {
                 tainted: BTreeSet::new(),
                 ctrl: false,
                 ctrl_isync: false,
+                addr_po: false,
                 direct: true,
                 written: BTreeSet::new(),
             };
@@ -749,6 +754,7 @@ impl Builder {
                         data: from_read && data,
                         ctrl: from_read && facts.ctrl,
                         ctrl_isync: from_read && facts.ctrl_isync,
+                        addr_po: from_read && facts.addr_po,
                     },
                     via_back_edge: !facts.direct,
                     writes_between: facts.written.clone(),
@@ -814,9 +820,14 @@ fn transfer(node: &NodeKind, mut f: Facts) -> Facts {
                 f.tainted.insert(*d);
             }
         }
-        NodeKind::Access { def: Some(d), .. } => {
+        NodeKind::Access { def, addr_uses, .. } => {
+            if !addr_uses.is_disjoint(&f.tainted) {
+                f.addr_po = true;
+            }
             // A value loaded from memory is not a dependency on the source (dd = addr | data).
-            f.tainted.remove(d);
+            if let Some(d) = def {
+                f.tainted.remove(d);
+            }
         }
         _ => {}
     }

@@ -127,6 +127,10 @@ pub struct Deps {
     pub ctrl: bool,
     /// ... and an `isync`/`isb` lies between that branch and the second event.
     pub ctrl_isync: bool,
+    /// An access whose address is computed from the read value lies between the two (herd's
+    /// `addr; po`: Power and ARM do not perform a write before the addresses of earlier
+    /// accesses are known).
+    pub addr_po: bool,
 }
 
 #[derive(Clone, Debug, Default, Serialize)]

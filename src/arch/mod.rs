@@ -109,6 +109,9 @@ pub struct DepRules {
     pub ctrl: PairSet,
     /// A control dependency followed by `isync` (Power) / `isb` (ARM).
     pub ctrl_isync: PairSet,
+    /// What an access with an address computed from the read, between the two, preserves
+    /// (herd's `addr; po`, towards writes on Power, ARM and AArch64).
+    pub addr_po: PairSet,
     /// Spelling of ctrl+isync in diy names (`DpCtrlIsyncdR` on Power, `DpCtrlIsbdR` on ARM).
     pub isync_diy: &'static str,
     /// Why the dependencies do or do not matter on this architecture (documentation).
@@ -232,6 +235,7 @@ impl Arch {
             || (d.data && r.data.contains(first, second))
             || (d.ctrl && r.ctrl.contains(first, second))
             || (d.ctrl_isync && r.ctrl_isync.contains(first, second))
+            || (d.addr_po && r.addr_po.contains(first, second))
     }
 
     /// Is the pair ordered by some fence of `info` (not by the model or a dependency)?

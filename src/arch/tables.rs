@@ -166,6 +166,7 @@ pub static SC: Arch = Arch {
         data: NO_DEPS,
         ctrl: NO_DEPS,
         ctrl_isync: NO_DEPS,
+        addr_po: NO_DEPS,
         isync_diy: "Isync",
         note: "irrelevant: every pair is preserved",
     },
@@ -186,6 +187,7 @@ pub static TSO: Arch = Arch {
         data: NO_DEPS,
         ctrl: NO_DEPS,
         ctrl_isync: NO_DEPS,
+        addr_po: NO_DEPS,
         isync_diy: "Isync",
         note: "irrelevant: pairs from a read (RR, RW) are already preserved",
     },
@@ -206,6 +208,7 @@ pub static PSO: Arch = Arch {
         data: NO_DEPS,
         ctrl: NO_DEPS,
         ctrl_isync: NO_DEPS,
+        addr_po: NO_DEPS,
         isync_diy: "Isync",
         note: "irrelevant: pairs from a read (RR, RW) are already preserved",
     },
@@ -226,6 +229,7 @@ pub static RMO: Arch = Arch {
         data: RW,
         ctrl: NO_DEPS,
         ctrl_isync: NO_DEPS,
+        addr_po: NO_DEPS,
         isync_diy: "Isync",
         note: "addr preserves RR and RW, data preserves RW; control dependencies do not",
     },
@@ -233,14 +237,23 @@ pub static RMO: Arch = Arch {
     menu: RMO_MENU,
 };
 
-/// Power's dependencies (shared by `power` and `power-herd`).
+/// Power's dependencies in the ESOP 2013 model (`power`): no `addr; po` (the ESOP suite
+/// expects `podrwposwr000`…`003`, a write after an address-dependent read, reachable).
 const POWER_DEPS: DepRules = DepRules {
     addr: R_ANY,
     data: RW,
     ctrl: RW,
     ctrl_isync: R_ANY,
+    addr_po: NO_DEPS,
     isync_diy: "Isync",
     note: "addr: RR,RW; data: RW; ctrl: RW; ctrl+isync: RR,RW",
+};
+
+/// Power's dependencies in herd's ppc.cat (`power-herd`): also `addr; po` towards a write.
+const POWER_HERD_DEPS: DepRules = DepRules {
+    addr_po: RW,
+    note: "addr: RR,RW; data: RW; ctrl: RW; ctrl+isync: RR,RW; addr;po: RW",
+    ..POWER_DEPS
 };
 
 /// IBM Power, the ESOP 2013 model: every pair relaxed, stores not multi-copy atomic,
@@ -257,15 +270,15 @@ pub static POWER: Arch = Arch {
     menu: POWER_MENU,
 };
 
-/// IBM Power as herd's ppc.cat sees lwsync (cumulative); otherwise as `power`.
+/// IBM Power as herd's ppc.cat sees lwsync (cumulative) and `addr; po`; otherwise as `power`.
 pub static POWER_HERD: Arch = Arch {
     name: "power-herd",
     aliases: &["ppc-herd"],
-    doc: "IBM Power with herd's cumulative lwsync (ppc.cat); otherwise as power",
+    doc: "IBM Power with herd's cumulative lwsync and addr;po (ppc.cat); otherwise as power",
     ppo: NONE,
     rfi: Rel::Relaxed,
     rfe: Rel::Relaxed,
-    deps: POWER_DEPS,
+    deps: POWER_HERD_DEPS,
     fences: POWER_HERD_FENCES,
     menu: POWER_MENU,
 };
@@ -283,8 +296,9 @@ pub static ARM: Arch = Arch {
         data: RW,
         ctrl: RW,
         ctrl_isync: R_ANY,
+        addr_po: RW,
         isync_diy: "Isb",
-        note: "addr: RR,RW; data: RW; ctrl: RW; ctrl+isb: RR,RW",
+        note: "addr: RR,RW; data: RW; ctrl: RW; ctrl+isb: RR,RW; addr;po: RW",
     },
     fences: ARM_FENCES,
     menu: ARM_MENU,
@@ -349,8 +363,9 @@ pub static AARCH64: Arch = Arch {
         data: RW,
         ctrl: RW,
         ctrl_isync: R_ANY,
+        addr_po: RW,
         isync_diy: "Isb",
-        note: "addr: RR,RW; data: RW; ctrl: RW; ctrl+isb: RR,RW",
+        note: "addr: RR,RW; data: RW; ctrl: RW; ctrl+isb: RR,RW; addr;po: RW",
     },
     fences: AARCH64_FENCES,
     menu: AARCH64_MENU,

@@ -207,3 +207,15 @@ fn fence_costs_are_monotone() {
         assert!(c(Fence::Lwsync) < c(Fence::Sync) && c(Fence::Eieio) <= c(Fence::Lwsync));
     }
 }
+
+#[test]
+fn addr_po_orders_a_later_write_on_herds_power_and_arm_only() {
+    let info = PairInfo { deps: Deps { addr_po: true, ..Deps::default() }, ..PairInfo::default() };
+    for (name, kept) in [("power", false), ("power-herd", true), ("arm", true), ("aarch64", true), ("rmo", false)] {
+        let a = by_name(name).unwrap();
+        assert_eq!(a.po_pair_safe(Dir::R, Dir::W, &info), kept, "{name}: R→W after an address-dependent access");
+        if name != "rmo" {
+            assert!(!a.po_pair_safe(Dir::R, Dir::R, &info), "{name}: addr;po does not order a later read");
+        }
+    }
+}

@@ -200,6 +200,7 @@ impl Run {
                 data: first_is_read && b.data & bit != 0,
                 ctrl: first_is_read && b.ctrl & bit != 0,
                 ctrl_isync: first_is_read && b.ctrl_isync & bit != 0,
+                addr_po: first_is_read && self.events[i + 1..j].iter().any(|k| k.addr & bit != 0),
             },
             ..Default::default()
         }

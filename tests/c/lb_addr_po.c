@@ -1,0 +1,19 @@
+/* LB+addrs+WW (herd) in C: each thread reads, writes through an address computed from the
+ * read, then writes the other thread's flag. herd's Power and ARM models order a write after
+ * an access whose address depends on an earlier read (addr; po): forbidden there. The ESOP
+ * model (`power`) has no such rule: allowed. */
+#include <pthread.h>
+#include <assert.h>
+int x = 0, y = 0, z = 0, a = 0;
+int out0 = 0, out1 = 0;
+void *P0(void *arg) { int r = x; *(&y + (r ^ r)) = 1; z = 1; out0 = r; return 0; }
+void *P1(void *arg) { int r = z; *(&a + (r ^ r)) = 1; x = 1; out1 = r; return 0; }
+int main(void) {
+  pthread_t p, q;
+  pthread_create(&p, 0, P0, 0);
+  pthread_create(&q, 0, P1, 0);
+  pthread_join(p, 0);
+  pthread_join(q, 0);
+  assert(!(out0 == 1 && out1 == 1));
+  return 0;
+}
