@@ -153,16 +153,21 @@ fn delayed_read_is_satisfied_after_its_threads_later_write_to_its_location() {
     assert!(!verdict("arm", "tests/c/corw.c"), "CoRW holds on ARM");
 }
 
+/// `weakc verify --mm arch file` exits with `code` (0 holds, 10 fails).
+fn verifies_as(arch: &str, file: &str, code: i32) {
+    let (got, out, err) = weakc(&["verify", "--mm", arch, file]);
+    assert_eq!(got, code, "weakc verify --mm {arch} {file}: {out}{err}");
+}
+
 /// A later write to a location that a store waiting for a delayed read also writes may go
 /// ahead of that store (herd's LB+data+data-wsi-rfi-ctrl), which coherence then puts first:
 /// the waiting store never ends up last.
 #[test]
 fn later_write_goes_ahead_of_a_store_waiting_for_a_read() {
     for arch in ["arm", "power"] {
-        let (code, out, err) = weakc(&["verify", "--mm", arch, "tests/c/lb_wsi.c"]);
-        assert_eq!(code, 10, "lb_wsi.c is allowed on {arch}: {out}{err}");
-        let (code, out, err) = weakc(&["verify", "--mm", arch, "tests/c/lb_wsi_co.c"]);
-        assert_eq!(code, 0, "coherence orders the waiting store first on {arch}: {out}{err}");
+        verifies_as(arch, "tests/c/lb_wsi.c", 10);
+        // coherence orders the waiting store first
+        verifies_as(arch, "tests/c/lb_wsi_co.c", 0);
     }
 }
 
@@ -171,8 +176,7 @@ fn later_write_goes_ahead_of_a_store_waiting_for_a_read() {
 #[test]
 fn waiting_statements_continue_past_forward_jumps() {
     for (arch, code) in [("arm", 10), ("power", 10), ("tso", 0)] {
-        let (got, out, err) = weakc(&["verify", "--mm", arch, "tests/c/lb_jump.c"]);
-        assert_eq!(got, code, "lb_jump.c on {arch}: {out}{err}");
+        verifies_as(arch, "tests/c/lb_jump.c", code);
     }
 }
 
@@ -183,10 +187,8 @@ fn waiting_statements_continue_past_forward_jumps() {
 #[test]
 fn a_read_before_a_sync_sees_only_writes_visible_everywhere() {
     for arch in ["power", "power-herd", "arm"] {
-        let (code, out, err) = weakc(&["verify", "--mm", arch, "tests/c/mp_sync_reader.c"]);
-        assert_eq!(code, 0, "mp_sync_reader.c holds on {arch}: {out}{err}");
-        let (code, out, err) = weakc(&["verify", "--mm", arch, "tests/c/mp_sync_reader_p2.c"]);
-        assert_eq!(code, 10, "mp_sync_reader_p2.c fails on {arch}: {out}{err}");
+        verifies_as(arch, "tests/c/mp_sync_reader.c", 0);
+        verifies_as(arch, "tests/c/mp_sync_reader_p2.c", 10);
     }
 }
 
@@ -195,10 +197,8 @@ fn a_read_before_a_sync_sees_only_writes_visible_everywhere() {
 /// when the access lies on every path.
 #[test]
 fn a_write_after_an_address_dependent_access_waits_for_the_read() {
-    for (arch, always, one_path) in [("power", 10, 10), ("power-herd", 0, 10), ("arm", 0, 10), ("aarch64", 0, 10)] {
-        let (code, out, err) = weakc(&["verify", "--mm", arch, "tests/c/lb_addr_po.c"]);
-        assert_eq!(code, always, "lb_addr_po.c on {arch}: {out}{err}");
-        let (code, out, err) = weakc(&["verify", "--mm", arch, "tests/c/lb_addr_po_path.c"]);
-        assert_eq!(code, one_path, "lb_addr_po_path.c on {arch}: {out}{err}");
+    for (arch, always) in [("power", 10), ("power-herd", 0), ("arm", 0), ("aarch64", 0)] {
+        verifies_as(arch, "tests/c/lb_addr_po.c", always);
+        verifies_as(arch, "tests/c/lb_addr_po_path.c", 10);
     }
 }
