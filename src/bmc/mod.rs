@@ -68,7 +68,10 @@
 //! * **Loops**: `unwind = k` executes the body at most `k` times; the loop condition is then
 //!   checked once more and, if it can still hold, the *unwinding assertion* fails (or, with
 //!   `unwinding_assertions = false`, the path is cut and a `Safe` verdict is not complete).
-//!   Recursion is rejected (`Error::Unsupported`).
+//!   Direct recursion is rejected (`Error::Unsupported`); a call through a pointer that may
+//!   hold a function already running is not unwound: reaching it is a recursion unwinding
+//!   assertion. A call through a pointer that holds no function ends the path (undefined
+//!   behaviour, assumed not to happen, like a null dereference).
 
 mod bv;
 mod graph;
