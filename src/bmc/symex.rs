@@ -1077,17 +1077,18 @@ impl<'p> Symex<'p> {
             if targets.is_some_and(|t| !t.contains(&FuncId(i as u32))) {
                 continue;
             }
+            let fp = bv::constant((FUNC_BASE + i as u128) << OFF_BITS, PTR_BITS);
+            let c = self.sat.bv_eq(p, &fp);
+            let gc = self.sat.and(g, c);
+            if gc == Lit::FALSE {
+                continue;
+            }
+            any = self.sat.or(any, c);
             if self.ctx.frames.iter().any(|fr| fr.func == FuncId(i as u32)) {
                 // Recursion through a function pointer is not unwound: reaching it is an
                 // unwinding assertion (the path is cut without them), as CBMC does for a
                 // recursion past its bound. Mostly such a call cannot happen at all (the
                 // pointer never holds that function) and the solver shows it.
-                let c = self.sat.bv_eq(p, &bv::constant((FUNC_BASE + i as u128) << OFF_BITS, PTR_BITS));
-                let gc = self.sat.and(g, c);
-                if gc == Lit::FALSE {
-                    continue;
-                }
-                any = self.sat.or(any, c);
                 if self.opts.unwinding_assertions {
                     let saved = self.state.guard;
                     self.state.guard = gc;
@@ -1105,13 +1106,6 @@ impl<'p> Symex<'p> {
                 }
                 continue;
             }
-            let fp = bv::constant((FUNC_BASE + i as u128) << OFF_BITS, PTR_BITS);
-            let c = self.sat.bv_eq(p, &fp);
-            let gc = self.sat.and(g, c);
-            if gc == Lit::FALSE {
-                continue;
-            }
-            any = self.sat.or(any, c);
             let saved = self.state.clone();
             self.state.guard = gc;
             self.direct_call(dest, FuncId(i as u32), args, loc)?;
