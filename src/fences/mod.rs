@@ -501,6 +501,11 @@ impl<'a> Problem<'a> {
     }
 }
 
+/// The file name of `path` without its directories, as placements are described.
+pub fn short_name(path: &str) -> String {
+    std::path::Path::new(path).file_name().map_or_else(|| path.to_string(), |f| f.to_string_lossy().to_string())
+}
+
 impl Placement {
     /// `between line 11 and line 12 of pgsql.c`, `on line 18 of pgsql.c`, ….
     pub fn position(&self, file: &str) -> String {
@@ -707,7 +712,7 @@ fn static_mode(base: &Analysis, arch: &Arch, opts: &pipeline::Options) -> ModeRe
 
 fn render_text(r: &Report, base: &Analysis, files: &[(PathBuf, String)]) -> String {
     let mut s = format!("weakc fences: {} ({}, {} mode, {} critical cycles)\n", r.file, r.arch, r.mode, r.cycles);
-    let short = std::path::Path::new(&r.file).file_name().map(|f| f.to_string_lossy().to_string()).unwrap_or_else(|| r.file.clone());
+    let short = short_name(&r.file);
     for p in &r.placements {
         let wher = p.position(&short);
         let msg = format!("insert {} {wher}: breaks {}", p.fence, p.cycles.join(", "));

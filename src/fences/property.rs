@@ -267,7 +267,7 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
         // The requested depth hit the memory guard and the fences hold at depth 1 only.
         let held_shallow = checked.fell_back() && matches!(checked.last().outcome.verdict, Verdict::Safe { .. });
         let o = checked.into_outcome();
-        let short = std::path::Path::new(&problem.file).file_name().map_or_else(|| problem.file.clone(), |f| f.to_string_lossy().to_string());
+        let short = super::short_name(&problem.file);
         let placed = problem.placements(&chosen, &[]).iter().map(|p| format!("{} {}", p.fence, p.position(&short))).collect();
         let mut rd = Round { round, fences: chosen.len(), cost, cycles: a.cycles.cycles.len(), verdict: String::new(), used: vec![], placed };
         match &o.verdict {
