@@ -6,7 +6,7 @@
 //! shared-memory events; [`order`] adds the partial-order encoding of SC; one SAT query asks
 //! whether some property can fail; the model becomes a counterexample trace.
 //!
-//! Two reductions keep the encoding small, both sound by construction and cross-checked
+//! Four reductions keep the encoding small, both sound by construction and cross-checked
 //! against brute-force interleaving enumeration in the tests:
 //! * **Read resolution.** Symbolic execution runs a few times: each run records, per thread,
 //!   the constant addresses it writes (and every write at a non-constant address); the next
@@ -20,6 +20,15 @@
 //!   models (no external calls with unmodelled effects, no thread return values, no string
 //!   literals in memory), an access through a pointer is matched only with writes to, and
 //!   initial values of, the objects the analysis allows.
+//! * **Known bits.** The collection pass also records, per constant address, the bits all
+//!   writes there agree on (and, per write at a non-constant address, the bits of its value
+//!   and address). A read of a constant address then takes the bits its initial value and
+//!   every write that may touch it agree on as constants: pointers kept in shared memory
+//!   (the instrumentation's buffers) keep their constant object and offset bits, so address
+//!   comparisons fold. The final pass records its own writes and checks the assumption; if
+//!   any write breaks it, that pass is redone without known bits.
+//! * **Atomic blocks.** Within one atomic section a read of a constant address already read
+//!   or written in it (under a guard the current one implies) takes that value: no event.
 //!
 //! # Limits
 //! `BmcOptions::timeout` bounds every phase: symbolic execution looks at the clock before
@@ -326,11 +335,20 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
             break;
         }
     }
+    // The final pass records its writes too: the bits its reads took as known must hold for
+    // them, or it is redone without known bits.
     let mut sx = symex::Symex::new(prog, opts, alias.clone());
     sx.collected = collected;
+    sx.collecting = Some(Default::default());
     run!(sx);
     if sx.collected.as_ref().is_some_and(|c| c.mismatch) {
         sx = symex::Symex::new(prog, opts, alias);
+        run!(sx);
+    } else if !sx.known_bits_hold() {
+        let collected = sx.collected.take();
+        sx = symex::Symex::new(prog, opts, alias);
+        sx.collected = collected;
+        sx.fix_known_bits = false;
         run!(sx);
     }
     let symex_time = t0.elapsed();
@@ -410,7 +428,7 @@ pub fn limit_reason(stop: sat::Stop, phase: &str) -> String {
 const RESOLVE_PASSES: usize = 3;
 
 fn same_info(a: &symex::Collected, b: &symex::Collected) -> bool {
-    a.ids == b.ids && a.writes == b.writes && a.sym.len() == b.sym.len()
+    a.ids == b.ids && a.writes == b.writes && a.sym.len() == b.sym.len() && a.vals == b.vals && a.sym_vals == b.sym_vals
 }
 
 /// Calls whose effects the points-to analysis and the checker agree on.

@@ -21,7 +21,7 @@ use crate::ir::*;
 use crate::source::{Error, Loc};
 use crate::aeg::alias::{Alias, ObjRoot};
 use crate::aeg::ObjId;
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::rc::Rc;
 
 /// The roots (variables, allocation sites) an access through a pointer may reach, from the
@@ -47,6 +47,12 @@ pub struct State {
     /// Latest value this path wrote to each constant address of a stable object (see
     /// [`Symex::resolvable`]); addresses never written hold their initial value.
     mem: HashMap<u128, Bv>,
+    /// Values of constant addresses read or written earlier in the current atomic block on
+    /// this path: `(g, v)`, the cell holds `v` here whenever `g` holds (`g` is the guard of
+    /// the access, narrower than the path's inside `&&`, `?:` and the like). No other
+    /// thread's event falls between two events of one block, so a later read there under a
+    /// guard implying `g` needs no event (and no choice of source) of its own.
+    blk: BTreeMap<u128, (Lit, Bv)>,
 }
 
 pub enum ObjInit {
@@ -166,13 +172,47 @@ enum Place {
     Mem { addr: Bv, ty: Type, roots: Roots },
 }
 
+/// Bits of a value known without the solver (`None`: unknown), least significant first.
+pub type Known = Vec<Option<bool>>;
+
+fn known(bv: &[Lit]) -> Known {
+    bv.iter().map(|l| l.as_const()).collect()
+}
+
+/// The bits two values share (values of different widths share none).
+fn join_known(a: &mut Known, b: &[Option<bool>]) {
+    if a.len() != b.len() {
+        a.iter_mut().for_each(|x| *x = None);
+        return;
+    }
+    for (x, y) in a.iter_mut().zip(b) {
+        if *x != *y {
+            *x = None;
+        }
+    }
+}
+
+/// Whether a write at an address with bit pattern `pat` and points-to `roots` may touch
+/// address `a` of an object with `root`.
+fn may_touch(pat: &[Option<bool>], roots: &Roots, a: u128, root: Option<ObjRoot>) -> bool {
+    let bits_may = pat.iter().enumerate().all(|(i, b)| b.is_none_or(|b| b == ((a >> i) & 1 == 1)));
+    let roots_may = match (roots, root) {
+        (Some(rs), Some(r)) => rs.contains(&r),
+        _ => true,
+    };
+    bits_may && roots_may
+}
+
 /// What the collection pass learnt: per thread, its identity and the constant addresses it
-/// writes; all writes at non-constant addresses (bit patterns and points-to roots).
-#[derive(Default)]
+/// writes; all writes at non-constant addresses (bit patterns and points-to roots); the
+/// bits every write at each constant address, and at each non-constant one, agrees on.
+#[derive(Default, PartialEq)]
 pub struct Collected {
     pub ids: Vec<ThreadKey>,
     pub writes: Vec<std::collections::HashSet<u128>>,
-    pub sym: Vec<(Vec<Option<bool>>, Roots)>,
+    pub sym: Vec<(Known, Roots)>,
+    pub sym_vals: Vec<Known>,
+    pub vals: HashMap<u128, Known>,
     /// The resolution pass met a thread the collection pass did not have at that index.
     pub mismatch: bool,
 }
@@ -215,6 +255,12 @@ pub struct Symex<'p> {
     pub collected: Option<Collected>,
     /// What this pass learns, when asked to.
     pub collecting: Option<Collected>,
+    /// Reads of a constant address take the bits every write there agrees on (per
+    /// `collected`) as constants; [`Symex::known_bits_hold`] checks the assumption after the
+    /// pass.
+    pub fix_known_bits: bool,
+    /// The known bits reads took, per address and width.
+    known_used: HashMap<(u128, usize), Known>,
     /// Objects with ids below this are created identically in every pass (globals, strings
     /// of initialisers, main's address-taken locals).
     stable_objs: u32,
@@ -230,7 +276,7 @@ pub struct Symex<'p> {
 type R<T> = Result<T, Error>;
 
 fn dead_state() -> State {
-    State { guard: Lit::FALSE, vars: HashMap::new(), atomic_depth: 0, cur_block: None, mem: HashMap::new() }
+    State { guard: Lit::FALSE, vars: HashMap::new(), atomic_depth: 0, cur_block: None, mem: HashMap::new(), blk: BTreeMap::new() }
 }
 
 fn is_cond_prefix(s: &Stmt) -> bool {
@@ -278,12 +324,14 @@ impl<'p> Symex<'p> {
             queue: VecDeque::new(),
             collected: None,
             collecting: None,
+            fix_known_bits: true,
+            known_used: HashMap::new(),
             stable_objs: 1,
             path: vec![],
             resolvable_cache: HashMap::new(),
             loop_ids,
             next_frame: 0,
-            state: State { guard: Lit::TRUE, vars: HashMap::new(), atomic_depth: 0, cur_block: None, mem: HashMap::new() },
+            state: State { guard: Lit::TRUE, vars: HashMap::new(), atomic_depth: 0, cur_block: None, mem: HashMap::new(), blk: BTreeMap::new() },
             ctx: Ctx { thread: 0, po: 0, last_block: 0, frames: vec![] },
         }
     }
@@ -318,7 +366,7 @@ impl<'p> Symex<'p> {
         while let Some((t, f, arg, mem)) = self.queue.pop_front() {
             self.ctx = Ctx { thread: t, po: 0, last_block: 0, frames: vec![] };
             self.path.clear();
-            self.state = State { guard: self.threads[t].guard, vars: HashMap::new(), atomic_depth: 0, cur_block: None, mem };
+            self.state = State { guard: self.threads[t].guard, vars: HashMap::new(), atomic_depth: 0, cur_block: None, mem, blk: BTreeMap::new() };
             self.begin_thread(t);
             let np = self.prog.func(f).params.len();
             let mut args = vec![];
@@ -453,6 +501,59 @@ impl<'p> Symex<'p> {
         }
     }
 
+    /// The bits of cell `a` (read with `width` bits) that its initial value and every write
+    /// there, as `c` recorded them, agree on.
+    fn known_at(&mut self, c: &Collected, a: u128, width: usize) -> Known {
+        let init = self.init_cell(a, width);
+        let mut k = known(&init);
+        if let Some(v) = c.vals.get(&a) {
+            join_known(&mut k, v);
+        }
+        let root = self.objects[(a >> OFF_BITS) as usize].root;
+        for ((pat, roots), v) in c.sym.iter().zip(&c.sym_vals) {
+            if k.iter().all(|b| b.is_none()) {
+                break;
+            }
+            if may_touch(pat, roots, a, root) {
+                join_known(&mut k, v);
+            }
+        }
+        k
+    }
+
+    /// A fresh value for a read of constant address `a`, with the bits every possible write
+    /// agrees on fixed (when the collection pass allows).
+    fn read_value(&mut self, a: Option<u128>, width: usize) -> Bv {
+        let usable = self.fix_known_bits && self.collected.as_ref().is_some_and(|c| !c.mismatch);
+        let Some(a) = a.filter(|&a| usable && (1..self.stable_objs).contains(&((a >> OFF_BITS) as u32))) else {
+            return self.sat.fresh_bv(width);
+        };
+        let k = match self.known_used.get(&(a, width)) {
+            Some(k) => k.clone(),
+            None => {
+                let c = self.collected.take().expect("collected");
+                let k = self.known_at(&c, a, width);
+                self.collected = Some(c);
+                self.known_used.insert((a, width), k.clone());
+                k
+            }
+        };
+        k.iter().map(|b| b.map_or_else(|| self.sat.fresh(), Lit::from_bool)).collect()
+    }
+
+    /// Whether the bits reads took as known hold for every write of this pass (as recorded
+    /// in `collecting`): then no execution of the pass's formula is lost by fixing them.
+    pub fn known_bits_hold(&mut self) -> bool {
+        let Some(c) = self.collecting.take() else { return self.known_used.is_empty() };
+        let used: Vec<((u128, usize), Known)> = self.known_used.iter().map(|(k, v)| (*k, v.clone())).collect();
+        let ok = used.into_iter().all(|((a, w), k)| {
+            let now = self.known_at(&c, a, w);
+            k.iter().zip(&now).all(|(x, y)| x.is_none() || x == y)
+        });
+        self.collecting = Some(c);
+        ok
+    }
+
     /// Whether a read of constant address `a` by the current thread can take its value from
     /// the path (`State::mem`) instead of being an event: `a` lies in a stable object, no
     /// write at a non-constant address may touch it, no thread other than this one and its
@@ -479,15 +580,8 @@ impl<'p> Symex<'p> {
             return false;
         }
         let root = self.objects[o as usize].root;
-        for (pat, roots) in &c.sym {
-            let bits_may = pat.iter().enumerate().all(|(i, b)| b.is_none_or(|b| b == ((a >> i) & 1 == 1)));
-            let roots_may = match (roots, root) {
-                (Some(rs), Some(r)) => rs.contains(&r),
-                _ => true,
-            };
-            if bits_may && roots_may {
-                return false;
-            }
+        if c.sym.iter().any(|(pat, roots)| may_touch(pat, roots, a, root)) {
+            return false;
         }
         // Ancestors of t, with the block of the spawn leading towards t.
         let mut anc: HashMap<usize, u32> = HashMap::new();
@@ -565,6 +659,7 @@ impl<'p> Symex<'p> {
         if self.state.atomic_depth == 0 {
             let b = self.new_block();
             self.state.cur_block = Some(b);
+            self.state.blk.clear();
         }
         self.state.atomic_depth += 1;
     }
@@ -574,6 +669,7 @@ impl<'p> Symex<'p> {
             self.state.atomic_depth -= 1;
             if self.state.atomic_depth == 0 {
                 self.state.cur_block = None;
+                self.state.blk.clear();
             }
         }
     }
@@ -594,7 +690,18 @@ impl<'p> Symex<'p> {
                 }
             }
         }
-        let val = self.sat.fresh_bv(width);
+        let cached = as_const(&addr).filter(|_| self.state.cur_block.is_some());
+        let g = self.state.guard;
+        let hit = cached.and_then(|a| self.state.blk.get(&a)).filter(|(ge, v)| v.len() == width && self.sat.syntactically_implies(g, *ge));
+        if let Some((_, v)) = hit {
+            let v = v.clone();
+            self.step(loc, RawKind::ReadValue { label, val: v.clone(), ty: ty.clone() });
+            return v;
+        }
+        let val = self.read_value(as_const(&addr), width);
+        if let Some(a) = cached {
+            self.state.blk.insert(a, (g, val.clone()));
+        }
         let block = self.event_block();
         let po = self.next_po();
         let ev = self.events.len();
@@ -618,6 +725,9 @@ impl<'p> Symex<'p> {
         if self.dead() {
             return;
         }
+        if self.state.cur_block.is_some() {
+            self.track_block_write(&addr, &val);
+        }
         match as_const(&addr) {
             Some(a) => {
                 if ((a >> OFF_BITS) as u32) < self.stable_objs {
@@ -625,11 +735,19 @@ impl<'p> Symex<'p> {
                 }
                 if let Some(c) = self.collecting.as_mut() {
                     c.writes[self.ctx.thread].insert(a);
+                    let k = known(&val);
+                    match c.vals.get_mut(&a) {
+                        Some(old) => join_known(old, &k),
+                        None => {
+                            c.vals.insert(a, k);
+                        }
+                    }
                 }
             }
             None => {
                 if let Some(c) = self.collecting.as_mut() {
-                    c.sym.push((addr.iter().map(|l| l.as_const()).collect(), roots.clone()));
+                    c.sym.push((known(&addr), roots.clone()));
+                    c.sym_vals.push(known(&val));
                 }
             }
         }
@@ -649,6 +767,34 @@ impl<'p> Symex<'p> {
             roots,
         });
         self.step(loc, RawKind::Write { ev, ty: ty.clone() });
+    }
+
+    /// Keeps the block's known values right after a write: a constant address takes the
+    /// value, and every known cell the write may hit becomes a choice on the address.
+    fn track_block_write(&mut self, addr: &Bv, val: &Bv) {
+        let g = self.state.guard;
+        if let Some(a) = as_const(addr) {
+            let entry = match self.state.blk.get(&a) {
+                Some((ge, old)) if old.len() == val.len() && self.sat.syntactically_implies(g, *ge) => {
+                    let (ge, old) = (*ge, old.clone());
+                    (ge, self.sat.bv_ite(g, val, &old))
+                }
+                _ => (g, val.clone()),
+            };
+            self.state.blk.insert(a, entry);
+            return;
+        }
+        let known = std::mem::take(&mut self.state.blk);
+        for (a, (ge, old)) in known {
+            let same = self.sat.bv_eq(addr, &bv::constant(a, addr.len()));
+            let hit = self.sat.and(g, same);
+            if hit == Lit::FALSE {
+                self.state.blk.insert(a, (ge, old));
+            } else if val.len() == old.len() {
+                let new = self.sat.bv_ite(hit, val, &old);
+                self.state.blk.insert(a, (ge, new));
+            }
+        }
     }
 
     // ---------------------------------------------------------------- states
@@ -731,7 +877,25 @@ impl<'p> Symex<'p> {
             }
             mem.insert(a, acc.unwrap());
         }
-        State { guard, vars, atomic_depth, cur_block, mem }
+        let mut blk = BTreeMap::new();
+        if live.iter().all(|s| s.cur_block.is_some() && s.cur_block == cur_block) {
+            // A cell known on every path, for the whole of each path, stays known.
+            'cell: for (&a, (_, v0)) in &live[0].blk {
+                let mut acc = v0.clone();
+                for (i, s) in live.iter().enumerate() {
+                    match s.blk.get(&a) {
+                        Some((ge, v)) if v.len() == acc.len() && self.sat.syntactically_implies(s.guard, *ge) => {
+                            if i > 0 && *v != acc {
+                                acc = self.sat.bv_ite(s.guard, v, &acc);
+                            }
+                        }
+                        _ => continue 'cell,
+                    }
+                }
+                blk.insert(a, (guard, acc));
+            }
+        }
+        State { guard, vars, atomic_depth, cur_block, mem, blk }
     }
 
     fn frame(&mut self) -> &mut Frame {

@@ -142,6 +142,9 @@ pub(crate) fn lt(a: Expr, b: Expr) -> Expr {
 pub(crate) fn and(a: Expr, b: Expr) -> Expr {
     bin(BinOp::LogAnd, a, b)
 }
+pub(crate) fn or(a: Expr, b: Expr) -> Expr {
+    bin(BinOp::LogOr, a, b)
+}
 pub(crate) fn not(a: Expr) -> Expr {
     Expr::new(ExprKind::Unary(UnOp::Not, Box::new(a)), Type::INT)
 }
@@ -910,6 +913,8 @@ enum RS {
     ReadPtr(usize),
     /// `*p = c`
     WritePtr(i128),
+    /// `if (r == c && g == c2) body`: the read of `g` happens only when `r == c`.
+    IfAnd(usize, i128, usize, i128, Vec<RS>),
 }
 
 struct Rng(u64);
@@ -931,7 +936,7 @@ const NR: usize = 2;
 fn gen_stmts(rng: &mut Rng, n: usize, depth: u32, in_atomic: bool) -> Vec<RS> {
     let mut out = vec![];
     for _ in 0..n {
-        let k = rng.below(17);
+        let k = rng.below(18);
         let r = rng.below(NR as u64) as usize;
         let g = rng.below(NG as u64) as usize;
         let c = rng.below(3) as i128;
@@ -955,6 +960,7 @@ fn gen_stmts(rng: &mut Rng, n: usize, depth: u32, in_atomic: bool) -> Vec<RS> {
             14 => RS::SetPtr(g),
             15 => RS::ReadPtr(r),
             16 => RS::WritePtr(c),
+            17 if depth > 0 => RS::IfAnd(r, c, g, rng.below(3) as i128, gen_stmts(rng, 2, depth - 1, in_atomic)),
             _ => RS::Read(r, g),
         });
     }
@@ -980,6 +986,8 @@ enum Ins {
     LoadPtr,
     ReadPtr(usize),
     WritePtr(i128),
+    /// Jump to the target unless `g == c` (one read of `g`).
+    JmpIfGlobNe(usize, i128, usize),
 }
 
 fn flatten(s: &[RS], out: &mut Vec<Ins>) {
@@ -993,6 +1001,15 @@ fn flatten(s: &[RS], out: &mut Vec<Ins>) {
                 flatten(body, out);
                 let end = out.len();
                 out[at] = Ins::JmpIfNe(*r, *c, end);
+            }
+            RS::IfAnd(r, c, g, c2, body) => {
+                let at = out.len();
+                out.push(Ins::JmpIfNe(*r, *c, 0));
+                out.push(Ins::JmpIfGlobNe(*g, *c2, 0));
+                flatten(body, out);
+                let end = out.len();
+                out[at] = Ins::JmpIfNe(*r, *c, end);
+                out[at + 1] = Ins::JmpIfGlobNe(*g, *c2, end);
             }
             RS::Atomic(body) => {
                 out.push(Ins::ABegin);
@@ -1066,6 +1083,11 @@ fn brute_force(threads: &[Vec<Ins>], fin: (usize, i128, usize, i128), prefix: &[
                         n.pc[t] = target;
                     }
                 }
+                Ins::JmpIfGlobNe(g, c, target) => {
+                    if st.glob[g] != c {
+                        n.pc[t] = target;
+                    }
+                }
                 Ins::ABegin => n.atomic = Some(t),
                 Ins::AEnd => n.atomic = None,
                 Ins::Assume(r, c) => {
@@ -1130,6 +1152,10 @@ fn to_ir(threads: &[Vec<RS>], fin: (usize, i128, usize, i128), prefix: &[(Option
                 RS::If(r, c, body) => {
                     let body = emit(b, body, gs, rs);
                     b.if_(eq(rs[*r].clone(), c_(*c)), body, vec![])
+                }
+                RS::IfAnd(r, c, g, c2, body) => {
+                    let body = emit(b, body, gs, rs);
+                    b.if_(and(eq(rs[*r].clone(), c_(*c)), eq(gs[*g].clone(), c_(*c2))), body, vec![])
                 }
                 RS::Atomic(body) => {
                     let begin = b.s(StmtKind::AtomicBegin);
@@ -1301,6 +1327,41 @@ fn message_passing(in_order: bool) -> Program {
     let s = vec![b.spawn(t1, null.clone(), None), b.spawn(t2, null, None)];
     b.body(m, s);
     b.p
+}
+
+/// T: y = 1; x = 1.  main, in one atomic section: c = y; a = c && x; b = x;
+/// The second read of `x` repeats the first only where the first happened (`c != 0`).
+fn reread_after_short_circuit(cond: impl Fn(&Expr, &Expr, &Expr) -> Expr) -> Program {
+    let mut b = B::new();
+    let x = b.global("x", Type::INT);
+    let y = b.global("y", Type::INT);
+    let (t, _) = b.thread_fn("writer");
+    let s = vec![b.assign(&y, c(1)), b.assign(&x, c(1)), b.ret_null()];
+    b.body(t, s);
+    let (m, _) = b.func("main", Type::INT, &[]);
+    let (cv, av, bv) = (b.local(m, "c", Type::INT), b.local(m, "a", Type::INT), b.local(m, "b", Type::INT));
+    let null = ct(0, Type::ptr_to(Type::Void));
+    let s = vec![
+        b.spawn(t, null, None),
+        b.s(StmtKind::AtomicBegin),
+        b.assign(&cv, y.clone()),
+        b.assign(&av, and(cv.clone(), x.clone())),
+        b.assign(&bv, x.clone()),
+        b.s(StmtKind::AtomicEnd),
+        b.assert(cond(&cv, &av, &bv)),
+    ];
+    b.body(m, s);
+    b.p
+}
+
+#[test]
+fn a_reread_in_an_atomic_section_repeats_only_reads_that_happened() {
+    // Before `y = 1`, `x` is 0 too: `b` reads it although the `&&` did not.
+    assert_safe(&reread_after_short_circuit(|cv, _, bv| or(ne(cv.clone(), c(0)), eq(bv.clone(), c(0)))), 1);
+    // Both reads of `x` in the section see one value.
+    assert_safe(&reread_after_short_circuit(|_, av, bv| eq(av.clone(), bv.clone())), 1);
+    assert_unsafe(&reread_after_short_circuit(|cv, _, bv| or(eq(cv.clone(), c(0)), eq(bv.clone(), c(1)))), 1);
+    assert_unsafe(&reread_after_short_circuit(|_, av, _| eq(av.clone(), c(0))), 1);
 }
 
 #[test]
