@@ -6,7 +6,7 @@
 //! shared-memory events; [`order`] adds the partial-order encoding of SC; one SAT query asks
 //! whether some property can fail; the model becomes a counterexample trace.
 //!
-//! Four reductions keep the encoding small, both sound by construction and cross-checked
+//! Four reductions keep the encoding small, each sound by construction and cross-checked
 //! against brute-force interleaving enumeration in the tests:
 //! * **Read resolution.** Symbolic execution runs a few times: each run records, per thread,
 //!   the constant addresses it writes (and every write at a non-constant address); the next
