@@ -344,7 +344,7 @@ fn report(checked: &Checked, s: &Subject, sel: &backend::Selection, o: &Options,
                 serde_json::json!({
                     "buffer_size": c.buffer_size, "verdict": verdict_word(&c.outcome.verdict),
                     "reason": reason(&c.outcome.verdict), "memory_guard": c.outcome.memory_guard_hit(),
-                    "clauses": c.outcome.stats.clauses,
+                    "clauses": c.outcome.stats.clauses, "peak_clauses": c.outcome.stats.peak_clauses,
                 })
             })
             .collect();

@@ -501,13 +501,14 @@ fn weakc_guarded(dir: &Path, args: &[&str], max_clauses: u64) -> Run {
     }
 }
 
-/// The clauses of the formula for `file` on Power at `--buffer-size depth` (no guard).
+/// The clauses of the largest formula built for `file` on Power at `--buffer-size depth`
+/// (no guard).
 fn clauses_at(dir: &Path, file: &str, depth: u32) -> u64 {
     let d = depth.to_string();
     let r = weakc_guarded(dir, &["verify", "--mm", "power", "--backend", "builtin", file, "--json", "--buffer-size", &d], 0);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap_or_else(|_| panic!("{}{}", r.stdout, r.stderr));
     assert_eq!(v["checks"].as_array().map(Vec::len), Some(1), "no fallback without a guard: {}", r.stdout);
-    v["checks"][0]["clauses"].as_u64().expect("clauses")
+    v["checks"][0]["peak_clauses"].as_u64().expect("peak_clauses")
 }
 
 /// A clause guard between the sizes of the formulas at depths 1 and 4: the check at the

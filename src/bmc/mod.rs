@@ -191,7 +191,11 @@ pub struct Step {
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Stats {
     pub vars: usize,
+    /// Clauses of the formula solved (or built when a limit stopped the check).
     pub clauses: usize,
+    /// The largest formula any symbolic execution pass built (the memory guard's measure:
+    /// a collection pass, resolving nothing yet, may build a larger one than the last).
+    pub peak_clauses: usize,
     pub events: usize,
     pub threads: usize,
     pub blocks: usize,
@@ -295,15 +299,21 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
         None => opts.max_clauses,
     };
     // Symbolic execution checks the limits before every statement.
+    let mut peak_clauses = 0;
     macro_rules! run {
         ($sx:expr) => {{
             $sx.sat.set_limits(deadline, max_clauses, opts.max_memory);
-            if let Err(e) = $sx.run() {
+            let r = $sx.run();
+            peak_clauses = peak_clauses.max($sx.sat.clauses);
+            if let Err(e) = r {
                 if let (true, Some(stop)) = ($sx.limit_hit, $sx.sat.stopped()) {
-                    let stats = Stats { vars: $sx.sat.num_vars(), clauses: $sx.sat.clauses, symex_time: t0.elapsed(), ..Default::default() };
+                    let stats = Stats { vars: $sx.sat.num_vars(), clauses: $sx.sat.clauses, peak_clauses, symex_time: t0.elapsed(), ..Default::default() };
                     return Ok(stopped(stop, PHASE_SYMEX, stats));
                 }
                 return Err(e);
+            }
+            if std::env::var_os("WEAKC_BMC_DEBUG").is_some() {
+                eprintln!("bmc: symbolic execution pass: {} clauses, {} events", $sx.sat.clauses, $sx.events.len());
             }
         }};
     }
@@ -361,6 +371,7 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
     let mut stats = Stats {
         vars: sx.sat.num_vars(),
         clauses: sx.sat.clauses,
+        peak_clauses: peak_clauses.max(sx.sat.clauses),
         events: sx.events.len(),
         threads: sx.threads.len(),
         blocks: sx.blocks.len(),
