@@ -302,7 +302,7 @@ fn two_lwsyncs_over_coherence_need_a_sync_on_every_pair() {
     }
 }
 
-/// `--property` with the clause guard between the formula sizes at depths 1 and 4 (see
+/// `--property` with the clause guard between the largest formulas at depths 1 and 4 (see
 /// `tests/cli_verify.rs`): the first round's check at depth 4 stops on the guard, the
 /// counterexample comes from depth 1, and the fenced program is decided at depth 4.
 #[test]
@@ -322,7 +322,7 @@ int main() { pthread_t t; pthread_create(&t, 0, writer, 0);
     let clauses = |depth: &str| -> u64 {
         let (_, out, err) = weakc(&["verify", "--mm", "power", "--backend", "builtin", file, "--json", "--buffer-size", depth]);
         let v: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("{out}{err}"));
-        v["checks"][0]["clauses"].as_u64().expect("clauses")
+        v["checks"][0]["peak_clauses"].as_u64().expect("peak_clauses")
     };
     let (c1, c4) = (clauses("1"), clauses("4"));
     assert!(c1 * 2 < c4, "{c1} vs {c4}");
