@@ -379,3 +379,22 @@ fn c_recursion_through_a_function_pointer_is_an_unwinding_assertion() {
     let o = unsafe_(&prog("init").replace("g = 1", "g = 2"), 1);
     assert_ne!(o.failed.expect("failed").kind, PropertyKind::UnwindingAssertion);
 }
+
+/// A violated assertion is reported rather than a violated unwinding assertion when the
+/// bound allows both: the first is a bug whatever the bound.
+#[test]
+fn c_a_real_violation_is_preferred_to_an_unwinding_assertion() {
+    let src = r#"int main() {
+        int n = __VERIFIER_nondet_int();
+        for (int i = 0; i < n; i++) {}
+        __VERIFIER_assert(n != -12345);
+        return 0;
+    }"#;
+    let o = unsafe_(src, 1);
+    let failed = o.failed.expect("failed property");
+    assert_ne!(failed.kind, PropertyKind::UnwindingAssertion, "{failed:?}");
+    assert!(matches!(o.trace.last().map(|s| &s.kind), Some(StepKind::Failure { .. })), "{:#?}", o.trace);
+    // With the assertion true, the unwinding assertion is what fails.
+    let o = unsafe_(&src.replace("n != -12345", "1"), 1);
+    assert_eq!(o.failed.expect("failed").kind, PropertyKind::UnwindingAssertion);
+}

@@ -394,7 +394,18 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
         stats.vars, stats.clauses, stats.events, stats.threads
     ));
     let t2 = Instant::now();
-    let res = sx.sat.solve(&[any]);
+    let mut res = sx.sat.solve(&[any]);
+    // Prefer a violated assertion to a violated unwinding assertion (CBMC reports both): a
+    // real violation within the bound is a bug whatever the bound, while a failed unwinding
+    // assertion only asks for a larger one.
+    let is_real = |p: &symex::Prop| p.kind != PropertyKind::UnwindingAssertion;
+    if res == Some(true) && !sx.props.iter().any(|p| is_real(p) && sx.sat.value(p.viol)) {
+        let real: Vec<sat::Lit> = sx.props.iter().filter(|p| is_real(p)).map(|p| p.viol).collect();
+        let real = sx.sat.or_all(real);
+        if real != sat::Lit::FALSE && sx.sat.solve(&[real]) != Some(true) {
+            res = sx.sat.solve(&[any]);
+        }
+    }
     stats.solve_time = t2.elapsed();
     match res {
         None => {
@@ -571,6 +582,8 @@ fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<St
     let mut live: Vec<&symex::RawStep> = sx.steps.iter().filter(|s| sx.sat.value(s.guard)).collect();
     live.sort_by_key(|s| (clock(s.block), s.thread, s.po));
     let mut failed = None;
+    // A violated assertion is reported before a violated unwinding assertion.
+    let real_failed = sx.props.iter().any(|p| p.kind != PropertyKind::UnwindingAssertion && sx.sat.value(p.viol));
     let mut unmodelled = None;
     let mut trace = vec![];
     // Graph events, and per thread the last user-visible location and whether the steps
@@ -624,7 +637,7 @@ fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<St
             }
             symex::RawKind::Fail { prop } => {
                 let p = &sx.props[*prop];
-                if failed.is_none() {
+                if failed.is_none() && !(real_failed && p.kind == PropertyKind::UnwindingAssertion) {
                     failed = Some(Property { kind: p.kind, loc: p.loc, message: p.msg.clone() });
                     trace.push(Step { thread, loc: s.loc, kind: StepKind::Failure { message: p.msg.clone() } });
                     break;
@@ -635,7 +648,12 @@ fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<St
         trace.push(Step { thread, loc: s.loc, kind });
     }
     let failed = failed.unwrap_or_else(|| {
-        let p = sx.props.iter().find(|p| sx.sat.value(p.viol)).expect("a failing property");
+        let p = sx
+            .props
+            .iter()
+            .filter(|p| sx.sat.value(p.viol))
+            .min_by_key(|p| p.kind == PropertyKind::UnwindingAssertion)
+            .expect("a failing property");
         Property { kind: p.kind, loc: p.loc, message: p.msg.clone() }
     });
     let graph = graph::build(sx, enc, nodes, &evs);

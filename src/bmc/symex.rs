@@ -206,7 +206,7 @@ fn may_touch(pat: &[Option<bool>], roots: &Roots, a: u128, root: Option<ObjRoot>
 /// What the collection pass learnt: per thread, its identity and the constant addresses it
 /// writes; all writes at non-constant addresses (bit patterns and points-to roots); the
 /// bits every write at each constant address, and at each non-constant one, agrees on.
-#[derive(Default, PartialEq)]
+#[derive(Default)]
 pub struct Collected {
     pub ids: Vec<ThreadKey>,
     pub writes: Vec<std::collections::HashSet<u128>>,
