@@ -394,19 +394,9 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
         stats.vars, stats.clauses, stats.events, stats.threads
     ));
     let t2 = Instant::now();
-    let mut res = sx.sat.solve(&[any]);
-    // Prefer a violated assertion to a violated unwinding assertion (CBMC reports both): a
-    // real violation within the bound is a bug whatever the bound, while a failed unwinding
-    // assertion only asks for a larger one.
-    let is_real = |p: &symex::Prop| p.kind != PropertyKind::UnwindingAssertion;
-    if res == Some(true) && !sx.props.iter().any(|p| is_real(p) && sx.sat.value(p.viol)) {
-        let real: Vec<sat::Lit> = sx.props.iter().filter(|p| is_real(p)).map(|p| p.viol).collect();
-        let real = sx.sat.or_all(real);
-        if real != sat::Lit::FALSE && sx.sat.solve(&[real]) != Some(true) {
-            res = sx.sat.solve(&[any]);
-        }
-    }
-    stats.solve_time = t2.elapsed();
+    let res = sx.sat.solve(&[any]);
+    let first_search = t2.elapsed();
+    stats.solve_time = first_search;
     match res {
         None => {
             let stop = sx.sat.stopped().unwrap_or(sat::Stop::Time);
@@ -414,7 +404,25 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
         }
         Some(false) => Ok(Outcome { verdict: Verdict::Safe { complete }, failed: None, trace: vec![], stats, warnings, graph: None, stopped: None }),
         Some(true) => {
-            let (failed, trace, unmodelled, graph) = counterexample(&sx, &enc);
+            let mut cex = counterexample(&sx, &enc);
+            // Prefer a violated assertion to a violated unwinding assertion (CBMC reports
+            // both): a real violation within the bound is a bug whatever the bound, a failed
+            // unwinding assertion only asks for a larger one. The second search gets twice the
+            // first one's time (plus a second); the first counterexample stands otherwise.
+            if cex.0.kind == PropertyKind::UnwindingAssertion {
+                let real: Vec<sat::Lit> = sx.props.iter().filter(|p| p.kind != PropertyKind::UnwindingAssertion).map(|p| p.viol).collect();
+                let real = sx.sat.or_all(real);
+                if real != sat::Lit::FALSE {
+                    let budget = Instant::now() + first_search * 2 + Duration::from_secs(1);
+                    sx.sat.set_limits(Some(deadline.map_or(budget, |d| d.min(budget))), max_clauses, opts.max_memory);
+                    if sx.sat.solve(&[real]) == Some(true) {
+                        cex = counterexample(&sx, &enc);
+                    }
+                    sx.sat.clear_stop();
+                    stats.solve_time = t2.elapsed();
+                }
+            }
+            let (failed, trace, unmodelled, graph) = cex;
             let verdict = match unmodelled {
                 None => Verdict::Unsafe,
                 Some(f) => Verdict::Unknown(format!("the counterexample calls `{f}`, whose effects are not modelled")),

@@ -183,6 +183,11 @@ impl Sat {
         self.check_limits();
     }
 
+    /// Forgets a limit reached by a search the caller chose to bound more tightly.
+    pub fn clear_stop(&mut self) {
+        self.stop = None;
+    }
+
     /// Why the formula was abandoned, if it was.
     pub fn stopped(&self) -> Option<Stop> {
         self.stop
