@@ -217,6 +217,26 @@ pub struct Collected {
     pub mismatch: bool,
 }
 
+impl Collected {
+    /// The bits of cell `a` that `init` (its initial value's known bits) and every write
+    /// there, as recorded, agree on; `root` is the points-to root of `a`'s object.
+    fn known_at(&self, a: u128, init: Known, root: Option<ObjRoot>) -> Known {
+        let mut k = init;
+        if let Some(v) = self.vals.get(&a) {
+            join_known(&mut k, v);
+        }
+        for ((pat, roots), v) in self.sym.iter().zip(&self.sym_vals) {
+            if k.iter().all(|b| b.is_none()) {
+                break;
+            }
+            if may_touch(pat, roots, a, root) {
+                join_known(&mut k, v);
+            }
+        }
+        k
+    }
+}
+
 /// A thread's identity across passes: parent, spawn statement, call/iteration path.
 pub type ThreadKey = (usize, usize, Vec<usize>);
 
@@ -501,24 +521,18 @@ impl<'p> Symex<'p> {
         }
     }
 
-    /// The bits of cell `a` (read with `width` bits) that its initial value and every write
-    /// there, as `c` recorded them, agree on.
-    fn known_at(&mut self, c: &Collected, a: u128, width: usize) -> Known {
-        let init = self.init_cell(a, width);
-        let mut k = known(&init);
-        if let Some(v) = c.vals.get(&a) {
-            join_known(&mut k, v);
-        }
-        let root = self.objects[(a >> OFF_BITS) as usize].root;
-        for ((pat, roots), v) in c.sym.iter().zip(&c.sym_vals) {
-            if k.iter().all(|b| b.is_none()) {
-                break;
-            }
-            if may_touch(pat, roots, a, root) {
-                join_known(&mut k, v);
-            }
-        }
-        k
+    /// The known bits of the initial value of cell `a` read with `width` bits (as
+    /// [`Symex::init_cell`] gives it, without making fresh variables), and its object's root.
+    fn init_known(&self, a: u128, width: usize) -> (Known, Option<ObjRoot>) {
+        let obj = &self.objects[(a >> OFF_BITS) as usize];
+        let off = (a & ((1u128 << OFF_BITS) - 1)) as usize;
+        let mut k = match &obj.init {
+            ObjInit::Zero => vec![Some(false); width],
+            ObjInit::Cells(cells) => cells.get(off).map_or_else(|| vec![None; width], |c| known(c)),
+            ObjInit::Nondet => vec![None; width],
+        };
+        k.resize(width, Some(false));
+        (k, obj.root)
     }
 
     /// A fresh value for a read of constant address `a`, with the bits every possible write
@@ -531,9 +545,8 @@ impl<'p> Symex<'p> {
         let k = match self.known_used.get(&(a, width)) {
             Some(k) => k.clone(),
             None => {
-                let c = self.collected.take().expect("collected");
-                let k = self.known_at(&c, a, width);
-                self.collected = Some(c);
+                let (init, root) = self.init_known(a, width);
+                let k = self.collected.as_ref().expect("collected").known_at(a, init, root);
                 self.known_used.insert((a, width), k.clone());
                 k
             }
@@ -543,15 +556,13 @@ impl<'p> Symex<'p> {
 
     /// Whether the bits reads took as known hold for every write of this pass (as recorded
     /// in `collecting`): then no execution of the pass's formula is lost by fixing them.
-    pub fn known_bits_hold(&mut self) -> bool {
-        let Some(c) = self.collecting.take() else { return self.known_used.is_empty() };
-        let used: Vec<((u128, usize), Known)> = self.known_used.iter().map(|(k, v)| (*k, v.clone())).collect();
-        let ok = used.into_iter().all(|((a, w), k)| {
-            let now = self.known_at(&c, a, w);
+    pub fn known_bits_hold(&self) -> bool {
+        let Some(c) = &self.collecting else { return self.known_used.is_empty() };
+        self.known_used.iter().all(|(&(a, w), k)| {
+            let (init, root) = self.init_known(a, w);
+            let now = c.known_at(a, init, root);
             k.iter().zip(&now).all(|(x, y)| x.is_none() || x == y)
-        });
-        self.collecting = Some(c);
-        ok
+        })
     }
 
     /// Whether a read of constant address `a` by the current thread can take its value from
