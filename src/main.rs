@@ -125,7 +125,7 @@ enum BackendArg {
 
 #[derive(Args)]
 struct Common {
-    /// Memory model: sc, tso (x86), pso, rmo, power (ppc), arm.
+    /// Memory model: sc, tso (x86), pso, rmo, power (ppc; herd's ppc.cat), power-esop (the ESOP suite's Power), arm, aarch64.
     #[arg(long = "mm", value_name = "ARCH")]
     mm: String,
     /// The C file.

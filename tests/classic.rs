@@ -21,7 +21,7 @@ fn cycle_names(arch: &str, file: &str) -> Vec<String> {
     v["cycles"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap().to_string()).collect()
 }
 
-const WEAK: [&str; 5] = ["tso", "pso", "rmo", "power", "arm"];
+const WEAK: [&str; 6] = ["tso", "pso", "rmo", "power", "power-esop", "arm"];
 
 fn check(file: &str, idiom: &str, critical_on: &[&str]) {
     for arch in ["sc"].iter().chain(WEAK.iter()) {
@@ -41,36 +41,37 @@ fn sb_is_critical_on_every_weak_model() {
 
 #[test]
 fn mp_is_critical_except_on_tso() {
-    check("tests/c/mp.c", "mp", &["pso", "rmo", "power", "arm"]);
+    check("tests/c/mp.c", "mp", &["pso", "rmo", "power", "power-esop", "arm"]);
 }
 
 #[test]
 fn lb_needs_read_write_reordering() {
-    check("tests/c/lb.c", "lb", &["rmo", "power", "arm"]);
+    check("tests/c/lb.c", "lb", &["rmo", "power", "power-esop", "arm"]);
 }
 
 #[test]
 fn iriw_needs_non_atomic_writes() {
-    check("tests/c/iriw.c", "iriw", &["power", "arm"]);
+    check("tests/c/iriw.c", "iriw", &["power", "power-esop", "arm"]);
 }
 
 #[test]
 fn wrc_needs_non_atomic_writes_or_read_reordering() {
-    check("tests/c/wrc.c", "wrc", &["rmo", "power", "arm"]);
+    check("tests/c/wrc.c", "wrc", &["rmo", "power", "power-esop", "arm"]);
 }
 
 #[test]
 fn two_plus_two_w_needs_write_reordering() {
-    check("tests/c/2+2w.c", "2+2w", &["pso", "rmo", "power", "arm"]);
+    check("tests/c/2+2w.c", "2+2w", &["pso", "rmo", "power", "power-esop", "arm"]);
 }
 
 #[test]
 fn fences_and_dependencies_remove_cycles() {
     assert!(cycle_names("tso", "tests/c/sb_mfence.c").is_empty());
     assert!(cycle_names("power", "tests/c/sb_mfence.c").is_empty());
-    assert!(cycle_names("power-herd", "tests/c/mp_lwsync_addr.c").is_empty());
+    assert!(cycle_names("power-esop", "tests/c/sb_mfence.c").is_empty());
+    assert!(cycle_names("power", "tests/c/mp_lwsync_addr.c").is_empty());
     // The ESOP model's lwsync is not cumulative: the rfe stays relaxed.
-    assert_eq!(cycle_names("power", "tests/c/mp_lwsync_addr.c"), vec!["mp"]);
+    assert_eq!(cycle_names("power-esop", "tests/c/mp_lwsync_addr.c"), vec!["mp"]);
 }
 
 #[test]
@@ -146,7 +147,7 @@ fn delayed_read_is_satisfied_after_its_threads_later_write_to_its_location() {
     };
     // S+dmb+fri-rfi-data, and load buffering through y = 2 (which must then be buffered).
     assert!(verdict("arm", "tests/c/s_fri_rfi.c"), "S+dmb+fri-rfi-data is allowed on ARM");
-    for arch in ["arm", "power"] {
+    for arch in ["arm", "power", "power-esop"] {
         assert!(verdict(arch, "tests/c/lb_fri.c"), "lb_fri.c is allowed on {arch}");
     }
     // ... but never from its own later write (CoRW).
@@ -166,7 +167,7 @@ fn verifies_as(arch: &str, file: &str, extra: &[&str], code: i32) {
 /// the waiting store never ends up last.
 #[test]
 fn later_write_goes_ahead_of_a_store_waiting_for_a_read() {
-    for arch in ["arm", "power"] {
+    for arch in ["arm", "power", "power-esop"] {
         verifies_as(arch, "tests/c/lb_wsi.c", &[], 10);
         // coherence orders the waiting store first
         verifies_as(arch, "tests/c/lb_wsi_co.c", &[], 0);
@@ -177,7 +178,7 @@ fn later_write_goes_ahead_of_a_store_waiting_for_a_read() {
 /// copy of the value on one path does not hold back the later independent store.
 #[test]
 fn waiting_statements_continue_past_forward_jumps() {
-    for (arch, code) in [("arm", 10), ("power", 10), ("tso", 0)] {
+    for (arch, code) in [("arm", 10), ("power", 10), ("power-esop", 10), ("tso", 0)] {
         verifies_as(arch, "tests/c/lb_jump.c", &[], code);
     }
 }
@@ -188,18 +189,18 @@ fn waiting_statements_continue_past_forward_jumps() {
 /// may still see y=1 then x=0.
 #[test]
 fn a_read_before_a_sync_sees_only_writes_visible_everywhere() {
-    for arch in ["power", "power-herd", "arm"] {
+    for arch in ["power-esop", "power", "arm"] {
         verifies_as(arch, "tests/c/mp_sync_reader.c", &[], 0);
         verifies_as(arch, "tests/c/mp_sync_reader.c", &["-D", "OBSERVER_P2"], 10);
     }
 }
 
 /// A write after an access whose address depends on an earlier read is ordered after that
-/// read in herd's Power, ARM and AArch64 models (`addr; po`), not in ESOP's `power`; only
-/// when the access lies on every path.
+/// read in herd's Power, ARM and AArch64 models (`addr; po`), not in the ESOP suite's
+/// `power-esop`; only when the access lies on every path.
 #[test]
 fn a_write_after_an_address_dependent_access_waits_for_the_read() {
-    for (arch, always) in [("power", 10), ("power-herd", 0), ("arm", 0), ("aarch64", 0)] {
+    for (arch, always) in [("power-esop", 10), ("power", 0), ("arm", 0), ("aarch64", 0)] {
         verifies_as(arch, "tests/c/lb_addr_po.c", &[], always);
         verifies_as(arch, "tests/c/lb_addr_po.c", &["-D", "ONE_PATH"], 10);
     }

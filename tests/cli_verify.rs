@@ -620,9 +620,9 @@ int main() {{ pthread_t a, b, c; pthread_create(&a, 0, w, 0); pthread_create(&b,
         std::fs::write(d.path().join("p.c"), format!("{PRELUDE}\n{body}")).unwrap();
         weakc(d.path(), &["verify", "--mm", mm, "--backend", "builtin", "p.c"], None)
     };
-    let r = run("power-herd", &ok);
-    assert_eq!(r.code, 0, "MP+lwsyncs is forbidden on power-herd:\n{}{}", r.stdout, r.stderr);
-    let r = run("power-herd", &bad);
+    let r = run("power", &ok);
+    assert_eq!(r.code, 0, "MP+lwsyncs is forbidden on power:\n{}{}", r.stdout, r.stderr);
+    let r = run("power", &bad);
     assert_eq!(r.code, 10, "MP+lwsync+po is allowed:\n{}{}", r.stdout, r.stderr);
     // R+lwsync+sync: allowed by ppc.cat only through the lwsync's weakness (R+syncs is
     // forbidden), so there it is relaxed.
@@ -631,8 +631,8 @@ void *p0(void *a) { x = 1; asm volatile(\"lwsync\" ::: \"memory\"); y = 1; retur
 void *p1(void *a) { y = 2; asm volatile(\"sync\" ::: \"memory\"); r1 = x; return 0; }
 int main() { pthread_t a, b; pthread_create(&a, 0, p0, 0); pthread_create(&b, 0, p1, 0);
   pthread_join(a, 0); pthread_join(b, 0); __VERIFIER_assert(!(y == 2 && r1 == 0)); return 0; }";
-    let r = run("power-herd", r_prog);
+    let r = run("power", r_prog);
     assert_eq!(r.code, 10, "R+lwsync+sync is allowed:\n{}{}", r.stdout, r.stderr);
-    let r = run("power-herd", &r_prog.replace("\"lwsync\"", "\"sync\""));
+    let r = run("power", &r_prog.replace("\"lwsync\"", "\"sync\""));
     assert_eq!(r.code, 0, "R+syncs is forbidden:\n{}{}", r.stdout, r.stderr);
 }

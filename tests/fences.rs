@@ -55,12 +55,12 @@ fn sb_needs_one_mfence_per_thread_on_x86_and_nothing_under_sc() {
 
 #[test]
 fn mp_on_power_takes_lwsync_never_sync() {
-    // herd's Power: lwsync is cumulative, so lwsync on both sides suffices. (On `power`, the
-    // ESOP model, lwsync is not cumulative: one side needs a sync, for B- or A-cumulativity.)
-    let esop = fences_json("power", "examples/mp.c", &[]);
+    // Power (herd's ppc.cat): lwsync is cumulative, so lwsync on both sides suffices. (On
+    // `power-esop`, lwsync is not cumulative: one side needs a sync, for B- or A-cumulativity.)
+    let esop = fences_json("power-esop", "examples/mp.c", &[]);
     assert!(placements(&esop).iter().any(|(f, _)| f == "sync"), "{esop}");
     assert_eq!(esop["total_cost"], 6, "{esop}");
-    let v = fences_json("power-herd", "examples/mp.c", &[]);
+    let v = fences_json("power", "examples/mp.c", &[]);
     let p = placements(&v);
     assert!(p.iter().all(|(f, _)| f == "lwsync"), "{p:?}");
     assert!(p.contains(&("lwsync".into(), "writer".into())), "{p:?}");
@@ -70,8 +70,29 @@ fn mp_on_power_takes_lwsync_never_sync() {
     assert!(reader[0]["alternative"].as_str().unwrap_or("").contains("dependency"), "{v}");
     assert_eq!(v["total_cost"], 4);
     // with the writer's lwsync and the reader's address dependency already there: nothing
-    let v = fences_json("power-herd", "tests/c/mp_lwsync_addr.c", &[]);
+    let v = fences_json("power", "tests/c/mp_lwsync_addr.c", &[]);
     assert!(placements(&v).is_empty(), "{v}");
+}
+
+/// ESOP §5: the PostgreSQL latch bug (mp) is found on Power, and fixed by two lwsync — one
+/// before the store to the next worker's latch, as in the paper; the other orders the
+/// woken worker's read of its latch before its read of the flag (the paper puts it after
+/// `latch[i] = 0`, which comes after the assertion's read of the flag here).
+#[test]
+fn pgsql_on_power_takes_two_lwsyncs() {
+    let (code, out, err) = weakc(&["verify", "--mm", "power", "--quiet", "examples/pgsql.c"]);
+    assert_eq!(code, 10, "{out}{err}");
+    let v = fences_json("power", "examples/pgsql.c", &["--property"]);
+    assert_eq!(v["status"], "verified", "{v}");
+    assert_eq!(v["total_cost"], 4, "{v}");
+    assert_eq!(placements(&v), vec![("lwsync".to_string(), "worker".to_string()); 2], "{v}");
+    let src = std::fs::read_to_string("examples/pgsql.c").unwrap();
+    let line_of = |text: &str| src.lines().position(|l| l.contains(text)).map(|i| i as u64 + 1).unwrap();
+    let set_next = line_of("latch[(i+1)%WORKERS] = 1;");
+    let ps = v["placements"].as_array().unwrap();
+    assert!(ps.iter().any(|p| p["line_after"] == set_next && p["line_before"].as_u64() < Some(set_next)), "{v}");
+    let assert_line = line_of("assert(!latch[i] || flag[i]);");
+    assert!(ps.iter().any(|p| p["line_after"].as_u64() <= Some(assert_line)), "{v}");
 }
 
 #[test]
@@ -114,7 +135,7 @@ fn patch_and_output_use_the_files_idiom_and_verify() {
 fn property_mode_fixes_mp_and_reports_rounds() {
     let d = tmpdir();
     let out = d.path().join("mp.c");
-    let v = fences_json("power-herd", "examples/mp.c", &["--property", "-o", out.to_str().unwrap()]);
+    let v = fences_json("power", "examples/mp.c", &["--property", "-o", out.to_str().unwrap()]);
     assert_eq!(v["status"], "verified", "{v}");
     let rounds = v["rounds"].as_array().unwrap();
     assert!(rounds.len() >= 2, "{v}");
@@ -124,7 +145,7 @@ fn property_mode_fixes_mp_and_reports_rounds() {
     let last: Vec<&str> = rounds.last().unwrap()["placed"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
     assert_eq!(last.len(), placements(&v).len(), "{v}");
     assert!(last.iter().all(|p| p.starts_with("lwsync ") && p.contains(" of mp.c")), "{v}");
-    let (code, o, e) = weakc(&["verify", "--mm", "power-herd", "--quiet", out.to_str().unwrap()]);
+    let (code, o, e) = weakc(&["verify", "--mm", "power", "--quiet", out.to_str().unwrap()]);
     assert_eq!(code, 0, "{o}{e}");
     // a program whose assertion fails under SC cannot be fixed by fences
     let bad = d.path().join("bad.c");
@@ -189,7 +210,7 @@ fn greedy_cost(p: &Problem, cover: &weakc::fences::Cover) -> u32 {
 
 #[test]
 fn ilp_is_no_worse_than_greedy_and_equals_brute_force() {
-    for arch_name in ["tso", "pso", "power"] {
+    for arch_name in ["tso", "pso", "power", "power-esop"] {
         let arch = weakc::arch::by_name(arch_name).unwrap();
         for (name, src) in OVERLAPPING {
             let a = analyse(src, arch);
@@ -226,7 +247,7 @@ fn ilp_is_no_worse_than_greedy_and_equals_brute_force() {
 
 // ---- ESOP suite -------------------------------------------------------------------------
 
-const MODELS: [(&str, &str); 4] = [("TSO", "tso"), ("PSO", "pso"), ("RMO", "rmo"), ("POWER", "power")];
+const MODELS: [(&str, &str); 4] = [("TSO", "tso"), ("PSO", "pso"), ("RMO", "rmo"), ("POWER", "power-esop")];
 
 /// (src, test, arch) of every test expected FAILED (all strategies agreeing).
 pub fn esop_failed_cases(root: &Path) -> Option<Vec<(String, String, &'static str)>> {
@@ -280,7 +301,7 @@ fn esop_subset_patched_programs_verify() {
 fn r_needs_sync_on_both_sides_on_power() {
     // R+lwsync+sync is allowed by herd's ppc.cat: lwsync does not order x=1 before y=1 against
     // the coherence-later y=2 of the other thread, so both threads need a sync.
-    for arch in ["power", "power-herd"] {
+    for arch in ["power-esop", "power"] {
         let v = fences_json(arch, "tests/c/r_lwsync.c", &[]);
         let p = placements(&v);
         assert_eq!(p, vec![("sync".to_string(), "P0".to_string()), ("sync".to_string(), "P1".to_string())], "{v}");
@@ -292,7 +313,7 @@ fn r_needs_sync_on_both_sides_on_power() {
 fn two_lwsyncs_over_coherence_need_a_sync_on_every_pair() {
     // mix027 of the ESOP suite: no single sync makes herd's axioms forbid the cycle, so the
     // chooser orders every relaxed pair with a sync (it used to report the cycle unbreakable).
-    for arch in ["power", "power-herd"] {
+    for arch in ["power-esop", "power"] {
         let v = fences_json(arch, "tests/c/two_ws_lwsync.c", &[]);
         let mut p = placements(&v);
         p.sort();

@@ -2,7 +2,7 @@
 //! (../shared/litmus/herd, `verdicts.tsv`):
 //! * X86 tests under `tso`, `sc`, `pso` and `rmo` (x86tso.cat, sc.cat, pso.cat, rmo.cat):
 //!   **0 unsound and 0 spurious**, every test with a verdict;
-//! * PPC tests under `power-herd`, compared with ppc.cat: agreement reported, and no new
+//! * PPC tests under `power`, compared with ppc.cat: agreement reported, and no new
 //!   unsound verdict besides the ESOP model's known ones (litmus/RESULTS.md);
 //! * AArch64 tests under `aarch64` (aarch64.cat): every test compared, **0 unsound**;
 //! * the differential check instrumentation vs axiomatic (`--engine both`) on the X86 set:
@@ -80,7 +80,7 @@ fn x86_tests_agree_with_herd_on_tso_sc_pso_rmo() {
     }
 }
 
-/// Unsound verdicts of the ESOP model with the power-herd table against ppc.cat
+/// Unsound verdicts of the axiomatic checker with the `power` table against ppc.cat
 /// (litmus/RESULTS.md): `ws` is always safe, so lwsync/eieio order writes through coherence,
 /// which herd does not (the first two); the table makes `lwsync; rfe` safe from a read too
 /// (`pair_then_rfe_safe`), herd's lwsync propagates only to writes (`WW(prop-base)`), so the
@@ -88,19 +88,19 @@ fn x86_tests_agree_with_herd_on_tso_sc_pso_rmo() {
 const KNOWN_UNSOUND_POWER: &[&str] = &["R+lwsync+sync", "W+RWC+eieio+addr+sync", "MP+lwsync+addr-bigdetour-addr"];
 
 #[test]
-fn ppc_tests_on_power_herd_report_agreement_with_ppc_cat() {
+fn ppc_tests_on_power_report_agreement_with_ppc_cat() {
     let Some(root) = herd() else { return };
     let exp = Expectations::load(&root.join("verdicts.tsv")).unwrap();
     let files = files_of(&root, &["PPC", "generated/PPC"]);
     assert!(files.len() >= 100, "{} files", files.len());
     // verdicts.tsv's ppc.cat rows are keyed as weakc's `power`.
-    let (n, bad) = compare(&files, "power-herd", "power", &exp);
-    println!("power-herd vs ppc.cat: {} tests, agree {}, unsound {}, spurious {}, not compared {}", files.len(), n[0], n[1], n[2], n[3]);
+    let (n, bad) = compare(&files, "power", "power", &exp);
+    println!("power vs ppc.cat: {} tests, agree {}, unsound {}, spurious {}, not compared {}", files.len(), n[0], n[1], n[2], n[3]);
     for b in &bad {
         println!("  {b}");
     }
     let new_unsound: Vec<_> = bad.iter().filter_map(|b| b.strip_prefix("unsound ")).filter(|t| !KNOWN_UNSOUND_POWER.contains(t)).collect();
-    assert!(new_unsound.is_empty(), "unsound on power-herd: {new_unsound:?}");
+    assert!(new_unsound.is_empty(), "unsound on power: {new_unsound:?}");
     assert_eq!(n[3], 0, "tests without comparison: {bad:#?}");
     assert!(n[0] * 10 >= files.len() * 9, "agreement below 90%: {n:?}");
 }

@@ -39,15 +39,15 @@ fn classic_families_have_their_known_verdicts() {
         ("X86", "PodWW Rfe PodRR Fre", &[("tso", false), ("sc", false), ("pso", true)]),
         ("X86", "PodRW Rfe PodRW Rfe", &[("tso", false), ("rmo", true)]),
         ("X86", "Rfe PodRR Fre Rfe PodRR Fre", &[("tso", false)]),
-        ("PPC", "PodWW Rfe PodRR Fre", &[("power", true), ("power-herd", true)]),
-        ("PPC", "SyncdWW Rfe SyncdRR Fre", &[("power", false)]),
-        ("PPC", "LwSyncdWW Rfe DpAddrdR Fre", &[("power-herd", false)]),
-        ("PPC", "PodRW Rfe PodRW Rfe", &[("power", true)]),
-        ("PPC", "DpDatadW Rfe DpDatadW Rfe", &[("power", false)]),
-        ("PPC", "Rfe PodRR Fre Rfe PodRR Fre", &[("power", true)]),
-        ("PPC", "Rfe DpAddrdR Fre Rfe DpAddrdR Fre", &[("power", true)]),
-        ("PPC", "Rfe SyncdRR Fre Rfe SyncdRR Fre", &[("power", false)]),
-        ("PPC", "Rfe LwSyncdRW Rfe DpAddrdR Fre", &[("power-herd", false)]),
+        ("PPC", "PodWW Rfe PodRR Fre", &[("power-esop", true), ("power", true)]),
+        ("PPC", "SyncdWW Rfe SyncdRR Fre", &[("power-esop", false)]),
+        ("PPC", "LwSyncdWW Rfe DpAddrdR Fre", &[("power", false)]),
+        ("PPC", "PodRW Rfe PodRW Rfe", &[("power-esop", true)]),
+        ("PPC", "DpDatadW Rfe DpDatadW Rfe", &[("power-esop", false)]),
+        ("PPC", "Rfe PodRR Fre Rfe PodRR Fre", &[("power-esop", true)]),
+        ("PPC", "Rfe DpAddrdR Fre Rfe DpAddrdR Fre", &[("power-esop", true)]),
+        ("PPC", "Rfe SyncdRR Fre Rfe SyncdRR Fre", &[("power-esop", false)]),
+        ("PPC", "Rfe LwSyncdRW Rfe DpAddrdR Fre", &[("power", false)]),
         ("ARM", "PodRW Rfe PodRW Rfe", &[("arm", true)]),
         ("ARM", "DMBdWW Rfe DpAddrdR Fre", &[("arm", false)]),
         ("ARM", "PodWW Rfe DpCtrldR Fre", &[("arm", true)]),
@@ -69,7 +69,7 @@ fn classic_families_have_their_known_verdicts() {
 
 #[test]
 fn c_output_is_the_translation() {
-    let o = weakc().args(["litmus-gen", "--arch", "power", "--cycle", "LwSyncdWW Rfe DpAddrdR Fre", "--format", "c"]).output().unwrap();
+    let o = weakc().args(["litmus-gen", "--arch", "power-esop", "--cycle", "LwSyncdWW Rfe DpAddrdR Fre", "--format", "c"]).output().unwrap();
     assert!(o.status.success());
     let c = String::from_utf8(o.stdout).unwrap();
     assert!(c.contains("asm(\"lwsync\");"), "{c}");
@@ -81,7 +81,7 @@ fn bad_cycles_are_diagnostics_with_exit_2() {
     for (arch, cycle, msg) in [
         ("tso", "PodWR Rfe PodWR Fre", "ends at a read"),
         ("tso", "PodWW Rfe DpAddrdR Fre", "X86 has no dependencies"),
-        ("power", "PodWR Fre PodWR Frx", "unknown edge `Frx`"),
+        ("power-esop", "PodWR Fre PodWR Frx", "unknown edge `Frx`"),
         ("mips", "PodWR Fre PodWR Fre", "unknown architecture"),
     ] {
         let o = weakc().args(["litmus-gen", "--arch", arch, "--cycle", cycle]).output().unwrap();

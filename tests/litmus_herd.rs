@@ -119,7 +119,7 @@ fn ppc_tests_have_no_unsound_verdict_on_power() {
     let exp = Expectations::load(&root.join("verdicts.tsv")).unwrap();
     let files = files_of(&root, &["PPC", "generated/PPC"]);
     assert!(files.len() >= 150);
-    for mm in ["power", "power-herd"] {
+    for mm in ["power-esop", "power"] {
         let rs = run(&files, mm, &exp);
         check(&rs, &[], true);
     }

@@ -149,7 +149,7 @@ pub struct Insertable {
 /// A memory model as a table. See [`tables`] for the instances.
 #[derive(Debug)]
 pub struct Arch {
-    /// Canonical name (`sc`, `tso`, `pso`, `rmo`, `power`, `arm`).
+    /// Canonical name (`sc`, `tso`, `pso`, `rmo`, `power`, `power-esop`, `arm`, `aarch64`).
     pub name: &'static str,
     /// Other accepted names (`x86`, `ppc`).
     pub aliases: &'static [&'static str],

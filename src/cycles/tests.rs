@@ -142,7 +142,7 @@ fn names(aeg: &Aeg, arch: &str) -> Vec<String> {
     cycles(aeg, arch).cycles.into_iter().map(|c| c.name).collect()
 }
 
-const WEAK: [&str; 5] = ["tso", "pso", "rmo", "power", "arm"];
+const WEAK: [&str; 5] = ["tso", "pso", "rmo", "power-esop", "arm"];
 
 #[test]
 fn sb() {
@@ -176,16 +176,16 @@ fn sb_fenced() {
     assert_eq!(set.cycles[0].unsafe_edges().count(), 1);
     // lwsync does not order W→R
     let aeg = litmus(&["Wx lwsync Ry", "Wy lwsync Rx"]);
-    assert_eq!(names(&aeg, "power"), vec!["sb"]);
-    assert_eq!(cycles(&aeg, "power").cycles[0].diy, "LwSyncdWR Fre LwSyncdWR Fre");
+    assert_eq!(names(&aeg, "power-esop"), vec!["sb"]);
+    assert_eq!(cycles(&aeg, "power-esop").cycles[0].diy, "LwSyncdWR Fre LwSyncdWR Fre");
     let aeg = litmus(&["Wx sync Ry", "Wy sync Rx"]);
-    assert!(names(&aeg, "power").is_empty());
+    assert!(names(&aeg, "power-esop").is_empty());
 }
 
 #[test]
 fn mp() {
     let aeg = litmus(&["Wx Wy", "Ry Rx"]);
-    for a in ["pso", "rmo", "power", "arm"] {
+    for a in ["pso", "rmo", "power-esop", "arm"] {
         assert_eq!(names(&aeg, a), vec!["mp"], "{a}");
     }
     assert!(names(&aeg, "tso").is_empty());
@@ -195,11 +195,11 @@ fn mp() {
 #[test]
 fn mp_lwsync_addr() {
     let aeg = litmus(&["Wx lwsync Wy", "Ry addr Rx"]);
-    assert!(names(&aeg, "power-herd").is_empty());
+    assert!(names(&aeg, "power").is_empty());
     // the ESOP model's lwsync is not cumulative: the rfe stays relaxed
-    assert_eq!(names(&aeg, "power"), vec!["mp"]);
+    assert_eq!(names(&aeg, "power-esop"), vec!["mp"]);
     let aeg = litmus(&["Wx lwsync Wy", "Ry Rx"]);
-    let set = cycles(&aeg, "power-herd");
+    let set = cycles(&aeg, "power");
     assert_eq!(set.cycles.len(), 1);
     let c = &set.cycles[0];
     assert_eq!(c.name, "mp");
@@ -212,7 +212,7 @@ fn mp_lwsync_addr() {
     // R+lwsync+sync: allowed by ppc.cat only because the lwsync is lightweight (R+syncs is
     // forbidden): the lwsync is relaxed in the cycle
     let aeg = litmus(&["Wx lwsync Wy", "Wy sync Rx"]);
-    let set = cycles(&aeg, "power-herd");
+    let set = cycles(&aeg, "power");
     assert_eq!(set.cycles.len(), 1);
     let c = &set.cycles[0];
     let po_unsafe: Vec<_> = c.unsafe_edges().filter(|e| matches!(e.kind, EdgeKind::Po { .. })).collect();
@@ -220,10 +220,10 @@ fn mp_lwsync_addr() {
     assert_eq!(aeg.event(po_unsafe[0].from).dir, Dir::W);
     assert_eq!(aeg.event(po_unsafe[0].to).dir, Dir::W);
     // R+syncs is forbidden: no cycle
-    assert!(names(&litmus(&["Wx sync Wy", "Wy sync Rx"]), "power-herd").is_empty());
+    assert!(names(&litmus(&["Wx sync Wy", "Wy sync Rx"]), "power").is_empty());
     // without the fence, the rfe is unsafe too
     let aeg = litmus(&["Wx Wy", "Ry addr Rx"]);
-    let c = &cycles(&aeg, "power").cycles[0];
+    let c = &cycles(&aeg, "power-esop").cycles[0];
     assert_eq!(c.diy, "PodWW Rfe DpAddrdR Fre");
     assert_eq!(c.unsafe_edges().count(), 2);
     // on ARM: dmb st + ctrl;isb
@@ -236,28 +236,28 @@ fn mp_lwsync_addr() {
 #[test]
 fn iriw() {
     let aeg = litmus(&["Wx", "Rx Ry", "Ry Rx", "Wy"]);
-    assert_eq!(names(&aeg, "power"), vec!["iriw"]);
+    assert_eq!(names(&aeg, "power-esop"), vec!["iriw"]);
     assert!(names(&aeg, "tso").is_empty());
     assert!(names(&aeg, "pso").is_empty());
     assert_eq!(names(&aeg, "rmo"), vec!["iriw"]);
     // iriw+addrs: still critical on Power (non-atomic stores), not on RMO
     let aeg = litmus(&["Wx", "Rx addr Ry", "Ry addr Rx", "Wy"]);
-    let set = cycles(&aeg, "power");
+    let set = cycles(&aeg, "power-esop");
     assert_eq!(set.cycles.len(), 1);
     assert!(set.cycles[0].unsafe_edges().all(|e| e.kind == EdgeKind::Rfe));
     assert_eq!(set.cycles[0].unsafe_edges().count(), 2);
     assert!(names(&aeg, "rmo").is_empty());
     // iriw+syncs forbidden, iriw+lwsyncs allowed on Power
     let aeg = litmus(&["Wx", "Rx sync Ry", "Ry sync Rx", "Wy"]);
-    assert!(names(&aeg, "power").is_empty());
+    assert!(names(&aeg, "power-esop").is_empty());
     let aeg = litmus(&["Wx", "Rx lwsync Ry", "Ry lwsync Rx", "Wy"]);
-    assert_eq!(names(&aeg, "power"), vec!["iriw"]);
+    assert_eq!(names(&aeg, "power-esop"), vec!["iriw"]);
 }
 
 #[test]
 fn lb_and_thin_air() {
     let aeg = litmus(&["Rx Wy", "Ry Wx"]);
-    for a in ["power", "rmo", "arm"] {
+    for a in ["power-esop", "rmo", "arm"] {
         assert_eq!(names(&aeg, a), vec!["lb"], "{a}");
     }
     assert!(names(&aeg, "tso").is_empty());
@@ -265,11 +265,11 @@ fn lb_and_thin_air() {
     // lb+datas / lb+addrs: thin air, dropped even though rfe is relaxed on Power
     for deps in [("data", "data"), ("addr", "addr"), ("addr", "data")] {
         let aeg = litmus(&[&format!("Rx {} Wy", deps.0), &format!("Ry {} Wx", deps.1)]);
-        assert!(names(&aeg, "power").is_empty(), "{deps:?}");
+        assert!(names(&aeg, "power-esop").is_empty(), "{deps:?}");
     }
     // lb+data+po: not thin air
     let aeg = litmus(&["Rx data Wy", "Ry Wx"]);
-    assert_eq!(names(&aeg, "power"), vec!["lb"]);
+    assert_eq!(names(&aeg, "power-esop"), vec!["lb"]);
 }
 
 #[test]
@@ -283,7 +283,7 @@ fn two_plus_two_w_and_friends() {
     let aeg = litmus(&["Wx Wy", "Wy Rx"]);
     assert_eq!(names(&aeg, "tso"), vec!["r"]);
     let aeg = litmus(&["Wx Wy", "Ry Wz", "Rz Rx"]);
-    assert_eq!(names(&aeg, "power"), vec!["isa2"]);
+    assert_eq!(names(&aeg, "power-esop"), vec!["isa2"]);
     assert!(names(&aeg, "tso").is_empty());
     let aeg = litmus(&["Wx", "Rx Ry", "Wy Rx"]);
     assert_eq!(names(&aeg, "tso"), vec!["rwc"]);
@@ -292,17 +292,17 @@ fn two_plus_two_w_and_friends() {
 #[test]
 fn wrc() {
     let aeg = litmus(&["Wx", "Rx Wy", "Ry Rx"]);
-    assert_eq!(names(&aeg, "power"), vec!["wrc"]);
+    assert_eq!(names(&aeg, "power-esop"), vec!["wrc"]);
     assert!(names(&aeg, "tso").is_empty());
     assert!(names(&aeg, "pso").is_empty());
     // wrc+lwsync+addr is forbidden on Power by herd (A- and B-cumulativity), allowed by the
     // ESOP model (lwsync not cumulative)
     let aeg = litmus(&["Wx", "Rx lwsync Wy", "Ry addr Rx"]);
-    assert!(names(&aeg, "power-herd").is_empty());
-    assert_eq!(names(&aeg, "power"), vec!["wrc"]);
+    assert!(names(&aeg, "power").is_empty());
+    assert_eq!(names(&aeg, "power-esop"), vec!["wrc"]);
     // wrc+addrs is allowed (dependencies are not cumulative)
     let aeg = litmus(&["Wx", "Rx addr Wy", "Ry addr Rx"]);
-    let set = cycles(&aeg, "power");
+    let set = cycles(&aeg, "power-esop");
     assert_eq!(set.cycles.len(), 1);
     assert_eq!(set.cycles[0].name, "wrc");
     assert!(set.cycles[0].unsafe_edges().all(|e| e.kind == EdgeKind::Rfe));
@@ -380,7 +380,7 @@ fn back_edge_pair() {
     b.pair(w, w, PairInfo::default());
     b.pair(r, r, PairInfo::default());
     b.com_all();
-    assert!(cycles(&b.aeg, "power").cycles.is_empty());
+    assert!(cycles(&b.aeg, "power-esop").cycles.is_empty());
 }
 
 /// `worker(id) { if (id) { x = 1; r = y; } else { y = 1; r = x; } }`, spawned `inst` times.
@@ -514,7 +514,7 @@ fn weaker_models_have_more_cycles() {
     // every cycle critical on TSO is critical on PSO, on RMO, and on Power
     for seed in 0..100 {
         let aeg = random_aeg(seed);
-        let sets: Vec<Vec<Vec<EventId>>> = ["tso", "pso", "rmo", "power"]
+        let sets: Vec<Vec<Vec<EventId>>> = ["tso", "pso", "rmo", "power-esop"]
             .iter()
             .map(|a| cycles(&aeg, a).cycles.iter().map(|c| c.events.clone()).collect())
             .collect();
@@ -675,7 +675,7 @@ fn stress() {
         }
         let refs: Vec<&str> = threads.iter().map(|s| s.as_str()).collect();
         let aeg = litmus(&refs);
-        for a in ["tso", "power"] {
+        for a in ["tso", "power-esop"] {
             let t = std::time::Instant::now();
             let set = critical_cycles(&aeg, by_name(a).unwrap(), &Limits { max_cycles: 1_000_000, time_budget: Duration::from_secs(30), ..Limits::default() });
             eprintln!(

@@ -42,7 +42,7 @@ fn idiom_prefers_the_files_helper_with_the_same_effect() {
     let idiom = Idiom::of(&a.program, &src, 0);
     let mf = tso.fence_menu()[0];
     assert_eq!(idiom.spell(tso, &mf, 10), "fence();");
-    let power = by_name("power").unwrap();
+    let power = by_name("power-esop").unwrap();
     let lw = power.fence_menu().into_iter().find(|i| i.fence == Fence::Lwsync).unwrap();
     assert_eq!(idiom.spell(power, &lw, 10), "lwfence();");
     // a helper defined later cannot be called

@@ -23,7 +23,7 @@
 //! * `thin` is checked over `rf ∪ dp ∪ (po ∩ safe_A)`: besides the paper's dependencies,
 //!   every program-order pair the model keeps (fences included), as herd's Power and ARM
 //!   models check `acyclic(ppo ∪ fence ∪ rfe)`. Without it, LB+lwsyncs would be valid on
-//!   `power` (rfe relaxed, lwsync not cumulative), which neither herd nor the hardware allows.
+//!   `power-esop` (rfe relaxed, lwsync not cumulative), which neither herd nor the hardware allows.
 //!   On models whose rfe is safe this adds nothing to ghb. Like herd, `thin` uses `rfe`
 //!   (and `rfi` only where the model keeps it), not `rf`: a read may be satisfied by
 //!   forwarding from its thread's own write (herd allows LB+data+fri-rfi-data on ARM).
@@ -32,7 +32,7 @@
 //!   read→read and write→read pairs follow the table.
 //! * Cumulativity composes: for `w0 rfe r`, a fenced pair `(r, w)` both A- and
 //!   B-cumulative, and `w rfe r2`, ghb gets `w0 → r2` (`rfe; fence; rfe`, WRC+lwsync+addr
-//!   on `power-herd`).
+//!   on `power`).
 //! * Program-order read→read pairs to the *same* location go through the table like any
 //!   other pair (as herd's `ppo` does: x86-TSO keeps them, rmo.cat does not), and uniproc
 //!   orders them per location. In particular CoRR (same-location read→read) is

@@ -79,7 +79,7 @@ fn lb_iriw_wrc_2plus2w_x86() {
 fn uniproc_store_forwarding_and_locked_instructions() {
     // CoRR is forbidden everywhere (herd's uniproc), including rmo.
     let corr = lit("X86", "", &[&["MOV [x],$1"], &["MOV EAX,[x]", "MOV EBX,[x]"]], "1:EAX=1 /\\ 1:EBX=0");
-    expect("CoRR", &corr, &[("sc", false), ("tso", false), ("rmo", false), ("power", false)]);
+    expect("CoRR", &corr, &[("sc", false), ("tso", false), ("rmo", false), ("power-esop", false)]);
     // Store forwarding: a thread reads its own write early (SB+rfi-pos is allowed on TSO).
     let rfi = lit(
         "X86",
@@ -116,16 +116,16 @@ fn ppc_mp(f0: &str, f1: &str) -> String {
 
 #[test]
 fn mp_power() {
-    expect("MP", &ppc_mp("", ""), &[("power", true), ("power-herd", true), ("arm", true)]);
-    expect("MP+syncs", &ppc_mp("sync", "sync"), &[("power", false), ("power-herd", false)]);
-    expect("MP+sync+addr", &ppc_mp("sync", "addr"), &[("power", false), ("power-herd", false)]);
+    expect("MP", &ppc_mp("", ""), &[("power-esop", true), ("power", true), ("arm", true)]);
+    expect("MP+syncs", &ppc_mp("sync", "sync"), &[("power-esop", false), ("power", false)]);
+    expect("MP+sync+addr", &ppc_mp("sync", "addr"), &[("power-esop", false), ("power", false)]);
     // lwsync is not cumulative in the ESOP model, cumulative in herd's ppc.cat.
-    expect("MP+lwsync+addr", &ppc_mp("lwsync", "addr"), &[("power", true), ("power-herd", false)]);
-    expect("MP+lwsyncs", &ppc_mp("lwsync", "lwsync"), &[("power", true), ("power-herd", false)]);
+    expect("MP+lwsync+addr", &ppc_mp("lwsync", "addr"), &[("power-esop", true), ("power", false)]);
+    expect("MP+lwsyncs", &ppc_mp("lwsync", "lwsync"), &[("power-esop", true), ("power", false)]);
     // A control dependency does not order read→read; with isync it does.
-    expect("MP+lwsync+ctrl", &ppc_mp("lwsync", "ctrl"), &[("power-herd", true)]);
-    expect("MP+lwsync+ctrlisync", &ppc_mp("lwsync", "ctrlisync"), &[("power-herd", false)]);
-    expect("MP+sync+po", &ppc_mp("sync", ""), &[("power", true), ("power-herd", true)]);
+    expect("MP+lwsync+ctrl", &ppc_mp("lwsync", "ctrl"), &[("power", true)]);
+    expect("MP+lwsync+ctrlisync", &ppc_mp("lwsync", "ctrlisync"), &[("power", false)]);
+    expect("MP+sync+po", &ppc_mp("sync", ""), &[("power-esop", true), ("power", true)]);
 }
 
 fn ppc_wrc(f1: &str, dep2: bool) -> String {
@@ -140,9 +140,9 @@ fn ppc_wrc(f1: &str, dep2: bool) -> String {
 
 #[test]
 fn wrc_iriw_power() {
-    expect("WRC+lwsync+addr", &ppc_wrc("lwsync", true), &[("power", true), ("power-herd", false)]);
-    expect("WRC+sync+addr", &ppc_wrc("sync", true), &[("power", false), ("power-herd", false)]);
-    expect("WRC+sync+po", &ppc_wrc("sync", false), &[("power-herd", true)]);
+    expect("WRC+lwsync+addr", &ppc_wrc("lwsync", true), &[("power-esop", true), ("power", false)]);
+    expect("WRC+sync+addr", &ppc_wrc("sync", true), &[("power-esop", false), ("power", false)]);
+    expect("WRC+sync+po", &ppc_wrc("sync", false), &[("power", true)]);
     let iriw = |f: &str| {
         let rd: Vec<&str> = match f {
             "addr" => vec!["lwz r1,0(r2)", "xor r5,r1,r1", "lwzx r3,r5,r4"],
@@ -150,9 +150,9 @@ fn wrc_iriw_power() {
         };
         lit("PPC", "0:r2=x; 1:r2=x; 1:r4=y; 2:r2=y; 3:r2=y; 3:r4=x;", &[&["li r1,1", "stw r1,0(r2)"], &rd, &["li r1,1", "stw r1,0(r2)"], &rd], "1:r1=1 /\\ 1:r3=0 /\\ 3:r1=1 /\\ 3:r3=0")
     };
-    expect("IRIW+addrs", &iriw("addr"), &[("power", true), ("power-herd", true), ("arm", true), ("tso", false)]);
-    expect("IRIW+lwsyncs", &iriw("lwsync"), &[("power", true), ("power-herd", true)]);
-    expect("IRIW+syncs", &iriw("sync"), &[("power", false), ("power-herd", false)]);
+    expect("IRIW+addrs", &iriw("addr"), &[("power-esop", true), ("power", true), ("arm", true), ("tso", false)]);
+    expect("IRIW+lwsyncs", &iriw("lwsync"), &[("power-esop", true), ("power", true)]);
+    expect("IRIW+syncs", &iriw("sync"), &[("power-esop", false), ("power", false)]);
 }
 
 #[test]
@@ -165,15 +165,15 @@ fn lb_sb_2plus2w_power() {
         };
         lit("PPC", "0:r2=x; 0:r4=y; 1:r2=y; 1:r4=x;", &[&t, &t], "0:r1=1 /\\ 1:r1=1")
     };
-    expect("LB", &lb(""), &[("power", true), ("power-herd", true), ("tso", false)]);
-    expect("LB+datas", &lb("data"), &[("power", false), ("power-herd", false)]);
-    expect("LB+ctrls", &lb("ctrl"), &[("power", false), ("power-herd", false)]);
+    expect("LB", &lb(""), &[("power-esop", true), ("power", true), ("tso", false)]);
+    expect("LB+datas", &lb("data"), &[("power-esop", false), ("power", false)]);
+    expect("LB+ctrls", &lb("ctrl"), &[("power-esop", false), ("power", false)]);
     let sb = |f: &str| lit("PPC", "0:r2=x; 0:r4=y; 1:r2=y; 1:r4=x;", &[&["li r1,1", "stw r1,0(r2)", f, "lwz r3,0(r4)"], &["li r1,1", "stw r1,0(r2)", f, "lwz r3,0(r4)"]], "0:r3=0 /\\ 1:r3=0");
-    expect("SB+lwsyncs", &sb("lwsync"), &[("power", true), ("power-herd", true)]);
-    expect("SB+syncs", &sb("sync"), &[("power", false), ("power-herd", false)]);
+    expect("SB+lwsyncs", &sb("lwsync"), &[("power-esop", true), ("power", true)]);
+    expect("SB+syncs", &sb("sync"), &[("power-esop", false), ("power", false)]);
     let w2 = |f: &str| lit("PPC", "0:r2=x; 0:r4=y; 1:r2=y; 1:r4=x;", &[&["li r1,2", "stw r1,0(r2)", f, "li r3,1", "stw r3,0(r4)"], &["li r1,2", "stw r1,0(r2)", f, "li r3,1", "stw r3,0(r4)"]], "x=2 /\\ y=2");
-    expect("2+2W", &w2(""), &[("power", true)]);
-    expect("2+2W+lwsyncs", &w2("lwsync"), &[("power", false), ("power-herd", false)]);
+    expect("2+2W", &w2(""), &[("power-esop", true)]);
+    expect("2+2W+lwsyncs", &w2("lwsync"), &[("power-esop", false), ("power", false)]);
     let _ = PPC_INIT;
 }
 
@@ -181,9 +181,9 @@ fn lb_sb_2plus2w_power() {
 fn branches_follow_the_values_read() {
     // The write is skipped unless r1 = 1: y = 1 with r1 = 0 never happens.
     let t = lit("PPC", "0:r2=x; 0:r4=y; 1:r2=x;", &[&["lwz r1,0(r2)", "cmpwi r1,1", "bne LC00", "li r3,1", "stw r3,0(r4)", "LC00:"], &["li r1,1", "stw r1,0(r2)"]], "y=1 /\\ 0:r1=0");
-    expect("branch", &t, &[("sc", false), ("power", false)]);
+    expect("branch", &t, &[("sc", false), ("power-esop", false)]);
     let t2 = lit("PPC", "0:r2=x; 0:r4=y; 1:r2=x;", &[&["lwz r1,0(r2)", "cmpwi r1,1", "bne LC00", "li r3,1", "stw r3,0(r4)", "LC00:"], &["li r1,1", "stw r1,0(r2)"]], "y=1 /\\ 0:r1=1");
-    expect("branch taken", &t2, &[("sc", true), ("power", true)]);
+    expect("branch taken", &t2, &[("sc", true), ("power-esop", true)]);
 }
 
 // ---------------------------------------------------------------- ARM
@@ -265,6 +265,6 @@ fn backward_branch_is_unsupported() {
     let mut map = SourceMap::default();
     let src = lit("PPC", "0:r2=x;", &[&["LC00:", "lwz r1,0(r2)", "cmpwi r1,0", "beq LC00"]], "0:r1=1");
     let t = parse_str("t.litmus", &src, &mut map).unwrap();
-    let e = check(&t, crate::arch::by_name("power").unwrap(), &Limits::default()).unwrap_err();
+    let e = check(&t, crate::arch::by_name("power-esop").unwrap(), &Limits::default()).unwrap_err();
     assert!(matches!(e, Error::Unsupported { .. }), "{e:?}");
 }

@@ -267,7 +267,7 @@ pub fn lit_arch(name: &str) -> Option<LitArch> {
     }
     match crate::arch::by_name(name)?.name {
         "sc" | "tso" | "pso" | "rmo" => Some(LitArch::X86),
-        "power" | "power-herd" => Some(LitArch::Ppc),
+        "power" | "power-esop" => Some(LitArch::Ppc),
         "arm" => Some(LitArch::Arm),
         "aarch64" => Some(LitArch::AArch64),
         _ => None,
@@ -771,7 +771,7 @@ pub enum GenFormat {
 #[derive(clap::Args, Clone, Debug)]
 pub struct GenArgs {
     /// Architecture: X86, PPC, ARM, AArch64, or a memory model (sc/tso/pso/rmo → X86,
-    /// power/power-herd → PPC, arm → ARM, aarch64 → AArch64).
+    /// power/power-esop → PPC, arm → ARM, aarch64 → AArch64).
     #[arg(long, value_name = "ARCH")]
     pub arch: String,
     /// The cycle in diy's edge vocabulary, e.g. "PodWR Fre PodWR Fre".

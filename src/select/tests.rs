@@ -50,18 +50,18 @@ fn sb_on_tso_delays_one_write_read_pair() {
 #[test]
 fn mp_on_power_prefers_the_write_pair() {
     // candidates: PodWW (1), Rfe (2), PodRR (3)
-    let (_, cycles, sel) = run(&["Wx Wy", "Ry Rx"], "power", Strategy::Ilp);
+    let (_, cycles, sel) = run(&["Wx Wy", "Ry Rx"], "power-esop", Strategy::Ilp);
     assert_eq!(cycles.cycles[0].unsafe_edges().count(), 3);
     assert_eq!(sel.pairs.len(), 1);
     assert_eq!(sel.pairs[0].kind, PairKind::PoWW);
     assert_eq!(sel.total_cost, 1);
     // one-per-cycle takes the first unsafe relation of the canonical rotation
-    let (_, cycles, one) = run(&["Wx Wy", "Ry Rx"], "power", Strategy::OnePerCycle);
+    let (_, cycles, one) = run(&["Wx Wy", "Ry Rx"], "power-esop", Strategy::OnePerCycle);
     let first = cycles.cycles[0].unsafe_edges().next().unwrap();
     assert_eq!((one.pairs[0].from, one.pairs[0].to), (first.from, first.to));
     assert!(!one.optimal);
     // iriw+addrs: only the rfes can be delayed
-    let (_, _, sel) = run(&["Wx", "Rx addr Ry", "Ry addr Rx", "Wy"], "power", Strategy::Ilp);
+    let (_, _, sel) = run(&["Wx", "Rx addr Ry", "Ry addr Rx", "Wy"], "power-esop", Strategy::Ilp);
     assert_eq!(sel.pairs.len(), 1);
     assert_eq!(sel.pairs[0].kind, PairKind::Rfe);
     assert_eq!(sel.total_cost, 2);
@@ -73,7 +73,7 @@ fn all_strategy_is_the_naive_baseline() {
     // every W→R pair of a thread on TSO (Wx→Ry), whatever the cycles
     assert_eq!(sel.pairs.iter().map(|p| p.kind).collect::<Vec<_>>(), vec![PairKind::PoWR, PairKind::PoWR]);
     assert!(covers_all(&cycles, &sel));
-    let sel = select(&aeg, &cycles, by_name("power").unwrap(), Strategy::All);
+    let sel = select(&aeg, &cycles, by_name("power-esop").unwrap(), Strategy::All);
     // Power: Wx→Ry, Wx→Wz, Ry→Wz, Wy→Rx, and the rfes Wz→Rz, Wy→Ry, Wx→Rx
     assert_eq!(sel.pairs.len(), 7);
     assert_eq!(sel.pairs.iter().filter(|p| p.kind == PairKind::Rfe).count(), 3);
@@ -91,7 +91,7 @@ fn every_strategy_covers_every_cycle() {
         &["Wx Ry", "Wx Ry", "Wy Rx", "Wy Rx"],
     ];
     for t in tests {
-        for arch in ["tso", "pso", "rmo", "power", "arm"] {
+        for arch in ["tso", "pso", "rmo", "power-esop", "arm"] {
             let mut costs = Vec::new();
             for s in Strategy::ALL {
                 let (_, cycles, sel) = run(t, arch, s);
@@ -184,7 +184,7 @@ fn ilp_equals_brute_force_on_random_instances() {
     let mut greedy_worse = 0;
     for seed in 0..150 {
         let (aeg, cycles) = random_problem(seed, 4 + (seed % 9) as usize, 2 + (seed % 7) as usize);
-        let arch = by_name("power").unwrap();
+        let arch = by_name("power-esop").unwrap();
         let sel = select(&aeg, &cycles, arch, Strategy::Ilp);
         assert!(covers_all(&cycles, &sel), "seed {seed}");
         assert!(sel.optimal, "seed {seed}: {:?}", sel.note);
@@ -288,9 +288,9 @@ fn larger_instance_is_solved() {
         problem(&dirs, &cycles)
     };
     let t = std::time::Instant::now();
-    let sel = select(&aeg, &cycles, by_name("power").unwrap(), Strategy::Ilp);
+    let sel = select(&aeg, &cycles, by_name("power-esop").unwrap(), Strategy::Ilp);
     assert!(covers_all(&cycles, &sel));
-    let one = select(&aeg, &cycles, by_name("power").unwrap(), Strategy::OnePerCycle);
+    let one = select(&aeg, &cycles, by_name("power-esop").unwrap(), Strategy::OnePerCycle);
     assert!(sel.total_cost <= one.total_cost);
     eprintln!("80 cycles: cost {} (one-per-cycle {}), optimal {}, {:?}", sel.total_cost, one.total_cost, sel.optimal, t.elapsed());
 }
@@ -309,7 +309,7 @@ fn select_stress() {
             })
             .collect();
         let refs: Vec<&str> = threads.iter().map(|s| s.as_str()).collect();
-        for arch in ["tso", "power"] {
+        for arch in ["tso", "power-esop"] {
             let aeg = litmus(&refs);
             let a = by_name(arch).unwrap();
             let cycles = critical_cycles(&aeg, a, &Limits::default());

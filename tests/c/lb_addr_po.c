@@ -1,7 +1,7 @@
 /* LB+addrs+WW (herd) in C: each thread reads, writes through an address computed from the
  * read, then writes the other thread's flag. herd's Power and ARM models order a write after
  * an access whose address depends on an earlier read (addr; po): forbidden there. The ESOP
- * model (`power`) has no such rule: allowed. With -D ONE_PATH, P0's address-dependent write
+ * suite's model (`power-esop`) has no such rule: allowed. With -D ONE_PATH, P0's address-dependent write
  * is on one path only (never taken): no write follows such an access on every path, so the
  * outcome is allowed on every model. */
 #include <pthread.h>

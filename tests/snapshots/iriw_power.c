@@ -10,7 +10,6 @@ void *W0(void *);
 void *W1(void *);
 void *R0(void *);
 void *R1(void *);
-_Bool __weakc_lw_blocked(int, int);
 void x__g0_flush_own(int);
 void x__g0_flush_lw(int);
 void x__g0_mark_lw(int);
@@ -175,12 +174,12 @@ void *W0(void *arg)
 #line 6 "tests/c/iriw.c"
     __VERIFIER_atomic_begin();
 #line 6 "tests/c/iriw.c"
+    __weakc_flush_all_lw(__weakc_me);
+#line 6 "tests/c/iriw.c"
     if (__VERIFIER_nondet_bool()) {
 #line 6 "tests/c/iriw.c"
         x__g0_delay(&x, 1, __weakc_me);
     } else {
-#line 6 "tests/c/iriw.c"
-        __weakc_flush_all_lw(__weakc_me);
 #line 6 "tests/c/iriw.c"
         x__g0_write(&x, 1, __weakc_me);
     }
@@ -365,16 +364,6 @@ void *R1(void *arg)
     __VERIFIER_atomic_end();
 }
 
-_Bool __weakc_lw_blocked(int t, int c)
-{
-    _Bool r;
-    r = 0;
-    if ((x__g0_live[0] && (x__g0_thd[0] == t)) && (c < x__g0_lw[0])) {
-        r = 1;
-    }
-    return r;
-}
-
 void x__g0_flush_own(int me)
 {
     if (x__g0_live[0] && (0 || ((x__g0_live[0] && (x__g0_thd[0] == me)) && (x__g0_addr[0] == x__g0_addr[0])))) {
@@ -406,9 +395,7 @@ void x__g0_mark_lw(int me)
 
 void x__g0_flush_some()
 {
-    _Bool blocked0;
-    blocked0 = __weakc_lw_blocked(x__g0_thd[0], x__g0_lw[0]);
-    if ((x__g0_live[0] && __VERIFIER_nondet_bool()) && !blocked0) {
+    if (x__g0_live[0] && __VERIFIER_nondet_bool()) {
         *x__g0_addr[0] = x__g0_val[0];
         x__g0_live[0] = 0;
     }

@@ -8,7 +8,6 @@
 int main();
 void *writer(void *);
 void *reader(void *);
-_Bool __weakc_lw_blocked(int, int);
 void data__g0_flush_own(int);
 void data__g0_flush_lw(int);
 void data__g0_mark_lw(int);
@@ -134,12 +133,12 @@ void *writer(void *arg)
 #line 6 "tests/c/mp.c"
     __VERIFIER_atomic_begin();
 #line 6 "tests/c/mp.c"
+    __weakc_flush_all_lw(__weakc_me);
+#line 6 "tests/c/mp.c"
     if (__VERIFIER_nondet_bool()) {
 #line 6 "tests/c/mp.c"
         data__g0_delay(&data, 1, __weakc_me);
     } else {
-#line 6 "tests/c/mp.c"
-        __weakc_flush_all_lw(__weakc_me);
 #line 6 "tests/c/mp.c"
         data__g0_write(&data, 1, __weakc_me);
     }
@@ -228,16 +227,6 @@ void *reader(void *arg)
     __VERIFIER_atomic_end();
 }
 
-_Bool __weakc_lw_blocked(int t, int c)
-{
-    _Bool r;
-    r = 0;
-    if ((data__g0_live[0] && (data__g0_thd[0] == t)) && (c < data__g0_lw[0])) {
-        r = 1;
-    }
-    return r;
-}
-
 void data__g0_flush_own(int me)
 {
     if (data__g0_live[0] && (0 || ((data__g0_live[0] && (data__g0_thd[0] == me)) && (data__g0_addr[0] == data__g0_addr[0])))) {
@@ -269,9 +258,7 @@ void data__g0_mark_lw(int me)
 
 void data__g0_flush_some()
 {
-    _Bool blocked0;
-    blocked0 = __weakc_lw_blocked(data__g0_thd[0], data__g0_lw[0]);
-    if ((data__g0_live[0] && __VERIFIER_nondet_bool()) && !blocked0) {
+    if (data__g0_live[0] && __VERIFIER_nondet_bool()) {
         *data__g0_addr[0] = data__g0_val[0];
         data__g0_live[0] = 0;
     }

@@ -14,7 +14,7 @@ fn aeg_of(src: &str) -> Aeg {
 /// Critical cycles on Power, each as the sorted names of the threads it goes through.
 fn cycles(src: &str) -> Vec<Vec<String>> {
     let aeg = aeg_of(src);
-    let set = critical_cycles(&aeg, by_name("power").unwrap(), &Limits::default());
+    let set = critical_cycles(&aeg, by_name("power-esop").unwrap(), &Limits::default());
     set.cycles
         .iter()
         .map(|c| {
