@@ -352,7 +352,9 @@ const AARCH64_FENCES: &[FenceRule] = &[
 ///   (`src/litmus/translate.rs`) writes them as plain accesses, plus a `dmb ld` after an
 ///   acquire load that is the first access of its thread and a `dmb sy` before a release
 ///   store that is the last one: there a fence orders exactly the pairs the instruction
-///   orders, elsewhere it would order more. The `[L]; po; [A]` (RCsc) pair is not kept.
+///   orders, elsewhere it would order more. The `[L]; po; [A]` (RCsc) pair is kept, by a
+///   `dmb sy` between them, only where the `LDAR` is the next access after the `STLR` in
+///   straight-line code (exact there).
 /// * Same-address pairs are always preserved (uniproc: `internal`/`sca` in herd).
 pub static AARCH64: Arch = Arch {
     name: "aarch64",

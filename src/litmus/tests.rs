@@ -217,6 +217,29 @@ fn aarch64_acquire_release_at_thread_ends() {
     assert!(reachable(&mp.replace("STLR", "STR ").replace("LDAR", "LDR "), "aarch64"));
 }
 
+/// herd's `[L]; po; [A]`: an `LDAR` right after an `STLR` is ordered after it (SB+polas is
+/// forbidden), not an `LDAPR`, and not once another access comes between them.
+#[test]
+fn aarch64_release_then_acquire_is_ordered() {
+    let sb = |p0: [&str; 3]| {
+        let rows: Vec<String> = p0.iter().zip(["MOV W0,#1", "STLR W0,[X1]", "LDAR W3,[X2]"]).map(|(a, b)| format!("{a:<13}| {b}")).collect();
+        a64("SB+rel-acq", "0:X1=x; 0:X2=y; 0:X4=z; 1:X1=y; 1:X2=x;", &rows.iter().map(String::as_str).collect::<Vec<_>>(), "0:X3=0 /\\ 1:X3=0")
+    };
+    let polas = sb(["MOV W0,#1", "STLR W0,[X1]", "LDAR W3,[X2]"]);
+    assert!(c_of(&polas).contains("asm(\"dmb sy\");\n  __unbuffered_p0_X3 = y;"), "{}", c_of(&polas));
+    assert!(!reachable(&polas, "aarch64"));
+    assert!(reachable(&polas.replacen("LDAR W3,[X2]", "LDAPR W3,[X2]", 1), "aarch64"), "[L]; po; [Q] is not ordered");
+    // A plain read between the two: W x; R z; R y — the fence would order the read of z
+    // before the read of y, which herd does not; no strengthening.
+    let between = a64(
+        "SB+rel-po-acq",
+        "0:X1=x; 0:X2=y; 0:X4=z; 1:X1=y; 1:X2=x;",
+        &["MOV W0,#1    | MOV W0,#1", "STLR W0,[X1] | STLR W0,[X1]", "LDR W5,[X4]  | LDAR W3,[X2]", "LDAR W3,[X2] |"],
+        "0:X3=0 /\\ 1:X3=0",
+    );
+    assert!(!c_of(&between).contains("asm(\"dmb sy\");\n  __unbuffered_p0_X3 = y;"), "{}", c_of(&between));
+}
+
 #[test]
 fn families() {
     use runner::family;

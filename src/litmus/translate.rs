@@ -37,7 +37,10 @@
 //! thread is followed by `dmb ld`, and a release store that is the last one is preceded by
 //! `dmb sy`. There the fence orders exactly the pairs the instruction orders (acquire: the
 //! load before everything after it; release: everything before the store), because no access
-//! lies on the other side. Threads with a backward branch get no strengthening.
+//! lies on the other side. Likewise an `LDAR` that is the next access after an `STLR`, in
+//! straight-line code, gets a `dmb sy` before it: herd's `[L]; po; [A]` (SB+polas is
+//! forbidden), and with `po; [L]` and `[A]; po` every pair across that fence is ordered
+//! already. Threads with a backward branch get no strengthening.
 //!
 //! **AArch64 atomics** (`CAS`, `SWP`, `LD<op>`, `ST<op>`, with their `A`/`L` forms). The IR's
 //! `Rmw` is a full fence plus an atomic access (C's `__sync_*`): far stronger than these
@@ -146,6 +149,8 @@ struct Th {
     /// The reads so far that nothing yet orders before every later access (see
     /// [`Cx::acquire_exact`]).
     unordered: Vec<Unordered>,
+    /// The last memory access was an AArch64 `STLR` (see [`Cx::release_acquire`]).
+    release_last: bool,
     body: Vec<String>,
     labels_defined: BTreeSet<String>,
     labels_used: Vec<(String, Loc)>,
@@ -327,6 +332,7 @@ pub fn translate(t: &Litmus) -> Result<CTest, Error> {
             checks: vec![],
             straight: true,
             unordered: vec![],
+            release_last: false,
             body: vec![],
             labels_defined: BTreeSet::new(),
             labels_used: vec![],
@@ -820,6 +826,18 @@ impl Cx<'_> {
         }
     }
 
+    /// An `LDAR` right after an `STLR` (no memory access, label or branch between): herd's
+    /// `[L]; po; [A]` orders them, and a `dmb sy` between them orders exactly that. Every
+    /// access up to the store is ordered before it (`po; [L]`), the load before every later
+    /// access (`[A]; po`), so each pair the fence orders is already in `ob` by transitivity.
+    /// (Only `LDAR`: `LDAPR`'s `Q` is not ordered after a release store.)
+    fn release_acquire(th: &mut Th) {
+        if th.straight && std::mem::take(&mut th.release_last) {
+            Self::fence(th, "dmb sy");
+            th.unordered.clear();
+        }
+    }
+
     /// A write of `lv`: reads of its location no longer precede a later read of it in `lrs`.
     fn written(th: &mut Th, lv: &str) {
         let (x, _) = lv_loc(lv);
@@ -1237,6 +1255,7 @@ impl Cx<'_> {
         // do not order it.
         let noret = dest == "ZR";
         let old = self.temp(th, format!("rmw{}", pos.index));
+        th.release_last = false;
         th.body.push(format!("{old} = {lv};"));
         if r.acquire && !noret {
             Self::acquire(th, &lv, pos.first);
@@ -1333,6 +1352,10 @@ impl Cx<'_> {
                 let lv = self.arm_addr(th, &ops[1], loc)?;
                 let rd = self.reg(&ops[0], loc)?;
                 let d = self.def(th, &rd, loc)?;
+                if mu == "LDAR" {
+                    Self::release_acquire(th);
+                }
+                th.release_last = false;
                 th.body.push(format!("{d} = {lv};"));
                 if mu == "LDR" {
                     th.unordered.push(Unordered { lrs: None, noret: false });
@@ -1353,6 +1376,7 @@ impl Cx<'_> {
                     Self::fence(th, "dmb sy");
                 }
                 th.body.push(format!("{lv} = {v};"));
+                th.release_last = mu == "STLR";
                 Self::written(th, &lv);
                 if ops.len() == 3 {
                     self.post_index(th, &ops[1], &ops[2], loc)?;
