@@ -22,16 +22,27 @@ pub struct ExecGraph {
     pub fr: Vec<(usize, usize)>,
 }
 
-/// `nodes[i]` describes symex event `evs[i]` (both in trace order).
-pub(super) fn build(sx: &Symex, enc: &Encoding, nodes: Vec<GraphEvent>, evs: &[usize]) -> ExecGraph {
-    let index: std::collections::HashMap<usize, usize> = evs.iter().enumerate().map(|(i, &e)| (e, i)).collect();
+/// What a node of the graph stands for.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Node {
+    /// A symex event.
+    Event(usize),
+    /// A read repeated inside an atomic section, which takes its value from the thread's
+    /// last access to the address (this event) without an event of its own.
+    Reread(usize),
+}
+
+/// `nodes[i]` describes `kinds[i]` (both in trace order).
+pub(super) fn build(sx: &Symex, enc: &Encoding, nodes: Vec<GraphEvent>, kinds: &[Node]) -> ExecGraph {
+    let evs: Vec<usize> = kinds.iter().filter_map(|k| if let Node::Event(e) = k { Some(*e) } else { None }).collect();
+    let index: std::collections::HashMap<usize, usize> = kinds.iter().enumerate().filter_map(|(i, k)| if let Node::Event(e) = k { Some((*e, i)) } else { None }).collect();
     let clock = |e: usize| {
         let ev = &sx.events[e];
         (model_value(sx, &enc.clocks[ev.block as usize]), ev.po)
     };
     // co: writes of the trace grouped by the address the model gives them, by clock.
     let mut by_addr: BTreeMap<u128, Vec<usize>> = BTreeMap::new();
-    for &e in evs {
+    for &e in &evs {
         if sx.events[e].write {
             by_addr.entry(model_value(sx, &sx.events[e].addr)).or_default().push(e);
         }
@@ -49,16 +60,26 @@ pub(super) fn build(sx: &Symex, enc: &Encoding, nodes: Vec<GraphEvent>, evs: &[u
     }
     let mut rf = vec![];
     let mut fr = vec![];
-    for (r, sources) in &sx.rf_choices {
-        let Some(&ri) = index.get(r) else { continue };
-        let Some((src, _)) = sources.iter().find(|(_, l)| sx.sat.value(*l)) else { continue };
-        let addr = model_value(sx, &sx.events[*r].addr);
+    // The write each read event read from (None: the initial value).
+    let source: std::collections::HashMap<usize, Option<usize>> = sx
+        .rf_choices
+        .iter()
+        .filter_map(|(r, sources)| sources.iter().find(|(_, l)| sx.sat.value(*l)).map(|(src, _)| (*r, *src)))
+        .collect();
+    let reads = kinds.iter().enumerate().filter_map(|(i, k)| match k {
+        Node::Event(e) if !sx.events[*e].write => Some((i, *e, source.get(e).copied()?)),
+        Node::Reread(e) if sx.events[*e].write => Some((i, *e, Some(*e))),
+        Node::Reread(e) => Some((i, *e, source.get(e).copied()?)),
+        Node::Event(_) => None,
+    });
+    for (ri, r, src) in reads {
+        let addr = model_value(sx, &sx.events[r].addr);
         match src {
             Some(w) => {
-                if let Some(&wi) = index.get(w) {
+                if let Some(&wi) = index.get(&w) {
                     rf.push((Some(wi), ri));
                 }
-                if let Some(n) = co_next.get(w).and_then(|n| index.get(n)) {
+                if let Some(n) = co_next.get(&w).and_then(|n| index.get(n)) {
                     fr.push((ri, *n));
                 }
             }

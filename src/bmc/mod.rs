@@ -29,6 +29,8 @@
 //!   any write breaks it, that pass is redone without known bits.
 //! * **Atomic blocks.** Within one atomic section a read of a constant address already read
 //!   or written in it (under a guard the current one implies) takes that value: no event.
+//!   The counterexample's execution graph still shows it, with the rf edge of the thread's
+//!   last access to the address.
 //!
 //! # Limits
 //! `BmcOptions::timeout` bounds every phase: symbolic execution looks at the clock before
@@ -597,28 +599,49 @@ fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<St
     // Graph events, and per thread the last user-visible location and whether the steps
     // now belong to an instrumentation helper (line 0) called from there.
     let (mut nodes, mut evs) = (vec![], vec![]);
+    // Per (thread, address) the last event there: a re-read in an atomic section takes its
+    // value from it (a write: rf from it; a read: the same rf).
+    let mut last_access: HashMap<(usize, u128), usize> = HashMap::new();
     let mut user_loc: HashMap<usize, Loc> = HashMap::new();
     for s in live {
         let thread = sx.threads[s.thread].name.clone();
         if s.loc.line > 0 {
             user_loc.insert(s.thread, s.loc);
         }
-        if let symex::RawKind::Read { ev, ty } | symex::RawKind::Write { ev, ty } = &s.kind {
-            let e = &sx.events[*ev];
-            let in_helper = s.loc.line == 0;
-            nodes.push(GraphEvent {
-                thread: thread.clone(),
-                loc: if in_helper { user_loc.get(&s.thread).copied().unwrap_or(s.loc) } else { s.loc },
-                write: e.write,
-                object: object_at(sx, &e.addr).unwrap_or_else(|| e.label.clone()),
-                value: format_value(sx, &e.val, ty),
-                in_helper,
-            });
-            evs.push(*ev);
+        let in_helper = s.loc.line == 0;
+        let node_loc = if in_helper { user_loc.get(&s.thread).copied().unwrap_or(s.loc) } else { s.loc };
+        match &s.kind {
+            symex::RawKind::Read { ev, ty } | symex::RawKind::Write { ev, ty } => {
+                let e = &sx.events[*ev];
+                nodes.push(GraphEvent {
+                    thread: thread.clone(),
+                    loc: node_loc,
+                    write: e.write,
+                    object: object_at(sx, &e.addr).unwrap_or_else(|| e.label.clone()),
+                    value: format_value(sx, &e.val, ty),
+                    in_helper,
+                });
+                evs.push(graph::Node::Event(*ev));
+                last_access.insert((s.thread, model_value(sx, &e.addr)), *ev);
+            }
+            symex::RawKind::ReadValue { label, val, ty, reused: Some(a) } => {
+                if let Some(&src) = last_access.get(&(s.thread, *a)) {
+                    nodes.push(GraphEvent {
+                        thread: thread.clone(),
+                        loc: node_loc,
+                        write: false,
+                        object: object_at(sx, &sx.events[src].addr).unwrap_or_else(|| label.clone()),
+                        value: format_value(sx, val, ty),
+                        in_helper,
+                    });
+                    evs.push(graph::Node::Reread(src));
+                }
+            }
+            _ => {}
         }
         let kind = match &s.kind {
             symex::RawKind::Assign { lhs, val, ty } => StepKind::Assign { lhs: lhs.clone(), value: format_value(sx, val, ty) },
-            symex::RawKind::ReadValue { label, val, ty } => StepKind::Read { object: label.clone(), value: format_value(sx, val, ty) },
+            symex::RawKind::ReadValue { label, val, ty, .. } => StepKind::Read { object: label.clone(), value: format_value(sx, val, ty) },
             symex::RawKind::Read { ev, ty } => {
                 let e = &sx.events[*ev];
                 StepKind::Read { object: e.label.clone(), value: format_value(sx, &e.val, ty) }

@@ -121,7 +121,10 @@ pub struct Prop {
 pub enum RawKind {
     Assign { lhs: String, val: Bv, ty: Type },
     /// A read resolved during symbolic execution (no event).
-    ReadValue { label: String, val: Bv, ty: Type },
+    /// A read that needs no event: a resolved cell (`reused: None`), or a re-read of the
+    /// constant address `reused` in the current atomic section, which takes the value of the
+    /// thread's last access there (see `State::blk`).
+    ReadValue { label: String, val: Bv, ty: Type, reused: Option<u128> },
     Read { ev: usize, ty: Type },
     Write { ev: usize, ty: Type },
     Assume,
@@ -696,7 +699,7 @@ impl<'p> Symex<'p> {
                         Some(v) => self.sat.bv_resize(v, width, false),
                         None => self.init_cell(a, width),
                     };
-                    self.step(loc, RawKind::ReadValue { label, val: v.clone(), ty: ty.clone() });
+                    self.step(loc, RawKind::ReadValue { label, val: v.clone(), ty: ty.clone(), reused: None });
                     return v;
                 }
             }
@@ -706,7 +709,7 @@ impl<'p> Symex<'p> {
         let hit = cached.and_then(|a| self.state.blk.get(&a)).filter(|(ge, v)| v.len() == width && self.sat.syntactically_implies(g, *ge));
         if let Some((_, v)) = hit {
             let v = v.clone();
-            self.step(loc, RawKind::ReadValue { label, val: v.clone(), ty: ty.clone() });
+            self.step(loc, RawKind::ReadValue { label, val: v.clone(), ty: ty.clone(), reused: cached });
             return v;
         }
         let val = self.read_value(as_const(&addr), width);

@@ -1364,6 +1364,24 @@ fn a_reread_in_an_atomic_section_repeats_only_reads_that_happened() {
     assert_unsafe(&reread_after_short_circuit(|_, av, _| eq(av.clone(), c(0))), 1);
 }
 
+/// The execution graph shows a re-read in an atomic section (which has no event of its
+/// own) with the rf edge of the read it repeats.
+#[test]
+fn a_reread_in_an_atomic_section_is_in_the_execution_graph() {
+    // c = y (1), a = c && x, b = x, with b != 1: both reads of x read the initial value.
+    let o = assert_unsafe(&reread_after_short_circuit(|cv, _, bv| or(eq(cv.clone(), c(0)), eq(bv.clone(), c(1)))), 1);
+    let g = o.graph.expect("graph");
+    let reads: Vec<usize> = (0..g.events.len()).filter(|&i| g.events[i].thread == "main" && !g.events[i].write).collect();
+    let xs: Vec<usize> = reads.iter().copied().filter(|&i| g.events[i].object == "x").collect();
+    assert_eq!(xs.len(), 2, "{g:?}");
+    for r in reads {
+        assert_eq!(g.rf.iter().filter(|(_, to)| *to == r).count(), 1, "read {r} has one rf edge: {g:?}");
+    }
+    let src = |r: usize| g.rf.iter().find(|(_, to)| *to == r).map(|(w, _)| *w);
+    assert_eq!(src(xs[0]), Some(None), "the initial value: {g:?}");
+    assert_eq!(src(xs[1]), src(xs[0]));
+}
+
 #[test]
 fn expired_deadline_stops_symbolic_execution() {
     let p = two_threads();
