@@ -69,7 +69,7 @@ fn classic_families_have_their_known_verdicts() {
 
 #[test]
 fn c_output_is_the_translation() {
-    let o = weakc().args(["litmus-gen", "--arch", "power-esop", "--cycle", "LwSyncdWW Rfe DpAddrdR Fre", "--format", "c"]).output().unwrap();
+    let o = weakc().args(["litmus-gen", "--arch", "power", "--cycle", "LwSyncdWW Rfe DpAddrdR Fre", "--format", "c"]).output().unwrap();
     assert!(o.status.success());
     let c = String::from_utf8(o.stdout).unwrap();
     assert!(c.contains("asm(\"lwsync\");"), "{c}");

@@ -44,7 +44,8 @@
 //!   `MFENCE` on both sides (`MA(po) | AM(po)` in herd's x86 models). A failing
 //!   `LOCK CMPXCHG` only reads.
 //! * AArch64 `LDAR`/`LDAPR` order the load before every later access, and `STLR` every
-//!   earlier access before the store (herd's `[A]; po` and `po; [L]`); the tables have no
+//!   earlier access before the store (herd's `[A]; po` and `po; [L]`), and a release store
+//!   comes before a later `LDAR` (`[L]; po; [A]`, not `LDAPR`'s `Q`); the tables have no
 //!   acquire/release, so these pairs are added here.
 //! * AArch64 atomics (`CAS`, `SWP`, `LD<op>`, `ST<op>`) are read-modify-writes as in herd:
 //!   atomic (nothing in coherence between the read's write and the write; a failing `CAS`
@@ -164,6 +165,9 @@ struct Ev {
     /// AArch64 acquire load / release store.
     acquire: bool,
     release: bool,
+    /// AArch64: the acquire load is `LDAPR` (herd's `Q`), which is not ordered after an
+    /// earlier release store (only `[L]; po; [A]` is).
+    rcpc: bool,
     /// AArch64: the read of an atomic whose result register is the zero register (herd's
     /// `NoRet`), which `DMB LD` does not order.
     noret: bool,
@@ -464,6 +468,7 @@ impl<'a> Setup<'a> {
             rmw_read: None,
             acquire: false,
             release: false,
+            rcpc: false,
             noret: false,
             acq_rel_amo: false,
         });
@@ -486,6 +491,7 @@ impl<'a> Setup<'a> {
             rmw_read: None,
             acquire: false,
             release: false,
+            rcpc: false,
             noret: false,
             acq_rel_amo: false,
         });
@@ -872,6 +878,7 @@ impl<'a> Setup<'a> {
                 let rd = self.reg_name(&ops[0], loc)?;
                 let (i, v) = self.read(st, dom, &a, loc)?;
                 st.run.events[i].acquire = mu != "LDR";
+                st.run.events[i].rcpc = mu == "LDAPR";
                 if ops.len() == 3 {
                     self.post_index(st, &ops[1], &ops[2], &a, loc)?;
                 }
@@ -1044,7 +1051,8 @@ fn run_info(run: &Run, arch: &Arch) -> RunInfo {
             // its location (posRW, posWW are safe in ESOP's models and in herd's ppo);
             // posRR and posWR follow the table.
             let same_loc_to_write = a.loc == b.loc && b.dir == Dir::W;
-            let kept = arch.po_pair_safe(a.dir, b.dir, &info) || a.acquire || b.release || amo_orders(run, i, j);
+            let release_acquire = a.release && b.acquire && !b.rcpc;
+            let kept = arch.po_pair_safe(a.dir, b.dir, &info) || a.acquire || b.release || release_acquire || amo_orders(run, i, j);
             if kept || same_loc_to_write {
                 ri.ppo.push((i, j));
             }

@@ -206,6 +206,16 @@ fn aarch64_acquire_release() {
     expect("MP", &mp("STR", "LDR"), &[("aarch64", true)]);
     expect("MP+rel+acq", &mp("STLR", "LDAR"), &[("aarch64", false)]);
     expect("MP+rel+po", &mp("STLR", "LDR"), &[("aarch64", true)]);
+    // [L]; po; [A]: a release store before an LDAR (not an LDAPR), even with a read between.
+    let sb = |mid: &str, r: &str| {
+        let t = |x: &str, y: &str| ["MOV W0,#1".to_string(), format!("STLR W0,[{x}]"), mid.to_string(), format!("{r} W3,[{y}]")];
+        let (t0, t1) = (t("X1", "X2"), t("X2", "X1"));
+        let (t0, t1): (Vec<&str>, Vec<&str>) = (t0.iter().map(String::as_str).collect(), t1.iter().map(String::as_str).collect());
+        lit("AArch64", "0:X1=x; 0:X2=y; 0:X4=z; 1:X1=x; 1:X2=y; 1:X4=z;", &[&t0, &t1], "0:X3=0 /\\ 1:X3=0")
+    };
+    expect("SB+polas", &sb("NOP", "LDAR"), &[("aarch64", false)]);
+    expect("SB+rel-po-acq", &sb("LDR W5,[X4]", "LDAR"), &[("aarch64", false)]);
+    expect("SB+rel-acqpc", &sb("NOP", "LDAPR"), &[("aarch64", true)]);
 }
 
 #[test]
