@@ -310,6 +310,20 @@ fn r_needs_sync_on_both_sides_on_power() {
 }
 
 #[test]
+fn z6_3_needs_both_lwsyncs_made_syncs() {
+    // Z6.3+lwsync+lwsync+addr: herd allows it, and forbids it only with both lwsyncs strong.
+    // The pairs the lwsyncs order are safe by the table, so the chooser must strengthen
+    // them, not only the relaxed rfe (it used to report the cycle unbreakable).
+    let v = fences_json("power", "tests/c/z63_lwsync.c", &[]);
+    let mut p = placements(&v);
+    p.sort();
+    assert_eq!(p, vec![("sync".to_string(), "P1".to_string()), ("sync".to_string(), "P2".to_string())], "{v}");
+    assert_eq!(v["status"], "verified", "{v}");
+    let (code, out, err) = weakc(&["verify", "--mm", "power", "--quiet", "tests/c/z63_lwsync.c"]);
+    assert_eq!(code, 10, "{out}{err}");
+}
+
+#[test]
 fn two_lwsyncs_over_coherence_need_a_sync_on_every_pair() {
     // mix027 of the ESOP suite: no single sync makes herd's axioms forbid the cycle, so the
     // chooser orders every relaxed pair with a sync (it used to report the cycle unbreakable).

@@ -171,6 +171,14 @@ mod tests {
     }
 
     #[test]
+    fn z6_3_needs_two_syncs() {
+        // Z6.3: Wy -coe-> Wy' -f-> Wz -rfe-> Rz -addr-> Rx -fre-> Wx -g-> Wy
+        let z = |f, g| forbid(&[(Lab::Coe, W), (f, W), (Lab::Rfe, W), (PPO, R), (Lab::Fre, R), (g, W)]);
+        assert!(z(SYNC, SYNC), "Z6.3+sync+sync+addr");
+        assert!(!z(LW, LW), "Z6.3+lwsync+lwsync+addr");
+    }
+
+    #[test]
     fn cumulativity() {
         // WRC+lwsync+addr: Wx -rfe-> Rx -lwsync-> Wy -rfe-> Ry -addr-> Rx' -fre-> Wx
         assert!(forbid(&[(Lab::Rfe, W), (LW, R), (Lab::Rfe, W), (PPO, R), (Lab::Fre, R)]));

@@ -332,6 +332,9 @@ impl<'a> Problem<'a> {
                 c.edges.iter().filter(|e| matches!(e.kind, EdgeKind::Po { .. })).map(|e| (e.from, e.to)).collect();
             // per relation unsafe by the table: the candidates that order it
             let mut makes_safe: Vec<Vec<usize>> = vec![vec![]; c.edges.len()];
+            // per relation ordered only by a lightweight fence: the candidates that order it
+            // without one
+            let mut strengthens: Vec<Vec<usize>> = vec![vec![]; c.edges.len()];
             let mut relevant = vec![];
             for (gi, set) in self.on_path.iter().enumerate() {
                 if set.is_disjoint(&pairs) {
@@ -343,6 +346,9 @@ impl<'a> Problem<'a> {
                     for i in 0..c.edges.len() {
                         if !base.tables[i] && j.tables[i] {
                             makes_safe[i].push(k);
+                        }
+                        if base.light_only[i] && j.tables[i] && !j.light_only[i] {
+                            strengthens[i].push(k);
                         }
                     }
                 }
@@ -370,12 +376,20 @@ impl<'a> Problem<'a> {
                     .collect();
                 if strong.is_empty() {
                     // No single strong fence does it (two lwsyncs over `ws`, say): order every
-                    // relaxed relation with a strong fence, if that does.
-                    let strong_sets: Vec<(usize, Vec<usize>)> = makes_safe
-                        .iter()
-                        .enumerate()
-                        .filter(|&(i, _)| !base.tables[i])
-                        .map(|(i, set)| (i, set.iter().copied().filter(|&k| !light(k)).collect()))
+                    // relaxed relation, and every one only a lightweight fence orders, with a
+                    // strong fence, if that does (Z6.3+lwsync+lwsync+addr needs both lwsyncs
+                    // made syncs).
+                    let strong_sets: Vec<(usize, Vec<usize>)> = (0..c.edges.len())
+                        .filter_map(|i| {
+                            let set = if !base.tables[i] {
+                                &makes_safe[i]
+                            } else if base.light_only[i] {
+                                &strengthens[i]
+                            } else {
+                                return None;
+                            };
+                            Some((i, set.iter().copied().filter(|&k| !light(k)).collect()))
+                        })
                         .collect();
                     let each: Option<Vec<usize>> = strong_sets.iter().map(|(_, set)| set.iter().copied().min_by_key(|&k| self.candidates[k].cost)).collect();
                     if each.is_some_and(|ks| self.judge(c, &ks).is_some_and(|j| j.herd_forbids)) {
