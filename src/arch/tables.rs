@@ -257,8 +257,8 @@ const POWER_ESOP_DEPS: DepRules = DepRules {
     ..POWER_DEPS
 };
 
-/// IBM Power as herd's ppc.cat and the ESOP paper's axiomatic model (§2) see it: every pair
-/// relaxed unless fenced or dependent, stores not multi-copy atomic, lwsync cumulative.
+/// IBM Power as herd's ppc.cat sees it: every pair relaxed unless fenced or dependent,
+/// stores not multi-copy atomic, lwsync cumulative.
 pub static POWER: Arch = Arch {
     name: "power",
     aliases: &["ppc", "powerpc", "power-herd", "ppc-herd"],

@@ -34,7 +34,6 @@ pub(super) enum Node {
 
 /// `nodes[i]` describes `kinds[i]` (both in trace order).
 pub(super) fn build(sx: &Symex, enc: &Encoding, nodes: Vec<GraphEvent>, kinds: &[Node]) -> ExecGraph {
-    let evs: Vec<usize> = kinds.iter().filter_map(|k| if let Node::Event(e) = k { Some(*e) } else { None }).collect();
     let index: std::collections::HashMap<usize, usize> = kinds.iter().enumerate().filter_map(|(i, k)| if let Node::Event(e) = k { Some((*e, i)) } else { None }).collect();
     let clock = |e: usize| {
         let ev = &sx.events[e];
@@ -42,7 +41,7 @@ pub(super) fn build(sx: &Symex, enc: &Encoding, nodes: Vec<GraphEvent>, kinds: &
     };
     // co: writes of the trace grouped by the address the model gives them, by clock.
     let mut by_addr: BTreeMap<u128, Vec<usize>> = BTreeMap::new();
-    for &e in &evs {
+    for &e in index.keys() {
         if sx.events[e].write {
             by_addr.entry(model_value(sx, &sx.events[e].addr)).or_default().push(e);
         }

@@ -598,7 +598,7 @@ fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<St
     let mut trace = vec![];
     // Graph events, and per thread the last user-visible location and whether the steps
     // now belong to an instrumentation helper (line 0) called from there.
-    let (mut nodes, mut evs) = (vec![], vec![]);
+    let (mut nodes, mut kinds) = (vec![], vec![]);
     // Per (thread, address) the last event there: a re-read in an atomic section takes its
     // value from it (a write: rf from it; a read: the same rf).
     let mut last_access: HashMap<(usize, u128), usize> = HashMap::new();
@@ -621,7 +621,7 @@ fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<St
                     value: format_value(sx, &e.val, ty),
                     in_helper,
                 });
-                evs.push(graph::Node::Event(*ev));
+                kinds.push(graph::Node::Event(*ev));
                 last_access.insert((s.thread, model_value(sx, &e.addr)), *ev);
             }
             symex::RawKind::ReadValue { label, val, ty, reused: Some(a) } => {
@@ -634,7 +634,7 @@ fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<St
                         value: format_value(sx, val, ty),
                         in_helper,
                     });
-                    evs.push(graph::Node::Reread(src));
+                    kinds.push(graph::Node::Reread(src));
                 }
             }
             _ => {}
@@ -687,6 +687,6 @@ fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<St
             .expect("a failing property");
         Property { kind: p.kind, loc: p.loc, message: p.msg.clone() }
     });
-    let graph = graph::build(sx, enc, nodes, &evs);
+    let graph = graph::build(sx, enc, nodes, &kinds);
     (failed, trace, unmodelled, graph)
 }

@@ -120,7 +120,6 @@ pub struct Prop {
 
 pub enum RawKind {
     Assign { lhs: String, val: Bv, ty: Type },
-    /// A read resolved during symbolic execution (no event).
     /// A read that needs no event: a resolved cell (`reused: None`), or a re-read of the
     /// constant address `reused` in the current atomic section, which takes the value of the
     /// thread's last access there (see `State::blk`).

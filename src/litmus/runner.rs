@@ -142,8 +142,11 @@ pub struct Expectations {
     by_name: HashMap<(String, String, String), Option<bool>>,
 }
 
-/// weakc model names a herd model file gives the reference for (both Power tables are
-/// compared with ppc.cat).
+/// Both Power tables: a Power reference (ppc.cat, the ESOP suite's POWER rows) is compared
+/// with each.
+const POWER_MODELS: &[&str] = &["power", "power-esop"];
+
+/// weakc model names a herd model file gives the reference for.
 fn mms_of_cat(model: &str) -> &'static [&'static str] {
     let f = model.rsplit('/').next().unwrap_or(model);
     match f {
@@ -151,7 +154,7 @@ fn mms_of_cat(model: &str) -> &'static [&'static str] {
         "sc.cat" => &["sc"],
         "pso.cat" => &["pso"],
         "rmo.cat" => &["rmo"],
-        "ppc.cat" => &["power", "power-esop"],
+        "ppc.cat" => POWER_MODELS,
         "arm.cat" => &["arm"],
         "aarch64.cat" => &["aarch64"],
         _ => &[],
@@ -201,10 +204,8 @@ impl Expectations {
                 if f.len() < 6 {
                     return Err(format!("line {}: expected 6 columns", i + 2));
                 }
-                // The suite's POWER rows are its own model's verdicts; they are compared
-                // with both Power tables, as ppc.cat's rows are.
                 let mms: &[&str] = match arch::by_name(f[2]) {
-                    Some(a) if a.name == "power" => &["power", "power-esop"],
+                    Some(a) if a.name == "power" => POWER_MODELS,
                     Some(a) => std::slice::from_ref(&a.name),
                     None => continue,
                 };
