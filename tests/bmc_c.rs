@@ -181,6 +181,125 @@ fn c_thread_argument_and_atomic_function() {
     unsafe_(&src("flags[3] == 0"), 4);
 }
 
+const TSD: &str = r#"
+typedef unsigned int pthread_key_t;
+int pthread_key_create(pthread_key_t *k, void (*dtor)(void *));
+int pthread_key_delete(pthread_key_t k);
+void *pthread_getspecific(pthread_key_t k);
+int pthread_setspecific(pthread_key_t k, const void *v);
+"#;
+
+#[test]
+fn c_thread_specific_data_is_per_thread() {
+    let src = |wcond: &str, cond: &str| {
+        format!(
+            r#"{TSD}
+            pthread_key_t k1, k2; int a, b, c;
+            void *w(void *arg) {{
+                __VERIFIER_assert({wcond});
+                pthread_setspecific(k1, &b);
+                __VERIFIER_assert(pthread_getspecific(k1) == &b);
+                return 0;
+            }}
+            int main() {{
+                pthread_key_create(&k1, 0);
+                pthread_key_create(&k2, 0);
+                __VERIFIER_assert(k1 != k2);
+                pthread_setspecific(k1, &a);
+                pthread_t t;
+                pthread_create(&t, 0, w, 0);
+                pthread_key_t k = __VERIFIER_nondet_int() ? k1 : k2;
+                pthread_setspecific(k, &c);
+                pthread_join(t, 0);
+                __VERIFIER_assert({cond});
+                return 0;
+            }}"#
+        )
+    };
+    // a new thread starts with NULL; the worker's value is its own; the key chosen
+    // nondeterministically got the value, the other kept its own
+    let ok = "pthread_getspecific(k1) != &b && (pthread_getspecific(k1) == &c) != (pthread_getspecific(k2) == &c) \
+              && (pthread_getspecific(k2) != &c || pthread_getspecific(k1) == &a)";
+    safe(&src("pthread_getspecific(k1) == 0", ok), 2);
+    unsafe_(&src("pthread_getspecific(k1) == &a", ok), 2);
+    unsafe_(&src("pthread_getspecific(k1) == 0", "pthread_getspecific(k2) == &c"), 2);
+    unsafe_(&src("pthread_getspecific(k1) == 0", "pthread_getspecific(k1) == &a"), 2);
+    // a value set on one branch only is NULL on the other
+    let branch = |cond: &str| {
+        format!(
+            r#"{TSD}
+            pthread_key_t k; int a;
+            int main() {{
+                pthread_key_create(&k, 0);
+                if (__VERIFIER_nondet_int()) pthread_setspecific(k, &a);
+                __VERIFIER_assert({cond});
+                return 0;
+            }}"#
+        )
+    };
+    safe(&branch("pthread_getspecific(k) == &a || pthread_getspecific(k) == 0"), 1);
+    unsafe_(&branch("pthread_getspecific(k) == &a"), 1);
+}
+
+#[test]
+fn c_thread_specific_destructors_run_when_a_thread_ends() {
+    let src = |body: &str, cond: &str| {
+        format!(
+            r#"{TSD}
+            pthread_key_t k, d; int calls, last, again;
+            void dtor(void *v) {{
+                __VERIFIER_assert((long)v != 5); // main's value: main ends by exit
+                __VERIFIER_atomic_begin(); calls = calls + 1; last = (int)(long)v; __VERIFIER_atomic_end();
+                if (again) {{ again = 0; pthread_setspecific(k, (void *)7); }}
+            }}
+            void *w(void *arg) {{ {body} return 0; }}
+            int main() {{
+                pthread_key_create(&k, dtor);
+                pthread_key_create(&d, dtor);
+                pthread_setspecific(k, (void *)5);
+                pthread_t t;
+                pthread_create(&t, 0, w, 0);
+                pthread_join(t, 0);
+                __VERIFIER_assert({cond});
+                return 0;
+            }}"#
+        )
+    };
+    // main's own value gets no destructor call (returning from main is exit)
+    safe(&src("pthread_setspecific(k, (void *)42);", "calls == 1 && last == 42"), 2);
+    unsafe_(&src("pthread_setspecific(k, (void *)42);", "calls == 0"), 2);
+    // a NULL value gets none
+    safe(&src("pthread_setspecific(k, (void *)42); pthread_setspecific(k, 0);", "calls == 0"), 2);
+    // a value set by a destructor gets another round
+    safe(&src("again = 1; pthread_setspecific(k, (void *)42);", "calls == 2 && last == 7"), 2);
+    unsafe_(&src("again = 1; pthread_setspecific(k, (void *)42);", "calls == 1"), 2);
+    // a deleted key's destructor is not called
+    safe(&src("pthread_setspecific(d, (void *)9); pthread_key_delete(d);", "calls == 0"), 2);
+    unsafe_(&src("pthread_setspecific(d, (void *)9);", "calls == 0"), 2);
+}
+
+/// Symbolic execution runs threads one after another, so a key another thread creates
+/// later is not known where it is set: never "safe", whatever the assertion.
+#[test]
+fn c_setting_a_key_made_by_a_later_thread_is_not_a_verdict() {
+    let o = run(
+        &format!(
+            r#"{TSD}
+            pthread_key_t k; int made;
+            void *setter(void *arg) {{ if (made) pthread_setspecific(k, (void *)1); return 0; }}
+            void *maker(void *arg) {{ pthread_key_create(&k, 0); made = 1; return 0; }}
+            int main() {{
+                pthread_t a, b;
+                pthread_create(&a, 0, setter, 0);
+                pthread_create(&b, 0, maker, 0);
+                return 0;
+            }}"#
+        ),
+        2,
+    );
+    assert!(matches!(o.verdict, Verdict::Unknown(ref why) if why.contains("pthread_setspecific")), "{:?}", o.verdict);
+}
+
 // ------------------------------------------------------------------ SV-COMP sample
 
 fn shared_dir() -> Option<PathBuf> {
@@ -232,6 +351,8 @@ fn svcomp_sample_has_no_wrong_verdicts() {
         ("pthread-wmm/mix010_power.opt.c", 1),
         ("pthread-wmm/mix020_rmo.oepc.c", 1),
         ("pthread-wmm/mix025_tso.oepc.c", 1),
+        ("pthread-divine/tls_basic.i", 2),
+        ("pthread-divine/tls_destructor_worker.i", 2),
     ];
     let mut wrong = vec![];
     let mut unknown = vec![];

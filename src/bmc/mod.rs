@@ -70,6 +70,9 @@
 //!   the thread with that number to finish (a number no thread has returns at once).
 //!   Mutexes are cells: lock = atomically wait for 0 and write 1; unlock writes 0.
 //!   `__VERIFIER_atomic_*` functions and `AtomicBegin/End` are indivisible.
+//!   Thread-specific data (`pthread_key_create`, `_delete`, `pthread_getspecific`,
+//!   `_setspecific`) is per thread, and a thread other than main runs its keys'
+//!   destructors when it ends (`symex/tsd.rs`).
 //! * **Every global is shared memory**, including `__unbuffered_*` ones (which the
 //!   instrumentation treats as registers: on SC that distinction does not matter, but main
 //!   must still see the threads' final values); address-taken locals too.

@@ -24,6 +24,8 @@ use crate::aeg::ObjId;
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::rc::Rc;
 
+mod tsd;
+
 /// The roots (variables, allocation sites) an access through a pointer may reach, from the
 /// points-to analysis; `None` when unknown (anything).
 pub type Roots = Option<Rc<BTreeSet<ObjRoot>>>;
@@ -174,6 +176,23 @@ enum Place {
     Mem { addr: Bv, ty: Type, roots: Roots },
 }
 
+/// The arguments of a call: the call's expressions, or `void *` values the engine passes
+/// itself (to a thread-specific-data destructor).
+#[derive(Clone, Copy)]
+enum Args<'a> {
+    Exprs(&'a [Expr]),
+    Pointers(&'a [&'a Bv]),
+}
+
+impl Args<'_> {
+    fn len(&self) -> usize {
+        match self {
+            Args::Exprs(a) => a.len(),
+            Args::Pointers(a) => a.len(),
+        }
+    }
+}
+
 /// Bits of a value known without the solver (`None`: unknown), least significant first.
 pub type Known = Vec<Option<bool>>;
 
@@ -290,6 +309,8 @@ pub struct Symex<'p> {
     path: Vec<usize>,
     resolvable_cache: HashMap<(usize, u128), bool>,
     loop_ids: HashMap<*const Stmt, String>,
+    /// Thread-specific data keys (`pthread_key_create`).
+    keys: tsd::Keys,
     next_frame: u32,
     state: State,
     ctx: Ctx,
@@ -352,6 +373,7 @@ impl<'p> Symex<'p> {
             path: vec![],
             resolvable_cache: HashMap::new(),
             loop_ids,
+            keys: Default::default(),
             next_frame: 0,
             state: State { guard: Lit::TRUE, vars: HashMap::new(), atomic_depth: 0, cur_block: None, mem: HashMap::new(), blk: BTreeMap::new() },
             ctx: Ctx { thread: 0, po: 0, last_block: 0, frames: vec![] },
@@ -409,6 +431,9 @@ impl<'p> Symex<'p> {
         let loc = self.prog.func(f).loc;
         let ret = self.inline_call(f, args, loc)?;
         let t = self.ctx.thread;
+        if t != 0 {
+            self.run_destructors(loc)?;
+        }
         let b = self.new_block();
         self.threads[t].end = b;
         self.threads[t].finished = self.state.guard;
@@ -445,7 +470,7 @@ impl<'p> Symex<'p> {
             let o = self.new_object(v.name.clone(), init, Some(ObjRoot::Var(id)))?;
             self.obj_of.insert((GLOBAL_FRAME, id), o);
         }
-        Ok(())
+        self.tsd_init()
     }
 
     /// Cell values of a static initialiser (missing parts are zero).
@@ -1221,7 +1246,7 @@ impl<'p> Symex<'p> {
                         let f = FuncId(((v >> OFF_BITS) - FUNC_BASE) as u32);
                         if self.ctx.frames.iter().any(|fr| fr.func == f) {
                             // recursion through the pointer: see `indirect_call`
-                            return self.indirect_call(dest, &p, args, loc, Some(&[f]));
+                            return self.indirect_call(dest, &p, Args::Exprs(args), loc, Some(&[f]));
                         }
                         Some(f)
                     }
@@ -1234,16 +1259,16 @@ impl<'p> Symex<'p> {
                         // The points-to analysis (when its assumptions hold) bounds the
                         // functions the pointer can hold; without it, any function can.
                         let targets = self.alias.as_ref().map(|(a, _)| a.call_targets(self.prog, e).0);
-                        return self.indirect_call(dest, &p, args, loc, targets.as_deref());
+                        return self.indirect_call(dest, &p, Args::Exprs(args), loc, targets.as_deref());
                     }
                 }
             }
         };
         let f = f.unwrap();
-        self.direct_call(dest, f, args, loc)
+        self.direct_call(dest, f, Args::Exprs(args), loc)
     }
 
-    fn indirect_call(&mut self, dest: Option<&Expr>, p: &Bv, args: &[Expr], loc: Loc, targets: Option<&[FuncId]>) -> R<()> {
+    fn indirect_call(&mut self, dest: Option<&Expr>, p: &Bv, args: Args, loc: Loc, targets: Option<&[FuncId]>) -> R<()> {
         let g = self.state.guard;
         let mut outs = vec![];
         let mut any = Lit::FALSE;
@@ -1294,20 +1319,30 @@ impl<'p> Symex<'p> {
         Ok(())
     }
 
-    fn direct_call(&mut self, dest: Option<&Expr>, f: FuncId, args: &[Expr], loc: Loc) -> R<()> {
+    fn direct_call(&mut self, dest: Option<&Expr>, f: FuncId, args: Args, loc: Loc) -> R<()> {
         let func = self.prog.func(f);
-        if func.body.is_none() {
-            return self.external_call(dest, &func.name, args, loc);
-        }
         let mut vals = vec![];
-        for (i, a) in args.iter().enumerate() {
-            match func.params.get(i) {
-                Some(&p) => {
-                    let pty = self.prog.var(p).ty.clone();
-                    vals.push(self.eval_as_value(a, &pty)?);
+        match args {
+            Args::Exprs(args) if func.body.is_none() => return self.external_call(dest, &func.name, args, loc),
+            Args::Exprs(args) => {
+                for (i, a) in args.iter().enumerate() {
+                    match func.params.get(i) {
+                        Some(&p) => {
+                            let pty = self.prog.var(p).ty.clone();
+                            vals.push(self.eval_as_value(a, &pty)?);
+                        }
+                        None => {
+                            self.eval(a)?;
+                        }
+                    }
                 }
-                None => {
-                    self.eval(a)?;
+            }
+            Args::Pointers(_) if func.body.is_none() => return Err(Error::Internal(format!("`{}` has no body", func.name))),
+            Args::Pointers(args) => {
+                for (&a, &p) in args.iter().zip(&func.params) {
+                    let pty = self.prog.var(p).ty.clone();
+                    let v = if pty.is_scalar() { vec![self.convert(&a, &Type::ptr_to(Type::Void), &pty)] } else { self.nondet_value(&pty) };
+                    vals.push(v);
                 }
             }
         }
@@ -1382,6 +1417,7 @@ impl<'p> Symex<'p> {
                 Some(bv::constant(0, 32))
             }
             "pthread_self" => Some(bv::constant(self.ctx.thread as u128, 64)),
+            _ if tsd::CALLS.contains(&name) => Some(self.tsd_call(name, args, &vals, loc)?),
             "printf" | "puts" | "putchar" | "fprintf" | "fputs" | "fflush" | "perror" | "sched_yield" | "sleep" | "usleep"
             | "nanosleep" | "srand" | "rand" | "random" | "time" | "__VERIFIER_nondet_int" | "__VERIFIER_nondet_uint"
             | "__VERIFIER_nondet_bool" | "__VERIFIER_nondet_char" | "__VERIFIER_nondet_long" | "__VERIFIER_nondet_ulong"
