@@ -1341,7 +1341,7 @@ impl<'p> Symex<'p> {
             Args::Pointers(args) => {
                 for (&a, &p) in args.iter().zip(&func.params) {
                     let pty = self.prog.var(p).ty.clone();
-                    let v = if pty.is_scalar() { vec![self.convert(&a, &Type::ptr_to(Type::Void), &pty)] } else { self.nondet_value(&pty) };
+                    let v = if pty.is_scalar() { vec![self.convert(a, &Type::ptr_to(Type::Void), &pty)] } else { self.nondet_value(&pty) };
                     vals.push(v);
                 }
             }
