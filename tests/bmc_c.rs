@@ -300,6 +300,34 @@ fn c_setting_a_key_made_by_a_later_thread_is_not_a_verdict() {
     assert!(matches!(o.verdict, Verdict::Unknown(ref why) if why.contains("pthread_setspecific")), "{:?}", o.verdict);
 }
 
+#[test]
+fn c_sscanf_stores_any_number_it_matched() {
+    let src = |fmt: &str, cond: &str| {
+        format!(
+            r#"int sscanf(const char *s, const char *fmt, ...);
+            int main(int argc, char **argv) {{
+                int a = 5; long b = 7;
+                int r = sscanf(argv[1], "{fmt}", &a, &b);
+                __VERIFIER_assert({cond});
+                return 0;
+            }}"#
+        )
+    };
+    let bounds = "r >= -1 && r <= 2 && (r >= 1 || a == 5) && (r == 2 || b == 7)";
+    safe(&src("%d,%ld", bounds), 1);
+    safe(&src("%*s%d%%%*d %ld", bounds), 1);
+    unsafe_(&src("%d,%ld", "r != 2 || a != 1000 || b != -3"), 1);
+    unsafe_(&src("%d,%ld", "r != -1"), 1);
+    // the third value has no conversion: stays; with one conversion, r is at most 1
+    safe(&src("%d", "r <= 1 && b == 7"), 1);
+    unsafe_(&src("%d", "a == 5"), 1);
+    // text conversions and literal inputs are not modelled: never a complete "safe"
+    let o = run(&src("%d %s", "a == 5 || a != 5"), 1);
+    assert_eq!(o.verdict, Verdict::Safe { complete: false });
+    let o = run(&src("%d", "a == 5").replace("argv[1]", "\"12\""), 1);
+    assert_eq!(o.verdict, Verdict::Safe { complete: false });
+}
+
 // ------------------------------------------------------------------ SV-COMP sample
 
 fn shared_dir() -> Option<PathBuf> {
@@ -353,6 +381,7 @@ fn svcomp_sample_has_no_wrong_verdicts() {
         ("pthread-wmm/mix025_tso.oepc.c", 1),
         ("pthread-divine/tls_basic.i", 2),
         ("pthread-divine/tls_destructor_worker.i", 2),
+        ("pthread/twostage_3.c", 2),
     ];
     let mut wrong = vec![];
     let mut unknown = vec![];

@@ -65,6 +65,7 @@
 //! * **External functions** without a body return an unconstrained value; their possible
 //!   writes through pointer arguments are ignored (a warning is emitted and a `Safe`
 //!   verdict is then reported as not complete).
+//!   `scanf`, `sscanf`, `fscanf` are modelled for numeric conversions (`symex/scanf.rs`).
 //! * **Threads**: `pthread_create` (also in unwound loops: each unwinding is a new thread)
 //!   stores the new thread's number (1, 2, …; main is 0) in `*tid`; `pthread_join` waits for
 //!   the thread with that number to finish (a number no thread has returns at once).

@@ -24,6 +24,7 @@ use crate::aeg::ObjId;
 use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::rc::Rc;
 
+mod scanf;
 mod tsd;
 
 /// The roots (variables, allocation sites) an access through a pointer may reach, from the
@@ -691,6 +692,23 @@ impl<'p> Symex<'p> {
 
     fn dead(&self) -> bool {
         self.state.guard == Lit::FALSE
+    }
+
+    /// Runs `f` on the paths where `c` holds; the others go on unchanged. (Narrowing the
+    /// guard alone would not do for writes: the path state's memory would take them too.)
+    fn under(&mut self, c: Lit, f: impl FnOnce(&mut Self) -> R<()>) -> R<()> {
+        let g = self.state.guard;
+        let taken = self.sat.and(g, c);
+        if taken == Lit::FALSE {
+            return Ok(());
+        }
+        let mut skipped = self.state.clone();
+        skipped.guard = self.sat.and(g, !c);
+        self.state.guard = taken;
+        f(self)?;
+        let done = std::mem::replace(&mut self.state, dead_state());
+        self.state = self.merge(vec![done, skipped], None);
+        Ok(())
     }
 
     fn atomic_begin(&mut self) {
@@ -1418,6 +1436,11 @@ impl<'p> Symex<'p> {
             }
             "pthread_self" => Some(bv::constant(self.ctx.thread as u128, 64)),
             _ if tsd::CALLS.contains(&name) => Some(self.tsd_call(name, args, &vals, loc)?),
+            _ if scanf::CALLS.contains(&name) => {
+                let r = self.scanf_call(name, args, &vals, loc)?;
+                approx = r.is_none();
+                r
+            }
             "printf" | "puts" | "putchar" | "fprintf" | "fputs" | "fflush" | "perror" | "sched_yield" | "sleep" | "usleep"
             | "nanosleep" | "srand" | "rand" | "random" | "time" | "__VERIFIER_nondet_int" | "__VERIFIER_nondet_uint"
             | "__VERIFIER_nondet_bool" | "__VERIFIER_nondet_char" | "__VERIFIER_nondet_long" | "__VERIFIER_nondet_ulong"
@@ -1474,10 +1497,7 @@ impl<'p> Symex<'p> {
             }
             "strcpy" | "strlen" if !args.is_empty() => {
                 let si = if name == "strcpy" { 1 } else { 0 };
-                let text = vals.get(si).and_then(|v| as_const(&v[0])).and_then(|p| {
-                    let (o, off) = ((p >> OFF_BITS) as u32, (p & ((1 << OFF_BITS) - 1)) as usize);
-                    self.strings.iter().find(|(_, &so)| so == o).map(|(t, _)| t.as_bytes().get(off..).unwrap_or(&[]).to_vec())
-                });
+                let text = vals.get(si).and_then(|v| self.literal_text(&v[0]));
                 match (name, text) {
                     ("strlen", Some(t)) => Some(bv::constant(t.len() as u128, 64)),
                     ("strcpy", Some(t)) if args.len() == 2 => {

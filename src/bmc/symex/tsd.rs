@@ -136,11 +136,11 @@ impl Symex<'_> {
                 // No destructor runs for a deleted key.
                 let key = self.sat.bv_resize(&arg(0)?, 32, false);
                 let valid = self.sat.bv_ult(&key, &bv::constant(KEYS_MAX as u128, 32));
-                let saved = self.state.guard;
-                self.state.guard = self.sat.and(saved, valid);
                 let cell = self.destructor_cell(&key)?;
-                self.write_mem(cell, bv::constant(0, PTR_BITS), &ptr, "destructor of a deleted pthread key".into(), loc, None);
-                self.state.guard = saved;
+                self.under(valid, |sx| {
+                    sx.write_mem(cell, bv::constant(0, PTR_BITS), &ptr, "destructor of a deleted pthread key".into(), loc, None);
+                    Ok(())
+                })?;
                 Ok(self.sat.bv_ite(valid, &bv::constant(0, 32), &bv::constant(EINVAL, 32)))
             }
             "pthread_getspecific" => {
@@ -215,20 +215,10 @@ impl Symex<'_> {
                 self.state.vars.insert(sk, vec![bv::constant(0, PTR_BITS)]);
                 let cell = self.destructor_cell(&bv::constant(j as u128, 64))?;
                 let f = self.read_mem(cell, PTR_BITS, &Type::ptr_to(Type::Void), format!("destructor of pthread key {j}"), loc, None);
-                let (v_set, f_set) = (self.sat.bv_is_zero(&v), self.sat.bv_is_zero(&f));
-                let call = self.sat.and(!v_set, !f_set);
-                let g = self.sat.and(self.state.guard, call);
-                if g == Lit::FALSE {
-                    continue;
-                }
-                let skip = self.sat.and(self.state.guard, !call);
-                let mut skipped = self.state.clone();
-                skipped.guard = skip;
-                self.state.guard = g;
+                let (v_null, f_null) = (self.sat.bv_is_zero(&v), self.sat.bv_is_zero(&f));
+                let call = self.sat.and(!v_null, !f_null);
                 let targets = self.keys.destructors.clone();
-                self.indirect_call(None, &f, Args::Pointers(&[&v]), loc, targets.as_deref())?;
-                let called = std::mem::replace(&mut self.state, dead_state());
-                self.state = self.merge(vec![called, skipped], None);
+                self.under(call, |sx| sx.indirect_call(None, &f, Args::Pointers(&[&v]), loc, targets.as_deref()))?;
             }
         }
         Ok(())
