@@ -161,6 +161,31 @@ fn c_fetch_and_add_and_cas() {
     safe(&src(cas, 2), 3);
 }
 
+/// A compare-and-swap that fails writes nothing, also where the engine answers later reads
+/// from the path's own writes (a location no other thread writes).
+#[test]
+fn c_a_failed_cas_leaves_memory_unchanged() {
+    let src = |op: &str, cond: &str| {
+        format!(
+            r#"int x, e;
+            int main() {{
+                x = __VERIFIER_nondet_int();
+                e = 1;
+                {op};
+                __VERIFIER_assert({cond});
+                return 0;
+            }}"#
+        )
+    };
+    let cas = "__sync_bool_compare_and_swap(&x, 1, 2)";
+    safe(&src(cas, "x == 2 || x != 1"), 1);
+    unsafe_(&src(cas, "x == 2"), 1);
+    let cx = "__atomic_compare_exchange_n(&x, &e, 2, 0, 5, 5)";
+    safe(&src(cx, "(x == 2 && e == 1) || (x != 1 && e == x)"), 1);
+    unsafe_(&src(cx, "x == 2"), 1);
+    unsafe_(&src(cx, "e == 1"), 1);
+}
+
 #[test]
 fn c_thread_argument_and_atomic_function() {
     let src = |cond: &str| {

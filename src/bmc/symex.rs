@@ -1135,10 +1135,10 @@ impl<'p> Symex<'p> {
         let label = format!("*{}", expr_text(self.prog, p));
         let v = self.read_mem(addr.clone(), 32, &Type::INT, label.clone(), loc, roots.clone());
         let free = self.sat.bv_is_zero(&v);
-        let g = self.state.guard;
-        self.state.guard = self.sat.and(g, free);
-        self.write_mem(addr.clone(), bv::constant(1, 32), &Type::INT, label, loc, roots.clone());
-        self.state.guard = g;
+        let _ = self.under(free, |sx| {
+            sx.write_mem(addr.clone(), bv::constant(1, 32), &Type::INT, label, loc, roots);
+            Ok(())
+        });
         self.atomic_end();
         self.sat.bv_ite(free, &bv::constant(0, 32), &bv::constant(16, 32))
     }
@@ -1680,19 +1680,20 @@ impl<'p> Symex<'p> {
             Store => (Some(val.clone()), bv::constant(0, w), Lit::TRUE),
         };
         if let Some(n) = new {
-            let g = self.state.guard;
-            self.state.guard = self.sat.and(g, write_cond);
-            self.write_mem(addr, n, &ty, label, loc, roots.clone());
-            self.state.guard = g;
+            self.under(write_cond, |sx| {
+                sx.write_mem(addr, n, &ty, label, loc, roots.clone());
+                Ok(())
+            })?;
         }
         self.atomic_end();
         if let (Some(ea), CompareExchange) = (exp_addr, r.op) {
             // On failure the current value is written back to *expected.
-            let g = self.state.guard;
-            self.state.guard = self.sat.and(g, !write_cond);
             let label = format!("*{}", expr_text(self.prog, r.expected.as_ref().unwrap()));
-            self.write_mem(ea, old.clone(), &ty, label, loc, self.ptr_roots(r.expected.as_ref().unwrap()));
-            self.state.guard = g;
+            let roots = self.ptr_roots(r.expected.as_ref().unwrap());
+            self.under(!write_cond, |sx| {
+                sx.write_mem(ea, old.clone(), &ty, label, loc, roots);
+                Ok(())
+            })?;
         }
         if let Some(d) = &r.dest {
             let from = if matches!(r.op, CasBool | CompareExchange) { Type::Bool } else { ty.clone() };
