@@ -475,6 +475,21 @@ fn real_cbmc_when_installed() {
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
 }
 
+#[test]
+fn real_esbmc_when_installed() {
+    if which::which("esbmc").is_err() {
+        eprintln!("skipped: esbmc is not on PATH");
+        return;
+    }
+    let d = tempfile::tempdir().unwrap();
+    let sb = examples().join("sb.c");
+    let r = weakc(d.path(), &["verify", "--mm", "tso", sb.to_str().unwrap(), "--backend", "esbmc"], None);
+    assert_eq!(r.code, 10, "{}{}", r.stdout, r.stderr);
+    let mp = examples().join("mp.c");
+    let r = weakc(d.path(), &["verify", "--mm", "tso", mp.to_str().unwrap(), "--backend", "esbmc"], None);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+}
+
 /// Message passing whose writer writes in a loop: the rewriter cannot compute the depth of
 /// its buffers, so `--buffer-size` sets it (and the formula grows with it). Checks `cond`.
 fn mp_in_a_loop(cond: &str) -> String {
