@@ -407,6 +407,8 @@ fn svcomp_sample_has_no_wrong_verdicts() {
         ("pthread-divine/tls_basic.i", 2),
         ("pthread-divine/tls_destructor_worker.i", 2),
         ("pthread/twostage_3.c", 2),
+        ("pthread-C-DAC/pthread-demo-datarace-2.i", 21),
+        ("pthread-driver-races/char_generic_nvram_read_nvram_write_nvram.i", 1),
     ];
     let mut wrong = vec![];
     let mut unknown = vec![];

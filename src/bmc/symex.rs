@@ -707,7 +707,9 @@ impl<'p> Symex<'p> {
         self.state.guard = taken;
         f(self)?;
         let done = std::mem::replace(&mut self.state, dead_state());
-        self.state = self.merge(vec![done, skipped], None);
+        // The guard stays the same literal when `f` cut no path.
+        let known = (done.guard == taken).then_some(g);
+        self.state = self.merge(vec![done, skipped], known);
         Ok(())
     }
 
