@@ -303,6 +303,32 @@ fn c_thread_specific_destructors_run_when_a_thread_ends() {
     unsafe_(&src("pthread_setspecific(d, (void *)9);", "calls == 0"), 2);
 }
 
+/// Destructors run in rounds over the keys in order, four rounds at most (glibc's
+/// `PTHREAD_DESTRUCTOR_ITERATIONS`): two destructors that set each other's key run 8 times.
+#[test]
+fn c_thread_specific_destructor_rounds() {
+    let src = |cond: &str| {
+        format!(
+            r#"{TSD}
+            pthread_key_t k0, k1; int calls;
+            void d0(void *v) {{ calls = calls + 1; pthread_setspecific(k1, (void *)1); }}
+            void d1(void *v) {{ calls = calls + 1; pthread_setspecific(k0, (void *)1); }}
+            void *w(void *arg) {{ pthread_setspecific(k0, (void *)1); return 0; }}
+            int main() {{
+                pthread_key_create(&k0, d0);
+                pthread_key_create(&k1, d1);
+                pthread_t t;
+                pthread_create(&t, 0, w, 0);
+                pthread_join(t, 0);
+                __VERIFIER_assert({cond});
+                return 0;
+            }}"#
+        )
+    };
+    safe(&src("calls == 8"), 1);
+    unsafe_(&src("calls == 4"), 1);
+}
+
 /// Symbolic execution runs threads one after another, so a key another thread creates
 /// later is not known where it is set: never "safe", whatever the assertion.
 #[test]

@@ -27,7 +27,7 @@
 use super::*;
 
 /// glibc's `PTHREAD_KEYS_MAX`.
-pub(super) const KEYS_MAX: u32 = 1024;
+const KEYS_MAX: u32 = 1024;
 /// glibc's `PTHREAD_DESTRUCTOR_ITERATIONS`.
 const DESTRUCTOR_ROUNDS: usize = 4;
 /// Variable ids of the value slots in `State::vars`, under the frame `TLS_FRAME + thread`.
@@ -115,7 +115,8 @@ impl Symex<'_> {
         let ptr = Type::ptr_to(Type::Void);
         match name {
             "pthread_key_create" => {
-                let (at, dtor) = (arg(0)?, arg(1)?);
+                let at = arg(0)?;
+                let dtor = self.sat.bv_resize(&arg(1)?, PTR_BITS, false);
                 if self.dead() {
                     return Ok(bv::constant(0, 32));
                 }
@@ -205,11 +206,16 @@ impl Symex<'_> {
     /// Runs the destructors of the ending thread's non-NULL values (see the module comment).
     pub(super) fn run_destructors(&mut self, loc: Loc) -> R<()> {
         for _ in 0..DESTRUCTOR_ROUNDS {
-            let live: Vec<u32> = (0..self.keys.created).filter(|&j| as_const(&self.slot(j)) != Some(0)).collect();
-            if live.is_empty() || self.dead() {
+            let live = |sx: &Self, j: u32| as_const(&sx.slot(j)) != Some(0);
+            if self.dead() || !(0..self.keys.created).any(|j| live(self, j)) {
                 break;
             }
-            for j in live {
+            // One round goes through the keys in order, so a value an earlier destructor
+            // sets for a later key is destroyed in the same round (as glibc does).
+            for j in 0..self.keys.created {
+                if !live(self, j) {
+                    continue;
+                }
                 let v = self.slot(j);
                 let sk = self.slot_key(j);
                 self.state.vars.insert(sk, vec![bv::constant(0, PTR_BITS)]);
