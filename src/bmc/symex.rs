@@ -2053,6 +2053,13 @@ impl<'p> Symex<'p> {
         Ok(bv::constant((o as u128) << OFF_BITS, PTR_BITS))
     }
 
+    /// The text of a pointer to a string literal.
+    fn literal_text(&self, p: &Bv) -> Option<Vec<u8>> {
+        let p = as_const(p)?;
+        let (o, off) = ((p >> OFF_BITS) as u32, (p & ((1 << OFF_BITS) - 1)) as usize);
+        self.strings.iter().find(|(_, &so)| so == o).map(|(t, _)| t.as_bytes().get(off..).unwrap_or(&[]).to_vec())
+    }
+
     /// Scalar conversion from `from` to `to` (C casts and implicit conversions).
     pub fn convert(&mut self, v: &Bv, from: &Type, to: &Type) -> Bv {
         match to {

@@ -66,13 +66,6 @@ fn conversions(fmt: &[u8]) -> Vec<Conv> {
 }
 
 impl Symex<'_> {
-    /// The text of a pointer to a string literal.
-    pub(super) fn literal_text(&self, p: &Bv) -> Option<Vec<u8>> {
-        let p = as_const(p)?;
-        let (o, off) = ((p >> OFF_BITS) as u32, (p & ((1 << OFF_BITS) - 1)) as usize);
-        self.strings.iter().find(|(_, &so)| so == o).map(|(t, _)| t.as_bytes().get(off..).unwrap_or(&[]).to_vec())
-    }
-
     /// One of [`CALLS`]; `None` when the call is not modelled (see the module comment).
     pub(super) fn scanf_call(&mut self, name: &str, args: &[Expr], vals: &[Value], loc: Loc) -> R<Option<Bv>> {
         let fi = if name.ends_with("sscanf") || name.ends_with("fscanf") { 1 } else { 0 };
@@ -86,16 +79,16 @@ impl Symex<'_> {
         if convs.contains(&Conv::Other) || n > args.len().saturating_sub(fi + 1) {
             return Ok(None);
         }
+        let targets = &args[fi + 1..fi + 1 + n];
+        let Some(tys) = targets.iter().map(|a| a.ty.pointee().cloned().filter(|t| t.is_scalar())).collect::<Option<Vec<Type>>>() else {
+            return Ok(None);
+        };
         // The result: EOF (-1), or how many conversions matched; the first that many store.
         let r = self.sat.fresh_bv(32);
         let below = self.sat.bv_slt(&r, &bv::constant_i(-1, 32));
         let above = self.sat.bv_slt(&bv::constant(n as u128, 32), &r);
         let out = self.sat.or(below, above);
         self.state.guard = self.sat.and(self.state.guard, !out);
-        let targets = &args[fi + 1..fi + 1 + n];
-        let Some(tys) = targets.iter().map(|a| a.ty.pointee().cloned().filter(|t| t.is_scalar())).collect::<Option<Vec<Type>>>() else {
-            return Ok(None);
-        };
         for (k, (a, ty)) in targets.iter().zip(tys).enumerate() {
             let matched = self.sat.bv_slt(&bv::constant(k as u128, 32), &r);
             let v = self.sat.fresh_bv(width(&ty));
