@@ -947,6 +947,7 @@ const NR: usize = 2;
 fn gen_stmts(rng: &mut Rng, n: usize, depth: u32, in_atomic: bool, own: bool) -> Vec<RS> {
     let mut out = vec![];
     for _ in 0..n {
+        // kinds 19..=22 are the `Own*` statements
         let k = if own && rng.below(2) == 0 { 19 + rng.below(4) } else { rng.below(23) };
         let r = rng.below(NR as u64) as usize;
         let g = rng.below(NG as u64) as usize;
@@ -1189,13 +1190,7 @@ fn to_ir(threads: &[Vec<RS>], fin: (usize, i128, usize, i128), prefix: &[(Option
         for x in s {
             out.push(match x {
                 RS::Read(r, g) => b.assign(&rs[*r], gs[*g].clone()),
-                RS::Write(g, r, c) => {
-                    let v = match r {
-                        Some(r) => add(rs[*r].clone(), c_(*c)),
-                        None => c_(*c),
-                    };
-                    b.assign(&gs[*g], v)
-                }
+                RS::Write(g, r, c) => b.assign(&gs[*g], plus(rs, *r, *c)),
                 RS::If(r, c, body) => {
                     let body = emit(b, body, gs, rs);
                     b.if_(eq(rs[*r].clone(), c_(*c)), body, vec![])
@@ -1243,37 +1238,35 @@ fn to_ir(threads: &[Vec<RS>], fin: (usize, i128, usize, i128), prefix: &[(Option
                     expected: None,
                     order: MemOrder::SeqCst,
                 })),
-                RS::Cas(r, g, r2, c, c2) => b.s(StmtKind::Rmw(Rmw {
-                    op: RmwOp::CasVal,
-                    dest: Some(rs[*r].clone()),
-                    ptr: addr(gs[*g].clone()),
-                    val: c_(*c2),
-                    expected: Some(add(rs[*r2].clone(), c_(*c))),
-                    order: MemOrder::SeqCst,
-                })),
+                RS::Cas(r, g, r2, c, c2) => cas(b, rs, *r, &gs[*g], *r2, *c, *c2),
                 RS::OwnRead(r) => b.assign(&rs[*r], own.clone()),
                 RS::OwnAssert(c) => b.assert(ne(own.clone(), c_(*c))),
-                RS::OwnWrite(r, c) => {
-                    let v = match r {
-                        Some(r) => add(rs[*r].clone(), c_(*c)),
-                        None => c_(*c),
-                    };
-                    b.assign(own, v)
-                }
-                RS::OwnCas(r, r2, c, c2) => b.s(StmtKind::Rmw(Rmw {
-                    op: RmwOp::CasVal,
-                    dest: Some(rs[*r].clone()),
-                    ptr: addr(own.clone()),
-                    val: c_(*c2),
-                    expected: Some(add(rs[*r2].clone(), c_(*c))),
-                    order: MemOrder::SeqCst,
-                })),
+                RS::OwnWrite(r, c) => b.assign(own, plus(rs, *r, *c)),
+                RS::OwnCas(r, r2, c, c2) => cas(b, rs, *r, own, *r2, *c, *c2),
             });
         }
         out
     }
     fn c_(v: i128) -> Expr {
         c(v)
+    }
+    /// `r + c`, or `c` without a register.
+    fn plus(rs: &[Expr], r: Option<usize>, c: i128) -> Expr {
+        match r {
+            Some(r) => add(rs[r].clone(), c_(c)),
+            None => c_(c),
+        }
+    }
+    /// `r = __sync_val_compare_and_swap(&g, r2 + c, c2)`
+    fn cas(b: &mut B, rs: &[Expr], r: usize, g: &Expr, r2: usize, c: i128, c2: i128) -> Stmt {
+        b.s(StmtKind::Rmw(Rmw {
+            op: RmwOp::CasVal,
+            dest: Some(rs[r].clone()),
+            ptr: addr(g.clone()),
+            val: c_(c2),
+            expected: Some(plus(rs, Some(r2), c)),
+            order: MemOrder::SeqCst,
+        }))
     }
     let mut fids = vec![];
     for (i, t) in threads.iter().enumerate() {
