@@ -168,12 +168,22 @@ void *memcpy(void *dest, const void *src, __weakc_size_t n);
 #define __weakc_fence_acqrel() __weakc_asm_fence("dmb ish")
 #endif
 
+#if defined(__sparc__)
+#define __weakc_fence_membar_release() __weakc_asm_fence("membar #LoadStore | #StoreStore")
+#endif
+
 /* Elsewhere, the portable barriers fall back on the compiler's builtins. */
 #ifndef __weakc_fence_full
 #define __weakc_fence_full() __sync_synchronize()
 #endif
 #ifndef __weakc_fence_acqrel
 #define __weakc_fence_acqrel() __atomic_thread_fence(__ATOMIC_ACQ_REL)
+#endif
+#ifndef __weakc_fence_acquire
+#define __weakc_fence_acquire() __atomic_thread_fence(__ATOMIC_ACQUIRE)
+#endif
+#ifndef __weakc_fence_release
+#define __weakc_fence_release() __atomic_thread_fence(__ATOMIC_RELEASE)
 #endif
 
 #else /* no GNU asm, or __WEAKC_NO_ASM */
@@ -216,6 +226,15 @@ void *memcpy(void *dest, const void *src, __weakc_size_t n);
 #endif
 #ifndef __weakc_fence_isb
 #define __weakc_fence_isb() __weakc_fence_nop()
+#endif
+#ifndef __weakc_fence_membar_release
+#define __weakc_fence_membar_release() __weakc_fence_nop()
+#endif
+#ifndef __weakc_fence_acquire
+#define __weakc_fence_acquire() __weakc_fence_nop()
+#endif
+#ifndef __weakc_fence_release
+#define __weakc_fence_release() __weakc_fence_nop()
 #endif
 
 #endif /* WEAKC_H */

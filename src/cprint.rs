@@ -216,6 +216,9 @@ pub fn fence_macro(f: Fence) -> &'static str {
         Fence::DmbLd => "__weakc_fence_dmb_ld",
         Fence::Dsb => "__weakc_fence_dsb",
         Fence::Isb => "__weakc_fence_isb",
+        Fence::MembarRelease => "__weakc_fence_membar_release",
+        Fence::Acquire => "__weakc_fence_acquire",
+        Fence::Release => "__weakc_fence_release",
         Fence::Compiler => "__weakc_fence_compiler",
     }
 }

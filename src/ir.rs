@@ -150,12 +150,48 @@ pub struct Stmt {
     /// Unique within the program once [`number_stmts`] ran (0 before): access sites and
     /// the rewriter refer to statements by it.
     pub id: u32,
+    /// Ordering the hardware instruction of this access carries by itself, beyond the fences
+    /// around it (set by [`crate::atomics`] from the architecture's mapping; default none).
+    #[serde(skip_serializing_if = "HwOrder::is_plain")]
+    pub hw: HwOrder,
 }
 
 impl Stmt {
     pub fn new(kind: StmtKind, loc: Loc) -> Stmt {
-        Stmt { kind, loc, id: 0 }
+        Stmt { kind, loc, id: 0, hw: HwOrder::default() }
     }
+}
+
+/// How the instruction performing an access orders it with the rest of its thread, for
+/// instructions that order by themselves rather than through a separate fence.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct HwOrder {
+    /// What orders the statement's read before every later access of its thread.
+    pub acquire: Acquire,
+    /// The statement's write is ordered after every earlier access of its thread (AArch64
+    /// `STLR`, `STLXR`: herd's `po; [L]`).
+    pub release: bool,
+}
+
+impl HwOrder {
+    pub fn is_plain(&self) -> bool {
+        *self == HwOrder::default()
+    }
+}
+
+/// The acquire half of [`HwOrder`].
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub enum Acquire {
+    #[default]
+    None,
+    /// Power `ld; cmp; bc; isync` / ARM `ldr; teq; beq; isb` (and the `isync` after a
+    /// `lwarx`/`stwcx.` loop): a control dependency plus isync from the read to everything
+    /// after it — the architecture's `ctrl_isync` rule decides what it orders.
+    CtrlIsync,
+    /// AArch64 `LDAPR` (RCpc): `[Q]; po` only.
+    Pc,
+    /// AArch64 `LDAR`/`LDAXR` (RCsc): `[A]; po`, and `[L]; po; [A]` after a release write.
+    Sc,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -266,8 +302,8 @@ pub enum Fence {
     /// A portable full barrier: `__sync_synchronize()`, `__atomic_thread_fence(SEQ_CST)`
     /// (compiled to `mfence`, `sync`, `dmb` ish).
     Full,
-    /// A portable acquire/release barrier: `__atomic_thread_fence(ACQUIRE|RELEASE|ACQ_REL)`
-    /// (nothing on x86, `lwsync` on Power, `dmb` on ARM).
+    /// A portable acquire/release barrier: `__atomic_thread_fence(ACQ_REL)` (nothing on x86,
+    /// `lwsync` on Power, `dmb` on ARM).
     AcqRel,
     /// x86 `mfence`.
     Mfence,
@@ -282,6 +318,14 @@ pub enum Fence {
     DmbLd,
     Dsb,
     Isb,
+    /// SPARC `membar #LoadStore | #StoreStore` (what GCC emits before a release store on
+    /// RMO): earlier reads and writes before later writes.
+    MembarRelease,
+    /// A portable acquire barrier: `__atomic_thread_fence(ACQUIRE)` before [`crate::atomics`]
+    /// compiles it for an architecture (`dmb ishld` on AArch64, `lwsync` on Power).
+    Acquire,
+    /// A portable release barrier: `__atomic_thread_fence(RELEASE)` (`dmb ish` on AArch64).
+    Release,
     /// A compiler-only barrier (`asm volatile("" ::: "memory")`): orders nothing in hardware.
     Compiler,
 }
@@ -301,6 +345,9 @@ impl Fence {
             Fence::DmbLd => "dmb ld",
             Fence::Dsb => "dsb",
             Fence::Isb => "isb",
+            Fence::MembarRelease => "membar #LoadStore|#StoreStore",
+            Fence::Acquire => "acquire barrier",
+            Fence::Release => "release barrier",
             Fence::Compiler => "compiler barrier",
         }
     }
@@ -639,7 +686,7 @@ pub fn for_each_expr_mut(s: &mut Stmt, f: &mut impl FnMut(&mut Expr)) {
 }
 
 /// Every [`Fence`] variant. Kept complete by the exhaustive match in `arch::fence_index`.
-pub const ALL_FENCES: [Fence; 13] = [
+pub const ALL_FENCES: [Fence; 16] = [
     Fence::Full,
     Fence::AcqRel,
     Fence::Mfence,
@@ -652,5 +699,8 @@ pub const ALL_FENCES: [Fence; 13] = [
     Fence::DmbLd,
     Fence::Dsb,
     Fence::Isb,
+    Fence::MembarRelease,
+    Fence::Acquire,
+    Fence::Release,
     Fence::Compiler,
 ];

@@ -10,6 +10,7 @@
 #![deny(clippy::print_stdout)]
 
 pub mod aeg;
+pub mod atomics;
 pub mod backend;
 pub mod bmc;
 pub mod cprint;

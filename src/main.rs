@@ -151,6 +151,21 @@ struct Common {
     /// Instances of a thread spawned in a loop that one cycle may go through.
     #[arg(long, value_name = "N", default_value_t = 2)]
     thread_instances: u32,
+    /// What lock operations order: `real` (as glibc implements them: acquire on lock, release
+    /// on unlock) or `full` (a full barrier around each, as goto-instrument assumes).
+    #[arg(long, value_enum, default_value_t = LocksArg::Real)]
+    locks: LocksArg,
+    /// AArch64: compile acquire loads to LDAPR (RCpc, -march=armv8.3-a+rcpc) instead of LDAR.
+    #[arg(long)]
+    ldapr: bool,
+}
+
+#[derive(Copy, Clone, ValueEnum)]
+enum LocksArg {
+    /// Acquire/release, as the C library implements locks on the architecture.
+    Real,
+    /// A full barrier before and after every lock operation.
+    Full,
 }
 
 #[derive(Copy, Clone, ValueEnum, PartialEq, Eq)]
@@ -229,6 +244,13 @@ fn pipeline_options(c: &Common) -> pipeline::Options {
             preprocess: if c.no_preprocess { weakc::frontend::Preprocess::Never } else { weakc::frontend::Preprocess::Auto },
             include_dirs: c.include.clone(),
             defines: c.define.clone(),
+        },
+        atomics: weakc::atomics::Options {
+            locks: match c.locks {
+                LocksArg::Real => weakc::atomics::LockModel::Real,
+                LocksArg::Full => weakc::atomics::LockModel::Full,
+            },
+            ldapr: c.ldapr,
         },
         build: weakc::aeg::BuildOptions { alias: weakc::aeg::alias::AliasOptions { array_elements: c.array_elements } },
         limits: weakc::cycles::Limits {

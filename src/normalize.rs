@@ -229,7 +229,7 @@ impl Normalizer<'_> {
             }
             k => k,
         };
-        out.push(Stmt { kind, loc, id: s.id });
+        out.push(Stmt { kind, loc, id: s.id, hw: s.hw });
         out.extend(after);
     }
 }

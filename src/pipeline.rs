@@ -16,6 +16,8 @@ use std::time::{Duration, Instant};
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     pub frontend: frontend::Options,
+    /// How atomics and locks compile ([`crate::atomics`]).
+    pub atomics: crate::atomics::Options,
     pub build: BuildOptions,
     pub limits: Limits,
 }
@@ -63,6 +65,7 @@ pub fn analyze_program(
 ) -> Result<Analysis, Error> {
     let mut timings = Timings { parse, ..Timings::default() };
     let t = Instant::now();
+    crate::atomics::compile(program, arch, &opts.atomics);
     crate::normalize::normalize(program);
     timings.normalize = t.elapsed();
     let t = Instant::now();

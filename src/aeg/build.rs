@@ -35,6 +35,8 @@ pub(super) enum NodeKind {
         data_uses: BTreeSet<VarId>,
         /// The local a read stores into.
         def: Option<VarId>,
+        /// The instruction's own ordering (acquire for a read, release for a write).
+        hw: HwOrder,
     },
     Local {
         def: Option<VarId>,
@@ -53,6 +55,8 @@ pub(super) struct Cfg {
     pub(super) succ: Vec<Vec<(usize, bool)>>,
     /// Spawns, joins, handle loads and stores, harness counters (see [`super::joins`]).
     pub(super) sync: HashMap<usize, SyncOp>,
+    /// Nodes of statements the rewriter over-orders (the statement's id; see [`Point`]).
+    pub(super) points: HashMap<usize, u32>,
 }
 
 impl Cfg {
@@ -94,6 +98,8 @@ struct ThreadWalk<'a> {
     spawn_memo: &'a mut HashMap<FuncId, bool>,
     /// Variables usable as thread handles ([`joins::trackable_handles`]).
     handles: &'a HashSet<VarId>,
+    /// Statements the rewriter over-orders, found in this thread (see [`Point`]).
+    points: Vec<(u32, PointKind, Loc)>,
 }
 
 /// Shared state of the whole construction.
@@ -142,13 +148,17 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Aeg, Error> {
             spawns: vec![],
             spawn_memo: &mut spawn_memo,
             handles: &handles,
+            points: vec![],
         };
         let entry = w.cfg.add(NodeKind::Nop, &[]);
         let mut pending = vec![];
         w.call(func, &[entry], 0, &mut pending)?;
-        let ThreadWalk { cfg, spawns, .. } = w;
+        let ThreadWalk { cfg, spawns, points, .. } = w;
         for (kind, node, site, objs) in pending {
             b.place_events(tid, kind, node, site, objs);
+        }
+        for (id, kind, loc) in points {
+            b.aeg.points.entry(id).or_insert(Point { kind, loc });
         }
         cfgs.push(cfg);
         for (f, sloc, in_loop) in spawns {
@@ -167,6 +177,13 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Aeg, Error> {
                 Instances::Count(1)
             };
             queue.push((f, inst, sloc, depth + 1));
+        }
+    }
+    // A read-modify-write point's objects are those its events access.
+    for e in &b.aeg.events {
+        let stmt = b.aeg.sites[e.site.0 as usize].stmt;
+        if let Some(Point { kind: PointKind::Rmw(objs), .. }) = b.aeg.points.get_mut(&stmt) {
+            objs.insert(e.obj);
         }
     }
     // Fill the per-node event lists now that events exist, compute com, then pairs.
@@ -326,16 +343,28 @@ impl ThreadWalk<'_> {
     }
 
     fn access(&mut self, s: &Stmt, lv: &Expr, dir: Dir, def: Option<VarId>, data: Option<&Expr>, front: &[usize], pending: &mut Vec<Pending>) -> usize {
+        self.access_hw(s, lv, dir, def, data, s.hw, front, pending)
+    }
+
+    /// [`ThreadWalk::access`] with the instruction's ordering given (`hw` of the statement's
+    /// own access; its acquire half applies to a read, its release half to a write).
+    #[allow(clippy::too_many_arguments)]
+    fn access_hw(&mut self, s: &Stmt, lv: &Expr, dir: Dir, def: Option<VarId>, data: Option<&Expr>, hw: HwOrder, front: &[usize], pending: &mut Vec<Pending>) -> usize {
         let mut a = BTreeSet::new();
         addr_uses(self.prog, lv, &mut a);
         let mut d = BTreeSet::new();
         if let Some(e) = data {
             local_uses(self.prog, e, &mut d);
         }
-        let n = self.cfg.add(
-            NodeKind::Access { dir, addr_uses: a, data_uses: d, def },
-            front,
-        );
+        let hw = match dir {
+            Dir::R => HwOrder { release: false, ..hw },
+            Dir::W => HwOrder { acquire: Acquire::None, ..hw },
+        };
+        let n = self.cfg.add(NodeKind::Access { dir, addr_uses: a, data_uses: d, def, hw }, front);
+        if hw.release {
+            self.cfg.points.insert(n, s.id);
+            self.points.push((s.id, PointKind::Release, s.loc));
+        }
         if let Some(h) = joins::handle_form(lv).filter(|h| self.handles.contains(&h.0)) {
             match (dir, def) {
                 (Dir::W, _) => {
@@ -551,19 +580,19 @@ impl ThreadWalk<'_> {
                 self.cfg.sync.insert(n[0], SyncOp::Join { handle, temp });
                 n
             }
-            StmtKind::Lock(_) | StmtKind::Unlock(_) => self.fence(Fence::Full, &front),
+            // What a lock operation orders is in the fences and instruction orderings
+            // `crate::atomics` put around and on it; mutual exclusion is the verifier's.
+            StmtKind::Lock(_) => vec![self.cfg.add(NodeKind::Nop, &front)],
+            StmtKind::Unlock(_) => {
+                let n = self.cfg.add(NodeKind::Nop, &front);
+                self.cfg.points.insert(n, s.id);
+                self.points.push((s.id, PointKind::Unlock, s.loc));
+                vec![n]
+            }
+            // The order's barriers are statements of their own after `crate::atomics`.
             StmtKind::Rmw(r) => {
                 let cell = Expr::new(ExprKind::Deref(Box::new(r.ptr.clone())), r.val.ty.clone());
-                let (before, after) = match r.order {
-                    MemOrder::SeqCst | MemOrder::AcqRel => (Some(Fence::Full), Some(Fence::Full)),
-                    MemOrder::Acquire => (None, Some(Fence::AcqRel)),
-                    MemOrder::Release => (Some(Fence::AcqRel), None),
-                    MemOrder::Relaxed => (None, None),
-                };
                 let mut f = front;
-                if let Some(b) = before {
-                    f = self.fence(b, &f);
-                }
                 let def = match &r.dest {
                     Some(Expr { kind: ExprKind::Var(v), .. }) => Some(*v),
                     _ => None,
@@ -576,10 +605,12 @@ impl ThreadWalk<'_> {
                 }
                 if let (RmwOp::CompareExchange, Some(exp)) = (r.op, &r.expected) {
                     let exp_cell = Expr::new(ExprKind::Deref(Box::new(exp.clone())), r.val.ty.clone());
-                    f = vec![self.access(s, &exp_cell, Dir::W, None, None, &f, pending)];
+                    // the write-back of a failed compare-exchange is a plain store
+                    f = vec![self.access_hw(s, &exp_cell, Dir::W, None, None, HwOrder::default(), &f, pending)];
                 }
-                if let Some(a) = after {
-                    f = self.fence(a, &f);
+                if !matches!(r.op, RmwOp::Load | RmwOp::Store) {
+                    self.cfg.points.insert(f[0], s.id);
+                    self.points.push((s.id, PointKind::Rmw(BTreeSet::new()), s.loc));
                 }
                 f
             }
@@ -658,6 +689,8 @@ struct Facts {
     direct: bool,
     /// Objects definitely written on every path so far.
     written: BTreeSet<ObjId>,
+    /// Over-ordered statements passed on *some* path (may-information: union).
+    crossed: BTreeSet<u32>,
 }
 
 impl super::dataflow::Meet for Facts {
@@ -666,6 +699,7 @@ impl super::dataflow::Meet for Facts {
         self.fences = self.fences.intersection(&o.fences).copied().collect();
         self.tainted = self.tainted.intersection(&o.tainted).copied().collect();
         self.written = self.written.intersection(&o.written).copied().collect();
+        self.crossed.extend(o.crossed.iter().copied());
         self.ctrl &= o.ctrl;
         self.ctrl_isync &= o.ctrl_isync;
         self.addr_po &= o.addr_po;
@@ -683,6 +717,10 @@ fn meet_info(a: &mut PairInfo, b: &PairInfo) {
     a.deps.addr_po &= b.deps.addr_po;
     a.via_back_edge &= b.via_back_edge;
     a.writes_between = a.writes_between.intersection(&b.writes_between).copied().collect();
+    a.hw.acquire &= b.hw.acquire;
+    a.hw.release &= b.hw.release;
+    a.hw.release_acquire &= b.hw.release_acquire;
+    a.crosses.extend(b.crosses.iter().copied());
 }
 
 impl Builder {
@@ -705,8 +743,8 @@ impl Builder {
                 .copied()
                 .filter(|e| has_com.contains(e))
                 .collect();
-            let (src_dir, src_def) = match &cfg.nodes[src] {
-                NodeKind::Access { dir, def, .. } => (*dir, *def),
+            let (src_dir, src_def, src_hw) = match &cfg.nodes[src] {
+                NodeKind::Access { dir, def, hw, .. } => (*dir, *def, *hw),
                 _ => continue,
             };
             let mut start = Facts {
@@ -717,6 +755,7 @@ impl Builder {
                 addr_po: false,
                 direct: true,
                 written: BTreeSet::new(),
+                crossed: BTreeSet::new(),
             };
             if let (Dir::R, Some(d)) = (src_dir, src_def) {
                 start.tainted.insert(d);
@@ -727,6 +766,9 @@ impl Builder {
                 let mut out = transfer(&cfg.nodes[n], entry);
                 if let Some(o) = must_write[n] {
                     out.written.insert(o);
+                }
+                if let Some(&id) = cfg.points.get(&n) {
+                    out.crossed.insert(id);
                 }
                 for &(m, back) in &cfg.succ[n] {
                     let mut o = out.clone();
@@ -739,25 +781,33 @@ impl Builder {
             for (n, facts) in state.iter().enumerate() {
                 let Some(facts) = facts else { continue };
                 let Some(dst_events) = self.node_events.get(&(tid, n)) else { continue };
-                let (addr, data) = match &cfg.nodes[n] {
-                    NodeKind::Access { dir, addr_uses, data_uses, .. } => (
+                let (addr, data, dst_hw) = match &cfg.nodes[n] {
+                    NodeKind::Access { dir, addr_uses, data_uses, hw, .. } => (
                         !addr_uses.is_disjoint(&facts.tainted),
                         *dir == Dir::W && !data_uses.is_disjoint(&facts.tainted),
+                        *hw,
                     ),
-                    _ => (false, false),
+                    _ => (false, false, HwOrder::default()),
                 };
                 let from_read = src_dir == Dir::R;
+                let hw = HwPair {
+                    acquire: matches!(src_hw.acquire, Acquire::Pc | Acquire::Sc),
+                    release: dst_hw.release,
+                    release_acquire: src_hw.release && dst_hw.acquire == Acquire::Sc,
+                };
                 let info = PairInfo {
                     fences: facts.fences.clone(),
                     deps: Deps {
                         addr: from_read && addr,
                         data: from_read && data,
                         ctrl: from_read && facts.ctrl,
-                        ctrl_isync: from_read && facts.ctrl_isync,
+                        ctrl_isync: from_read && (facts.ctrl_isync || src_hw.acquire == Acquire::CtrlIsync),
                         addr_po: from_read && facts.addr_po,
                     },
                     via_back_edge: !facts.direct,
                     writes_between: facts.written.clone(),
+                    hw,
+                    crosses: facts.crossed.clone(),
                 };
                 for &a in &src_events {
                     for &b in dst_events.iter().filter(|e| has_com.contains(e)) {

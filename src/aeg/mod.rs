@@ -114,6 +114,42 @@ pub struct PairInfo {
     /// Objects written (by one definite write) on every path strictly between the two
     /// events: a read of such an object after them reads that write or a later one.
     pub writes_between: BTreeSet<ObjId>,
+    /// Acquire/release instructions at the ends of the pair.
+    pub hw: HwPair,
+    /// Statements on *some* path strictly between the two events that the rewriter
+    /// simulates with more ordering than the architecture has (see [`Aeg::points`]).
+    pub crosses: BTreeSet<u32>,
+}
+
+/// The acquire/release instructions at the two ends of a program-order pair (what they
+/// order is [`crate::arch::AcqRelRules`]).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct HwPair {
+    /// The first event is an acquire read (`LDAR`, `LDAPR`).
+    pub acquire: bool,
+    /// The second event is a release write (`STLR`).
+    pub release: bool,
+    /// The first is a release write and the second an RCsc acquire read (`STLR; LDAR`).
+    pub release_acquire: bool,
+}
+
+/// A statement the rewriter simulates with more ordering than the architecture gives it:
+/// a delay pair across it may not be simulated (see `pipeline::approximations`).
+#[derive(Clone, Debug, Serialize)]
+pub struct Point {
+    pub kind: PointKind,
+    pub loc: Loc,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum PointKind {
+    /// A release write (`STLR`): the thread's earlier writes and reads complete before it.
+    Release,
+    /// A lock release: the thread's earlier writes are flushed before it.
+    Unlock,
+    /// An atomic read-modify-write on these objects: the thread's pending reads of them
+    /// complete before it.
+    Rmw(BTreeSet<ObjId>),
 }
 
 /// Must-dependencies from a read to a later event.
@@ -153,6 +189,8 @@ pub struct Aeg {
     /// every path (joined). A com step from the event to such a thread is impossible; see
     /// [`Aeg::com_step_possible`] and the `joins` module.
     pub after: Vec<Vec<ThreadId>>,
+    /// Statements (by id) the rewriter simulates with more ordering than the architecture.
+    pub points: HashMap<u32, Point>,
 }
 
 impl Aeg {

@@ -16,6 +16,7 @@
 //! the instruction (or its usual compilation) would, so a fence can only make weakc report
 //! fewer cycles when it really forbids them.
 
+pub mod c11;
 pub mod tables;
 
 use crate::aeg::{Dir, PairInfo};
@@ -118,6 +119,22 @@ pub struct DepRules {
     pub note: &'static str,
 }
 
+/// What acquire and release *instructions* order by themselves (AArch64's `LDAR`, `LDAPR`,
+/// `STLR`; herd's `[A|Q]; po`, `po; [L]` and `[L]; po; [A]` in `bob`). Empty where C11
+/// acquire/release compile to fences or dependencies instead.
+#[derive(Copy, Clone, Debug)]
+pub struct AcqRelRules {
+    /// Pairs from an acquire read (`LDAR`, `LDAPR`) it orders.
+    pub acquire: PairSet,
+    /// Pairs to a release write (`STLR`) it orders.
+    pub release: PairSet,
+    /// A release write before an RCsc acquire read (`STLR; LDAR`) stays ordered.
+    pub release_acquire: bool,
+}
+
+/// No acquire/release instructions.
+pub const NO_ACQ_REL: AcqRelRules = AcqRelRules { acquire: PairSet::NONE, release: PairSet::NONE, release_acquire: false };
+
 /// One fence instruction on one architecture.
 #[derive(Copy, Clone, Debug)]
 pub struct FenceRule {
@@ -167,6 +184,10 @@ pub struct Arch {
     /// The fences `weakc fences` chooses from, with their assembly (the native
     /// instructions of the architecture; empty when nothing is relaxed).
     pub menu: &'static [Insertable],
+    /// What its acquire/release instructions order.
+    pub acq_rel: AcqRelRules,
+    /// How C11/GCC atomics and locks compile here.
+    pub c11: &'static c11::Mapping,
 }
 
 impl Arch {
@@ -212,6 +233,15 @@ impl Arch {
         self.ppo.contains(first, second)
             || self.fences_of(info, strong_only).any(|f| self.fence_orders(f, first, second))
             || self.dep_preserves(first, second, info)
+            || self.acq_rel_preserves(first, second, info)
+    }
+
+    /// Does an acquire or release instruction at either end of the pair preserve it?
+    pub fn acq_rel_preserves(&self, first: Dir, second: Dir, info: &PairInfo) -> bool {
+        let (h, r) = (&info.hw, &self.acq_rel);
+        (h.acquire && r.acquire.contains(first, second))
+            || (h.release && r.release.contains(first, second))
+            || (h.release_acquire && r.release_acquire)
     }
 
     /// The fences of `info` that count: all, or the strong ones only.
@@ -324,7 +354,10 @@ pub const fn fence_index(f: Fence) -> usize {
         Fence::DmbLd => 9,
         Fence::Dsb => 10,
         Fence::Isb => 11,
-        Fence::Compiler => 12,
+        Fence::MembarRelease => 12,
+        Fence::Acquire => 13,
+        Fence::Release => 14,
+        Fence::Compiler => 15,
     }
 }
 

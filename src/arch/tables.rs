@@ -17,7 +17,7 @@
 //! Costs are relative units for fence insertion: a compiler barrier 0, `isync`/`isb` and
 //! store-store barriers 1, `lwsync`/`dmb ld` 2, full barriers 4, `dsb` 5.
 
-use super::{Arch, Cumul, DepRules, FenceRule, Insertable, PairSet, Rel};
+use super::{c11, AcqRelRules, Arch, Cumul, DepRules, FenceRule, Insertable, PairSet, Rel, NO_ACQ_REL};
 use crate::ir::Fence::{self, *};
 
 const NONE: PairSet = PairSet::NONE;
@@ -29,6 +29,8 @@ const RR: PairSet = PairSet::RR;
 const NOT_WR: PairSet = PairSet::ALL.minus(PairSet::WR);
 /// From a read to anything.
 const R_ANY: PairSet = RR.or(RW);
+/// From anything to a write (SPARC `membar #LoadStore | #StoreStore`).
+const RW_WW: PairSet = RW.or(WW);
 
 const fn fence(fence: Fence, orders: PairSet, cumul: Cumul, cost: u32, diy: &'static str) -> FenceRule {
     FenceRule { fence, orders, cumul, cost, diy, light: false }
@@ -52,6 +54,10 @@ const X86_FENCES: &[FenceRule] = &[
     fence(Lwsync,   NOT_WR, Cumul::Writes, 2, "LwSync"),
     // acquire/release compiles to nothing on x86: only what TSO already keeps
     fence(AcqRel,   NONE,   Cumul::None,   0, "AcqRel"),
+    fence(Acquire,  NONE,   Cumul::None,   0, "AcqRel"),
+    fence(Release,  NONE,   Cumul::None,   0, "AcqRel"),
+    // SPARC's release membar orders only what TSO keeps anyway
+    fence(MembarRelease, RW_WW, Cumul::Full, 1, "MembarRel"),
     fence(Eieio,    WW,     Cumul::Full,   1, "Eieio"),
     fence(DmbSt,    WW,     Cumul::Full,   1, "DMB.ST"),
     fence(DmbLd,    R_ANY,  Cumul::None,   2, "DMB.LD"),
@@ -70,6 +76,11 @@ const SPARC_FENCES: &[FenceRule] = &[
     fence(Dsb,      ALL,    Cumul::Full,   5, "MFence"),
     fence(Lwsync,   NOT_WR, Cumul::Writes, 2, "LwSync"),
     fence(AcqRel,   NOT_WR, Cumul::Writes, 2, "AcqRel"),
+    // GCC compiles every C11 fence stronger than relaxed to a full membar on SPARC
+    // (sparc_emit_membar_for_model with load_store = 3)
+    fence(Acquire,  ALL,    Cumul::Full,   4, "MFence"),
+    fence(Release,  ALL,    Cumul::Full,   4, "MFence"),
+    fence(MembarRelease, RW_WW, Cumul::Full, 2, "MembarRel"),
     fence(Eieio,    WW,     Cumul::Full,   1, "Eieio"),
     fence(DmbSt,    WW,     Cumul::Full,   1, "DMB.ST"),
     fence(DmbLd,    R_ANY,  Cumul::None,   2, "DMB.LD"),
@@ -91,6 +102,10 @@ macro_rules! power_fences {
             fence(Dsb,      ALL,    Cumul::Full,   5, "Sync"),
             light(Lwsync,   NOT_WR, $lw,           2, "LwSync"),
             light(AcqRel,   NOT_WR, $lw,           2, "LwSync"),
+            light(Acquire,  NOT_WR, $lw,           2, "LwSync"),
+            light(Release,  NOT_WR, $lw,           2, "LwSync"),
+            // no Power equivalent: never more than an lwsync
+            light(MembarRelease, RW_WW, Cumul::None, 2, "LwSync"),
             light(Eieio,    WW,     Cumul::Full,   1, "Eieio"),
             light(DmbSt,    WW,     Cumul::Full,   1, "Eieio"),
             // no Power equivalent: read-to-anything, not cumulative
@@ -123,6 +138,10 @@ const ARM_FENCES: &[FenceRule] = &[
     fence(Mfence,   ALL,    Cumul::Full,   4, "DMB"),
     // acquire/release barriers compile to a full dmb on ARM
     fence(AcqRel,   ALL,    Cumul::Full,   4, "DMB"),
+    fence(Acquire,  ALL,    Cumul::Full,   4, "DMB"),
+    fence(Release,  ALL,    Cumul::Full,   4, "DMB"),
+    // no ARM equivalent: what it orders, not cumulative
+    fence(MembarRelease, RW_WW, Cumul::None, 2, "DMB"),
     fence(Lwsync,   NOT_WR, Cumul::Writes, 2, "LwSync"),
     fence(DmbSt,    WW,     Cumul::Full,   1, "DMB.ST"),
     fence(Eieio,    WW,     Cumul::Full,   1, "DMB.ST"),
@@ -173,6 +192,8 @@ pub static SC: Arch = Arch {
     },
     fences: X86_FENCES,
     menu: NO_MENU,
+    acq_rel: NO_ACQ_REL,
+    c11: &c11::X86,
 };
 
 /// Total store order (Sparc TSO, x86-TSO): W→R relaxed, store forwarding.
@@ -194,6 +215,8 @@ pub static TSO: Arch = Arch {
     },
     fences: X86_FENCES,
     menu: X86_MENU,
+    acq_rel: NO_ACQ_REL,
+    c11: &c11::X86,
 };
 
 /// Partial store order: writes may also be reordered with later writes.
@@ -215,6 +238,8 @@ pub static PSO: Arch = Arch {
     },
     fences: SPARC_FENCES,
     menu: PSO_MENU,
+    acq_rel: NO_ACQ_REL,
+    c11: &c11::SPARC_PSO,
 };
 
 /// Relaxed memory order: every pair relaxed, address and data dependencies respected.
@@ -236,6 +261,8 @@ pub static RMO: Arch = Arch {
     },
     fences: SPARC_FENCES,
     menu: RMO_MENU,
+    acq_rel: NO_ACQ_REL,
+    c11: &c11::SPARC_RMO,
 };
 
 /// Power's dependencies in herd's ppc.cat (`power`), `addr; po` towards a write included.
@@ -269,6 +296,8 @@ pub static POWER: Arch = Arch {
     deps: POWER_DEPS,
     fences: POWER_FENCES,
     menu: POWER_MENU,
+    acq_rel: NO_ACQ_REL,
+    c11: &c11::POWER,
 };
 
 /// IBM Power as the ESOP 2013 suite's expected verdicts (and goto-instrument) see it:
@@ -284,6 +313,8 @@ pub static POWER_ESOP: Arch = Arch {
     deps: POWER_ESOP_DEPS,
     fences: POWER_ESOP_FENCES,
     menu: POWER_MENU,
+    acq_rel: NO_ACQ_REL,
+    c11: &c11::POWER,
 };
 
 /// ARM (v7-style, non multi-copy atomic): like Power with `dmb`/`isb`.
@@ -305,6 +336,8 @@ pub static ARM: Arch = Arch {
     },
     fences: ARM_FENCES,
     menu: ARM_MENU,
+    acq_rel: NO_ACQ_REL,
+    c11: &c11::ARMV7,
 };
 
 /// ARMv8 (AArch64) fences. `dmb ld` orders a read with everything after it; `dsb` flavours
@@ -316,9 +349,12 @@ const AARCH64_FENCES: &[FenceRule] = &[
     fence(Full,     ALL,    Cumul::Full,   4, "DMB.SY"),
     fence(Sync,     ALL,    Cumul::Full,   4, "DMB.SY"),
     fence(Mfence,   ALL,    Cumul::Full,   4, "DMB.SY"),
-    // C11 acquire/release fences compile to `dmb ishld` (acquire) or `dmb ish` (release,
-    // acq_rel): one variant stands for all three, so it orders only what the weakest does
-    fence(AcqRel,   R_ANY,  Cumul::None,   2, "DMB.LD"),
+    // C11 fences: acquire is `dmb ishld`, release and acq_rel `dmb ish` (GCC)
+    fence(Acquire,  R_ANY,  Cumul::None,   2, "DMB.LD"),
+    fence(Release,  ALL,    Cumul::Full,   4, "DMB.SY"),
+    fence(AcqRel,   ALL,    Cumul::Full,   4, "DMB.SY"),
+    // no ARMv8 equivalent: what it orders, not cumulative
+    fence(MembarRelease, RW_WW, Cumul::None, 2, "DMB"),
     fence(DmbLd,    R_ANY,  Cumul::None,   2, "DMB.LD"),
     fence(DmbSt,    WW,     Cumul::Full,   1, "DMB.ST"),
     fence(Eieio,    WW,     Cumul::Full,   1, "DMB.ST"),
@@ -329,6 +365,10 @@ const AARCH64_FENCES: &[FenceRule] = &[
     fence(Isync,    NONE,   Cumul::None,   1, "ISB"),
     fence(Compiler, NONE,   Cumul::None,   0, "Compiler"),
 ];
+
+/// AArch64's acquire/release instructions (herd's `bob`): `[A|Q]; po` from an `LDAR`/`LDAPR`,
+/// `po; [L]` to an `STLR`, and `[L]; po; [A]` from an `STLR` to a later `LDAR`.
+const AARCH64_ACQ_REL: AcqRelRules = AcqRelRules { acquire: R_ANY, release: RW_WW, release_acquire: true };
 
 /// ARMv8 AArch64, other-multi-copy-atomic: every pair between different addresses relaxed
 /// unless fenced or dependent, store forwarding (`rfi`) relaxed, but a write becomes visible
@@ -374,6 +414,8 @@ pub static AARCH64: Arch = Arch {
     },
     fences: AARCH64_FENCES,
     menu: AARCH64_MENU,
+    acq_rel: AARCH64_ACQ_REL,
+    c11: &c11::AARCH64,
 };
 
 /// Every architecture, in the order `--arch` lists them.

@@ -358,7 +358,9 @@ impl<'t> Lowerer<'t> {
                     match o {
                         MemOrder::SeqCst => Fence::Full,
                         MemOrder::Relaxed => Fence::Compiler,
-                        _ => Fence::AcqRel,
+                        MemOrder::Acquire => Fence::Acquire,
+                        MemOrder::Release => Fence::Release,
+                        MemOrder::AcqRel => Fence::AcqRel,
                     }
                 };
                 self.emit(StmtKind::Fence(f), loc);

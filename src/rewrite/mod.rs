@@ -2088,7 +2088,7 @@ impl Rewriter<'_> {
                         }
                     }
                 }
-                out.push(Stmt { kind: StmtKind::Call { dest: dest.clone(), callee, args }, loc, id: s.id });
+                out.push(Stmt { kind: StmtKind::Call { dest: dest.clone(), callee, args }, loc, id: s.id, hw: s.hw });
             }
             StmtKind::Return(_) => {
                 out.extend(self.end_of_thread(ctx, loc));
@@ -2105,16 +2105,16 @@ impl Rewriter<'_> {
             StmtKind::If { cond, then_, else_ } => {
                 let then_ = self.block(then_, ctx);
                 let else_ = self.block(else_, ctx);
-                out.push(Stmt { kind: StmtKind::If { cond: cond.clone(), then_, else_ }, loc, id: s.id });
+                out.push(Stmt { kind: StmtKind::If { cond: cond.clone(), then_, else_ }, loc, id: s.id, hw: s.hw });
             }
             StmtKind::Loop { body, latch } => {
                 let body = self.block(body, ctx);
                 let latch = self.block(latch, ctx);
-                out.push(Stmt { kind: StmtKind::Loop { body, latch }, loc, id: s.id });
+                out.push(Stmt { kind: StmtKind::Loop { body, latch }, loc, id: s.id, hw: s.hw });
             }
             StmtKind::Block(b) => {
                 let b = self.block(b, ctx);
-                out.push(Stmt { kind: StmtKind::Block(b), loc, id: s.id });
+                out.push(Stmt { kind: StmtKind::Block(b), loc, id: s.id, hw: s.hw });
             }
             _ => out.push(s.clone()),
         }

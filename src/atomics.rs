@@ -1,0 +1,229 @@
+//! Compiles C11/GCC atomic operations, portable barriers and library locks into what the
+//! chosen architecture executes (the rows of [`crate::arch::c11`]), so that every later
+//! stage sees hardware: plain accesses, native fences and instructions that order by
+//! themselves ([`HwOrder`]).
+//!
+//! * An atomic load or store becomes an ordinary shared access — relaxed and acquire/release
+//!   accesses are delayed and reordered like any other — between the barriers of its row.
+//! * A read-modify-write stays one atomic [`StmtKind::Rmw`] (no write to its location comes
+//!   between its read and its write), with its row's barriers around it; its `order` is kept
+//!   for printing only and orders nothing by itself any more.
+//! * `__atomic_thread_fence`/`__sync_synchronize` become the row's native barrier.
+//! * `pthread_mutex_lock`/`unlock` (and the other locks the front end reads as
+//!   [`StmtKind::Lock`]/[`StmtKind::Unlock`]) get the barriers of an acquire/release
+//!   read-modify-write, as glibc implements them ([`crate::arch::c11::Mapping::lock`]); with
+//!   [`LockModel::Full`] every lock operation is a full barrier instead (goto-instrument's
+//!   and the ESOP suite's assumption). Mutual exclusion itself is the verifier's.
+
+use crate::arch::c11::{self, Mapping, Op, Row};
+use crate::arch::Arch;
+use crate::ir::*;
+use crate::source::Loc;
+
+/// What a lock operation orders.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum LockModel {
+    /// As the C library implements it on the architecture (acquire on lock, release on
+    /// unlock).
+    #[default]
+    Real,
+    /// A full barrier before and after every lock and unlock.
+    Full,
+}
+
+#[derive(Copy, Clone, Debug, Default)]
+pub struct Options {
+    pub locks: LockModel,
+    /// AArch64 acquire loads are `LDAPR` (RCpc) instead of `LDAR`.
+    pub ldapr: bool,
+}
+
+/// The mapping used for `arch` under `opts`.
+pub fn mapping(arch: &Arch, opts: &Options) -> &'static Mapping {
+    if opts.ldapr && std::ptr::eq(arch.c11, &c11::AARCH64) {
+        &c11::AARCH64_RCPC
+    } else {
+        arch.c11
+    }
+}
+
+/// Compiles every atomic operation, portable barrier and lock of `prog` for `arch`.
+pub fn compile(prog: &mut Program, arch: &Arch, opts: &Options) {
+    let m = mapping(arch, opts);
+    for f in 0..prog.funcs.len() {
+        let Some(body) = prog.funcs[f].body.take() else { continue };
+        let mut c = Compiler { prog, func: FuncId(f as u32), map: m, opts };
+        let body = c.block(body);
+        prog.funcs[f].body = Some(body);
+    }
+}
+
+struct Compiler<'a> {
+    prog: &'a mut Program,
+    func: FuncId,
+    map: &'static Mapping,
+    opts: &'a Options,
+}
+
+fn fences(fs: &[Fence], loc: Loc, out: &mut Block) {
+    out.extend(fs.iter().map(|&f| Stmt::new(StmtKind::Fence(f), loc)));
+}
+
+const FULL: Row = Row { op: Op::Rmw, order: MemOrder::SeqCst, before: &[Fence::Full], hw: HwOrder { acquire: Acquire::None, release: false }, after: &[Fence::Full], code: "full barrier" };
+
+impl Compiler<'_> {
+    fn block(&mut self, b: Block) -> Block {
+        let mut out = Vec::with_capacity(b.len());
+        for s in b {
+            self.stmt(s, &mut out);
+        }
+        out
+    }
+
+    fn temp(&mut self, ty: Type, loc: Loc) -> VarId {
+        let n = self.prog.vars.len();
+        self.prog.add_var(Var { name: format!("__weakc_atomic{n}"), ty, storage: Storage::Temp { func: self.func }, init: None, address_taken: false, loc })
+    }
+
+    fn stmt(&mut self, s: Stmt, out: &mut Block) {
+        let loc = s.loc;
+        match s.kind {
+            StmtKind::Rmw(r) => match r.op {
+                RmwOp::Load => {
+                    let row = self.map.row(Op::Load, r.order);
+                    fences(row.before, loc, out);
+                    let ty = r.ptr.ty.pointee().cloned().unwrap_or(Type::INT);
+                    let cell = Expr::new(ExprKind::Deref(Box::new(r.ptr)), ty.clone());
+                    // The read goes into a fresh local so that it is one access of its own
+                    // (the destination may be shared memory, or a partial lvalue).
+                    let t = self.temp(ty.clone(), loc);
+                    out.push(Stmt { hw: row.hw, ..Stmt::new(StmtKind::Assign { lhs: Expr::var(t, ty.clone()), rhs: cell }, loc) });
+                    fences(row.after, loc, out);
+                    if let Some(d) = r.dest {
+                        let v = Expr::var(t, ty);
+                        let v = if v.ty == d.ty { v } else { Expr::new(ExprKind::Cast(Box::new(v)), d.ty.clone()) };
+                        out.push(Stmt::new(StmtKind::Assign { lhs: d, rhs: v }, loc));
+                    }
+                }
+                RmwOp::Store => {
+                    let row = self.map.row(Op::Store, r.order);
+                    fences(row.before, loc, out);
+                    let ty = r.ptr.ty.pointee().cloned().unwrap_or(Type::INT);
+                    let cell = Expr::new(ExprKind::Deref(Box::new(r.ptr)), ty);
+                    out.push(Stmt { hw: row.hw, ..Stmt::new(StmtKind::Assign { lhs: cell, rhs: r.val }, loc) });
+                    fences(row.after, loc, out);
+                }
+                _ => {
+                    let row = self.map.row(Op::Rmw, r.order);
+                    fences(row.before, loc, out);
+                    out.push(Stmt { hw: row.hw, ..Stmt::new(StmtKind::Rmw(r), loc) });
+                    fences(row.after, loc, out);
+                }
+            },
+            StmtKind::Fence(f @ (Fence::Full | Fence::AcqRel | Fence::Acquire | Fence::Release)) => {
+                let order = match f {
+                    Fence::Full => MemOrder::SeqCst,
+                    Fence::AcqRel => MemOrder::AcqRel,
+                    Fence::Acquire => MemOrder::Acquire,
+                    _ => MemOrder::Release,
+                };
+                let row = self.map.row(Op::Fence, order);
+                if row.before.is_empty() {
+                    // Nothing in hardware; the compiler still may not move accesses across.
+                    out.push(Stmt::new(StmtKind::Fence(Fence::Compiler), loc));
+                }
+                fences(row.before, loc, out);
+            }
+            k @ (StmtKind::Lock(_) | StmtKind::Unlock(_)) => {
+                let row = match (self.opts.locks, &k) {
+                    (LockModel::Full, _) => &FULL,
+                    (LockModel::Real, StmtKind::Lock(_)) => self.map.lock(),
+                    (LockModel::Real, _) => self.map.unlock(),
+                };
+                fences(row.before, loc, out);
+                out.push(Stmt { hw: row.hw, ..Stmt::new(k, loc) });
+                fences(row.after, loc, out);
+            }
+            StmtKind::If { cond, then_, else_ } => {
+                let (then_, else_) = (self.block(then_), self.block(else_));
+                out.push(Stmt::new(StmtKind::If { cond, then_, else_ }, loc));
+            }
+            StmtKind::Loop { body, latch } => {
+                let (body, latch) = (self.block(body), self.block(latch));
+                out.push(Stmt::new(StmtKind::Loop { body, latch }, loc));
+            }
+            StmtKind::Block(b) => {
+                let b = self.block(b);
+                out.push(Stmt::new(StmtKind::Block(b), loc));
+            }
+            kind => out.push(Stmt { kind, ..s }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arch::by_name;
+    use crate::source::SourceMap;
+
+    fn compiled(src: &str, arch: &str, opts: Options) -> String {
+        let mut map = SourceMap::default();
+        let mut p = crate::frontend::load_str("t.c", src, &Default::default(), &mut map).expect("parses");
+        compile(&mut p, by_name(arch).expect("arch"), &opts);
+        let main = p.func_by_name("t").expect("t");
+        let mut out = String::new();
+        walk_stmts(p.func(main).body.as_ref().expect("body"), &mut |s| {
+            let k = match &s.kind {
+                StmtKind::Fence(f) => format!("fence {}", f.name()),
+                StmtKind::Assign { lhs, .. } if matches!(lhs.kind, ExprKind::Deref(_)) => "store".into(),
+                StmtKind::Assign { lhs: Expr { kind: ExprKind::Var(v), .. }, .. } if p.var(*v).is_global() => "store".into(),
+                StmtKind::Assign { rhs, .. } if matches!(rhs.kind, ExprKind::Deref(_)) => "load".into(),
+                StmtKind::Assign { .. } => "copy".into(),
+                StmtKind::Rmw(_) => "rmw".into(),
+                StmtKind::Lock(_) => "lock".into(),
+                StmtKind::Unlock(_) => "unlock".into(),
+                StmtKind::Return(_) => return,
+                k => format!("{k:?}"),
+            };
+            let hw = match (s.hw.acquire, s.hw.release) {
+                (Acquire::None, false) => String::new(),
+                (a, r) => format!(" [{a:?}{}]", if r { " release" } else { "" }),
+            };
+            out.push_str(&format!("{k}{hw}; "));
+        });
+        out
+    }
+
+    const PROG: &str = "int x, y; void t(void) {\n\
+        __atomic_store_n(&x, 1, __ATOMIC_RELEASE);\n\
+        int r = __atomic_load_n(&y, __ATOMIC_ACQUIRE);\n\
+        __atomic_fetch_add(&x, 1, __ATOMIC_RELAXED);\n\
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);\n\
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);\n\
+    }\nint main() { t(); }\n";
+
+    #[test]
+    fn atomics_become_each_architectures_instructions() {
+        let o = Options::default();
+        assert_eq!(compiled(PROG, "tso", o), "store; load; copy; fence mfence; rmw; fence mfence; fence compiler barrier; fence mfence; ");
+        assert_eq!(compiled(PROG, "power", o), "fence lwsync; store; load [CtrlIsync]; copy; rmw; fence lwsync; fence sync; ");
+        assert_eq!(compiled(PROG, "arm", o), "fence dmb; store; load; fence dmb; copy; rmw; fence dmb; fence dmb; ");
+        assert_eq!(compiled(PROG, "aarch64", o), "store [None release]; load [Sc]; copy; rmw; fence dmb ld; fence dmb; ");
+        assert_eq!(compiled(PROG, "rmo", o), "fence membar #LoadStore|#StoreStore; store; load; fence dmb ld; copy; rmw; fence mfence; fence mfence; ");
+        assert_eq!(compiled(PROG, "pso", o), "fence dmb st; store; load; copy; rmw; fence mfence; fence mfence; ");
+        let rcpc = Options { ldapr: true, ..o };
+        assert_eq!(compiled(PROG, "aarch64", rcpc), "store [None release]; load [Pc]; copy; rmw; fence dmb ld; fence dmb; ");
+    }
+
+    #[test]
+    fn locks_are_acquire_release_unless_full_is_asked_for() {
+        let src = "#include <pthread.h>\npthread_mutex_t m; int x; void t(void) { pthread_mutex_lock(&m); x = 1; pthread_mutex_unlock(&m); }\nint main() { t(); }\n";
+        let o = Options::default();
+        assert_eq!(compiled(src, "power", o), "lock [CtrlIsync]; store; fence lwsync; unlock; ");
+        assert_eq!(compiled(src, "tso", o), "fence mfence; lock; fence mfence; store; fence mfence; unlock; fence mfence; ");
+        assert_eq!(compiled(src, "aarch64", o), "lock [Sc]; store; unlock [None release]; ");
+        let full = Options { locks: LockModel::Full, ..o };
+        assert_eq!(compiled(src, "power", full), "fence full barrier; lock; fence full barrier; store; fence full barrier; unlock; fence full barrier; ");
+    }
+}
