@@ -95,8 +95,10 @@ pub fn model_of(arch: &Arch) -> Model {
     // Fences the table does not list order nothing.
     fences.entry(Fence::Compiler).or_default();
     // One marking mechanism serves every write-ordering fence: B-cumulative only if all are
-    // (a weaker simulation of a cumulative one only adds behaviours).
-    let lw_b_cumulative = fences.iter().all(|(&f, e)| !e.mark_writes || arch.fence_cumulative(f));
+    // (a weaker simulation of a cumulative one only adds behaviours). Where no thread reads
+    // another's buffered write (rfe safe), B-cumulativity constrains nothing: a later write
+    // may then wait in the buffer behind the marked ones instead of flushing them.
+    let lw_b_cumulative = !arch.rfe_safe() && fences.iter().all(|(&f, e)| !e.mark_writes || arch.fence_cumulative(f));
     Model {
         ww_preserved: arch.ppo.contains(Dir::W, Dir::W),
         lw_b_cumulative,
@@ -184,7 +186,90 @@ pub fn plan_of(aeg: &Aeg, arch: &Arch, cycles: &[crate::cycles::Cycle], sel: &Se
         }
     }
     plan.global_reads = global_reads(aeg, arch);
+    delay_fenced_writes(aeg, arch, sel, &mut plan);
+    plan.approximations = approximations(aeg, arch, sel, &plan);
     plan
+}
+
+/// A write after a write-ordering barrier, between a delayed write and the event it is
+/// delayed past, may wait in the buffer behind the barrier's earlier writes (where the
+/// barrier is not simulated B-cumulatively): delaying it lets those stay buffered past the
+/// event, as the pair asks, instead of being flushed when it goes to memory.
+fn delay_fenced_writes(aeg: &Aeg, arch: &Arch, sel: &Selection, plan: &mut Plan) {
+    let model = model_of(arch);
+    if model.ww_preserved || model.lw_b_cumulative {
+        return;
+    }
+    for p in sel.pairs.iter().filter(|p| p.kind != PairKind::Rfe && aeg.event(p.from).dir == Dir::W) {
+        let Some(info) = aeg.pair(p.from, p.to) else { continue };
+        for &(f, w) in &info.fenced_writes {
+            if model.fences.get(&f).is_some_and(|e| e.mark_writes) {
+                if let Some(i) = aeg.sites.iter().position(|s| s.stmt == w && s.dir == Dir::W && !s.atomic) {
+                    plan.delayed_writes.insert(SiteId(i as u32));
+                }
+            }
+        }
+    }
+}
+
+/// Selected delays the rewriter cannot simulate because a statement between the two events
+/// is simulated with more ordering than the architecture gives it ([`aeg::Point`]): a
+/// release write or an AArch64 unlock completes everything earlier at once; an unlock whose
+/// barrier only orders writes before writes flushes the earlier writes; a read-modify-write
+/// completes the earlier pending reads of its location.
+///
+/// And a write after a barrier that orders writes before writes only (`lwsync`, `dmb st`,
+/// `membar #StoreStore`), between a delayed write and the event it is delayed past: going
+/// to memory, it first flushes the barrier's earlier writes — also before everything after
+/// it. Only a write that may pass those entries ([`Plan::lw_pass`], herd's Power) or wait in
+/// the buffer behind them (a delayed write where the barrier is not B-cumulative) escapes.
+fn approximations(aeg: &Aeg, arch: &Arch, sel: &Selection, plan: &Plan) -> Vec<(crate::source::Loc, String)> {
+    let mut out = vec![];
+    let mut seen = BTreeSet::new();
+    let model = model_of(arch);
+    let write_site = |stmt: u32| aeg.sites.iter().position(|s| s.stmt == stmt && s.dir == Dir::W).map(|i| SiteId(i as u32));
+    for p in sel.pairs.iter().filter(|p| p.kind != PairKind::Rfe) {
+        let Some(info) = aeg.pair(p.from, p.to) else { continue };
+        let first = aeg.event(p.from);
+        if first.dir == Dir::W && !model.ww_preserved {
+            for &(f, w) in &info.fenced_writes {
+                let marks = model.fences.get(&f).is_some_and(|e| e.mark_writes);
+                let Some(ws) = write_site(w) else { continue };
+                let escapes = plan.lw_pass.contains(&(first.site, ws)) || (plan.delayed_writes.contains(&ws) && !model.lw_b_cumulative);
+                if marks && !escapes && seen.insert((p.from, p.to, w)) {
+                    out.push((
+                        aeg.site(ws).loc,
+                        format!(
+                            "the delay of {} past {} crosses this write after a {}, which the instrumentation makes flush the barrier's earlier writes first (more ordering than the architecture has)",
+                            aeg.describe(p.from),
+                            aeg.describe(p.to),
+                            f.name()
+                        ),
+                    ));
+                }
+            }
+        }
+        for id in &info.crosses {
+            let Some(point) = aeg.points.get(id) else { continue };
+            let what = match &point.kind {
+                aeg::PointKind::Release => "a release store",
+                aeg::PointKind::Unlock if first.dir == Dir::W => "a lock release",
+                aeg::PointKind::Rmw(objs) if first.dir == Dir::R && objs.contains(&first.obj) => "a read-modify-write of the same location",
+                _ => continue,
+            };
+            if seen.insert((p.from, p.to, *id)) {
+                out.push((
+                    point.loc,
+                    format!(
+                        "the delay of {} past {} crosses {what} here, which the instrumentation completes everything before (more ordering than the architecture has)",
+                        aeg.describe(p.from),
+                        aeg.describe(p.to)
+                    ),
+                ));
+            }
+        }
+    }
+    out
 }
 
 /// Read sites whose every later access in their thread is ordered after them by a strong

@@ -61,6 +61,9 @@ pub struct Checked {
     pub no_fallback: Option<String>,
     /// Whether the program was instrumented (not for architectures that relax nothing).
     pub instrumented: bool,
+    /// Behaviours of the architecture the instrumented program may lack
+    /// ([`crate::rewrite::Summary::approximations`]): assertions that hold prove nothing.
+    pub approximations: Vec<(crate::source::Loc, String)>,
 }
 
 impl Checked {
@@ -84,6 +87,23 @@ impl Checked {
     /// (and those of the architecture's): a violation at depth 1 is a violation, but
     /// assertions that hold at depth 1 say nothing about depth N.
     pub fn verdict(&self) -> Verdict {
+        match self.verdict_of_checks() {
+            Verdict::Safe { .. } if !self.approximations.is_empty() => {
+                let (loc, why) = &self.approximations[0];
+                let more = match self.approximations.len() - 1 {
+                    0 => String::new(),
+                    n => format!(" (and {n} more such place{})", if n == 1 { "" } else { "s" }),
+                };
+                Verdict::Unknown(format!(
+                    "the assertions hold in the instrumented program, but it may lack behaviours of the architecture: line {}: {why}{more}",
+                    loc.line
+                ))
+            }
+            v => v,
+        }
+    }
+
+    fn verdict_of_checks(&self) -> Verdict {
         let first = &self.checks[0];
         let Some(second) = self.checks.get(1) else {
             return match (&first.outcome.verdict, &self.no_fallback) {
@@ -137,8 +157,9 @@ pub fn check(
     let rw = pipeline::rewrite_at(a, arch, selection, &crate::rewrite::Options { buffer_size });
     let first = Check { buffer_size, outcome: engine(&rw.program, left())? };
     let depths = rw.summary.buffers;
+    let approximations = rw.summary.approximations;
     drop(rw.program);
-    let mut done = Checked { checks: vec![first], no_fallback: None, instrumented };
+    let mut done = Checked { checks: vec![first], no_fallback: None, instrumented, approximations };
     if buffer_size == 1 || !instrumented || !done.checks[0].outcome.memory_guard_hit() {
         return Ok(done);
     }

@@ -57,6 +57,8 @@ pub(super) struct Cfg {
     pub(super) sync: HashMap<usize, SyncOp>,
     /// Nodes of statements the rewriter over-orders (the statement's id; see [`Point`]).
     pub(super) points: HashMap<usize, u32>,
+    /// The statement of each shared write's node.
+    pub(super) write_stmt: HashMap<usize, u32>,
 }
 
 impl Cfg {
@@ -361,6 +363,9 @@ impl ThreadWalk<'_> {
             Dir::W => HwOrder { acquire: Acquire::None, ..hw },
         };
         let n = self.cfg.add(NodeKind::Access { dir, addr_uses: a, data_uses: d, def, hw }, front);
+        if dir == Dir::W {
+            self.cfg.write_stmt.insert(n, s.id);
+        }
         if hw.release {
             self.cfg.points.insert(n, s.id);
             self.points.push((s.id, PointKind::Release, s.loc));
@@ -691,6 +696,10 @@ struct Facts {
     written: BTreeSet<ObjId>,
     /// Over-ordered statements passed on *some* path (may-information: union).
     crossed: BTreeSet<u32>,
+    /// Fences passed on some path.
+    may_fences: BTreeSet<Fence>,
+    /// Writes passed on some path after a fence passed before them on that path.
+    fenced_writes: BTreeSet<(Fence, u32)>,
 }
 
 impl super::dataflow::Meet for Facts {
@@ -700,6 +709,8 @@ impl super::dataflow::Meet for Facts {
         self.tainted = self.tainted.intersection(&o.tainted).copied().collect();
         self.written = self.written.intersection(&o.written).copied().collect();
         self.crossed.extend(o.crossed.iter().copied());
+        self.may_fences.extend(o.may_fences.iter().copied());
+        self.fenced_writes.extend(o.fenced_writes.iter().copied());
         self.ctrl &= o.ctrl;
         self.ctrl_isync &= o.ctrl_isync;
         self.addr_po &= o.addr_po;
@@ -721,6 +732,7 @@ fn meet_info(a: &mut PairInfo, b: &PairInfo) {
     a.hw.release &= b.hw.release;
     a.hw.release_acquire &= b.hw.release_acquire;
     a.crosses.extend(b.crosses.iter().copied());
+    a.fenced_writes.extend(b.fenced_writes.iter().copied());
 }
 
 impl Builder {
@@ -756,6 +768,8 @@ impl Builder {
                 direct: true,
                 written: BTreeSet::new(),
                 crossed: BTreeSet::new(),
+                may_fences: BTreeSet::new(),
+                fenced_writes: BTreeSet::new(),
             };
             if let (Dir::R, Some(d)) = (src_dir, src_def) {
                 start.tainted.insert(d);
@@ -769,6 +783,13 @@ impl Builder {
                 }
                 if let Some(&id) = cfg.points.get(&n) {
                     out.crossed.insert(id);
+                }
+                if let Some(&id) = cfg.write_stmt.get(&n) {
+                    let fenced: Vec<(Fence, u32)> = out.may_fences.iter().map(|&f| (f, id)).collect();
+                    out.fenced_writes.extend(fenced);
+                }
+                if let NodeKind::Fence(f) = &cfg.nodes[n] {
+                    out.may_fences.insert(*f);
                 }
                 for &(m, back) in &cfg.succ[n] {
                     let mut o = out.clone();
@@ -808,6 +829,7 @@ impl Builder {
                     writes_between: facts.written.clone(),
                     hw,
                     crosses: facts.crossed.clone(),
+                    fenced_writes: facts.fenced_writes.clone(),
                 };
                 for &a in &src_events {
                     for &b in dst_events.iter().filter(|e| has_com.contains(e)) {

@@ -41,6 +41,10 @@ pub struct Plan {
     /// read, which nothing else observes until then, may as well happen at that point and read
     /// it from memory.
     pub global_reads: BTreeSet<SiteId>,
+    /// Why the instrumented program may lack behaviours of the architecture: selected delays
+    /// it cannot simulate (an atomic access, a delay across a statement it over-orders). A
+    /// verdict of safety is then no proof ([`Summary::approximations`]).
+    pub approximations: Vec<(Loc, String)>,
 }
 
 /// What a fence does to the machine state, per architecture.
@@ -97,6 +101,9 @@ pub struct Summary {
     pub delayed_reads: usize,
     /// Things the user should know (buffer depth guesses, imprecision, skipped sites).
     pub notes: Vec<(Loc, String)>,
+    /// Behaviours of the architecture the instrumented program may lack, and why: when
+    /// non-empty, the assertions holding proves nothing.
+    pub approximations: Vec<(Loc, String)>,
 }
 
 pub struct Rewritten {
@@ -125,6 +132,9 @@ struct GroupFns {
     /// [`Plan::global_reads`].
     read_own: Option<FuncId>,
     write: Option<FuncId>,
+    /// The coherence part of `write` alone: own entries to the address (and what is ahead
+    /// of them) leave first. For read-modify-writes, which then update memory themselves.
+    flush_addr: Option<FuncId>,
     delay: Option<FuncId>,
     /// `delay` for a write that a pending read of its thread is held past (see [`Hold`]).
     hold: Option<FuncId>,
@@ -277,6 +287,8 @@ struct Rewriter<'a> {
     completing: std::cell::RefCell<Vec<VarId>>,
     /// Groups whose writes may hold a pending read (see [`Hold`]).
     hold_groups: BTreeSet<usize>,
+    /// Groups a read-modify-write updates (they get a `flush_addr` helper).
+    rmw_groups: BTreeSet<usize>,
     /// Per write site W1 of [`Plan::lw_pass`], its bit in the buffer entries' `tag`: a write
     /// W2 passes the marked entries whose tag is in its mask (empty: no tags at all).
     lw_bits: HashMap<SiteId, u32>,
@@ -299,7 +311,7 @@ impl<'a> Rewriter<'a> {
             model,
             opts,
             out: prog.clone(),
-            summary: Summary::default(),
+            summary: Summary { approximations: plan.approximations.clone(), ..Summary::default() },
             sites_of,
             site_objs,
             groups: vec![],
@@ -318,6 +330,7 @@ impl<'a> Rewriter<'a> {
             tso_fifo: false,
             completing: Default::default(),
             hold_groups: BTreeSet::new(),
+            rmw_groups: BTreeSet::new(),
             lw_bits: lw_bits(plan),
         }
     }
@@ -353,6 +366,7 @@ impl<'a> Rewriter<'a> {
         }
         self.find_threads();
         self.compute_must_fences();
+        self.note_rmws();
         self.make_pending_reads(&stmts);
         if !self.model.lw_b_cumulative && self.model.fences.values().any(|e| e.mark_writes) {
             self.lw_blocked = Some(self.new_func("__weakc_lw_blocked".into(), &[("t", Type::INT), ("c", Type::INT)], Type::Bool, |_, _| vec![]));
@@ -366,6 +380,32 @@ impl<'a> Rewriter<'a> {
         for f in funcs {
             if self.src.func(f).body.is_some() && self.is_instrumented_func(f) {
                 self.rewrite_func(f);
+            }
+        }
+    }
+
+    /// Groups updated by read-modify-writes; and where a write of another statement may be
+    /// buffered when one reads it on a model with non-atomic stores, an approximation: the
+    /// read-modify-write reads memory after letting buffered writes leave, so it never takes
+    /// a write that has reached only some threads.
+    fn note_rmws(&mut self) {
+        let mut rmws: Vec<(u32, BTreeSet<ObjId>, Loc)> = self
+            .aeg
+            .points
+            .iter()
+            .filter_map(|(&id, p)| match &p.kind {
+                crate::aeg::PointKind::Rmw(objs) => Some((id, objs.clone(), p.loc)),
+                _ => None,
+            })
+            .collect();
+        rmws.sort_by_key(|r| r.0);
+        for (id, objs, loc) in rmws {
+            let Some(g) = self.group_of_stmt(id, Dir::W).or_else(|| self.group_of_stmt(id, Dir::R)) else { continue };
+            self.rmw_groups.insert(g);
+            let buffered_elsewhere = self.model.rfe_relaxed
+                && self.plan.delayed_writes.iter().any(|w| self.aeg.site(*w).stmt != id && self.site_objs.get(w).is_some_and(|o| !o.is_disjoint(&objs)));
+            if buffered_elsewhere {
+                self.summary.approximations.push((loc, "this atomic read-modify-write reads only writes that have reached every thread, while a write it may read can be buffered (non-multi-copy-atomic stores)".into()));
             }
         }
     }
@@ -394,7 +434,7 @@ impl<'a> Rewriter<'a> {
         let mut buffered: BTreeSet<ObjId> = BTreeSet::new();
         for s in &self.plan.delayed_writes {
             if self.aeg.site(*s).atomic {
-                self.summary.notes.push((self.aeg.site(*s).loc, "an atomic write was selected for delay; it is kept atomic (the cycle is then not simulated: possible missed behaviour)".into()));
+                self.summary.approximations.push((self.aeg.site(*s).loc, "an atomic write (read-modify-write, lock or atomic section) was selected for delay; it is kept atomic, so the cycle is not simulated".into()));
                 continue;
             }
             let objs = self.site_objs.get(s).cloned().unwrap_or_default();
@@ -461,7 +501,7 @@ impl<'a> Rewriter<'a> {
                 self.tso_fifo = true;
             } else {
                 let loc = self.first_loc(&merged);
-                self.summary.notes.push((loc, "TSO: written objects have different types, so their writes cannot share one FIFO buffer; a later write flushes the thread's pending writes instead of queueing behind them (some TSO behaviours may be missed)".into()));
+                self.summary.approximations.push((loc, "TSO: written objects have different types, so their writes cannot share one FIFO buffer; a later write flushes the thread's pending writes instead of queueing behind them (some TSO behaviours may be missed)".into()));
             }
         }
         let delaying_threads: BTreeSet<crate::aeg::ThreadId> =
@@ -618,6 +658,7 @@ impl<'a> Rewriter<'a> {
         for sid in &self.plan.delayed_reads {
             let site = self.aeg.site(*sid);
             if site.atomic {
+                self.summary.approximations.push((site.loc, "an atomic read (read-modify-write or atomic section) was selected for delay; it is kept atomic, so the cycle is not simulated".into()));
                 continue;
             }
             let Some(s) = stmts.get(&site.stmt) else { continue };
@@ -1308,17 +1349,24 @@ impl Rewriter<'_> {
         });
         // A write: own entries to the same address go first (coherence, W4). On TSO a write
         // of a thread with pending writes either queues behind them or waits for them all.
-        let write = self.new_func(format!("{base}_write"), &[("p", pty.clone()), ("v", elem.clone()), ("me", Type::INT)], Type::Void, |_, p| {
+        let coherent = |p: &[Expr]| -> Block {
             let mut direct = vec![];
             if tso_fifo {
-                direct.push(call(flush_own, vec![p[2].clone()], l));
+                direct.push(call(flush_own, vec![p[1].clone()], l));
             } else {
                 for i in 0..n {
-                    let c = and(and(at(&gv.live, i), eq(at(&gv.addr, i), p[0].clone())), anchor(&gv, i, &p[2], &p[0], None));
+                    let c = and(and(at(&gv.live, i), eq(at(&gv.addr, i), p[0].clone())), anchor(&gv, i, &p[1], &p[0], None));
                     direct.push(if_(c, flush_i(&gv, i), vec![], l));
                 }
                 direct.push(reset(&gv));
             }
+            direct
+        };
+        let flush_addr = self.rmw_groups.contains(&g).then(|| {
+            self.new_func(format!("{base}_flush_addr"), &[("p", pty.clone()), ("me", Type::INT)], Type::Void, |_, p| coherent(p))
+        });
+        let write = self.new_func(format!("{base}_write"), &[("p", pty.clone()), ("v", elem.clone()), ("me", Type::INT)], Type::Void, |_, p| {
+            let mut direct = coherent(&[p[0].clone(), p[2].clone()]);
             direct.push(assign(deref(p[0].clone()), p[1].clone(), l));
             if !tso_fifo {
                 return direct;
@@ -1386,6 +1434,7 @@ impl Rewriter<'_> {
             read: Some(read),
             read_own,
             write: Some(write),
+            flush_addr,
             delay: Some(delay),
             hold,
             read_held,
@@ -1934,7 +1983,9 @@ impl Rewriter<'_> {
                 let hold = if deferring.is_none() { pending.iter().position(|p| p.hold.is_some() && self.holdable(p, s)) } else { None };
                 let sup = if deferring.is_none() { pending.iter().enumerate().find(|(_, p)| !self.supersedable(p, s).is_empty()).map(|(i, _)| i) } else { None };
                 let spare: Vec<usize> = hold.into_iter().chain(sup).collect();
-                let mut b = self.pre_write(ctx, &objs, deferring, &spare, delayed, pass, loc);
+                // A release write (`STLR`): everything earlier of the thread completes first.
+                let mut b = if s.hw.release && deferring.is_none() { self.fence_stmts(ctx, self.full(), loc) } else { vec![] };
+                b.extend(self.pre_write(ctx, &objs, deferring, &spare, delayed, pass, loc));
                 if let Some(si) = sup {
                     // Either the read completes first, or this write goes ahead of its
                     // deferred stores to the variable (see `make_supersedes`).
@@ -2027,15 +2078,38 @@ impl Rewriter<'_> {
             {
                 out.extend(self.wrap(ctx, vec![s.clone()], loc));
             }
-            StmtKind::Rmw(_) | StmtKind::Lock(_) | StmtKind::Unlock(_) | StmtKind::Spawn { .. } => {
-                let mut b = self.fence_stmts(ctx, self.full(), loc);
-                if let StmtKind::Rmw(_) = &s.kind {
-                    b.push(s.clone());
-                    out.extend(self.wrap(ctx, b, loc));
-                } else {
-                    out.extend(self.wrap(ctx, b, loc));
-                    out.push(s.clone());
+            // What a read-modify-write or lock orders is in the barriers `crate::atomics`
+            // put around it; here only what its own write needs: coherence with the thread's
+            // own buffered writes and pending reads of the location, and for a release write
+            // (`STLXR`, an AArch64 unlock) everything earlier of the thread completed.
+            StmtKind::Rmw(r) => {
+                let objs = self.stmt_objects(s.id, None);
+                let mut b = if s.hw.release { self.fence_stmts(ctx, self.full(), loc) } else { vec![] };
+                b.extend(self.pre_write(ctx, &objs, None, &[], false, 0, loc));
+                if let Some(g) = self.group_of_stmt(s.id, Dir::W).or_else(|| self.group_of_stmt(s.id, Dir::R)) {
+                    let fns = self.groups[g].fns;
+                    // Another thread's buffered write may be what the read takes: it may
+                    // reach memory first.
+                    b.push(call(fns.flush_some.expect("made"), vec![], loc));
+                    if let Some(f) = fns.flush_addr {
+                        b.push(call(f, vec![r.ptr.clone(), ctx.me.clone()], loc));
+                    }
                 }
+                b.push(s.clone());
+                out.extend(self.wrap(ctx, b, loc));
+            }
+            StmtKind::Lock(_) => out.push(s.clone()),
+            StmtKind::Unlock(_) => {
+                // The unlock's store is ordered after the writes its barrier orders.
+                let mut b = if s.hw.release { self.fence_stmts(ctx, self.full(), loc) } else { vec![] };
+                b.extend(self.pre_write(ctx, &BTreeSet::new(), None, &[], false, 0, loc));
+                out.extend(self.wrap(ctx, b, loc));
+                out.push(s.clone());
+            }
+            StmtKind::Spawn { .. } => {
+                let b = self.fence_stmts(ctx, self.full(), loc);
+                out.extend(self.wrap(ctx, b, loc));
+                out.push(s.clone());
             }
             StmtKind::Assert { .. } => {
                 // A property is checked on real values only: guesses are confirmed first.
