@@ -291,7 +291,7 @@ fn builtin_fences() {
     );
     assert_eq!(
         m,
-        "fence(full barrier);\nfence(full barrier);\nfence(acquire/release barrier);\nfence(acquire/release barrier);\nfence(acquire/release barrier);\nfence(compiler barrier);\nfence(compiler barrier);\nfence(full barrier);\nreturn 0;\n"
+        "fence(full barrier);\nfence(full barrier);\nfence(acquire barrier);\nfence(release barrier);\nfence(acquire/release barrier);\nfence(compiler barrier);\nfence(compiler barrier);\nfence(full barrier);\nreturn 0;\n"
     );
 }
 
