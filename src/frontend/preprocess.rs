@@ -762,6 +762,21 @@ mod tests {
     }
 
     #[test]
+    fn typeof_and_atomic_become_alignas_with_a_mark() {
+        let t = "__typeof__(*(p)) v;\n_Atomic(int) a; _Atomic int b;\ntypeof(f(\")\", (x))) w; typeof (\n  int) z;\nint typeof_count;\n";
+        let n = normalize_keywords(t);
+        assert_eq!(n.lines().count(), t.lines().count());
+        let lines: Vec<&str> = n.lines().collect();
+        assert_eq!(lines[0], "_Alignas(*(p)) __weakc_typeof v;");
+        assert_eq!(lines[1], "_Alignas(int) __weakc_atomic a; _Atomic int b;");
+        assert_eq!(lines[2], "_Alignas(f(\")\", (x))) __weakc_typeof w; _Alignas (");
+        assert_eq!(lines[3], "  int) __weakc_typeof z;");
+        assert_eq!(lines[4], "int typeof_count;");
+        // Nested: each operand gets its own mark.
+        assert_eq!(normalize_keywords("typeof(typeof(x) *) y;"), "_Alignas(_Alignas(x) __weakc_typeof *) __weakc_typeof y;");
+    }
+
+    #[test]
     fn markers_map_lines() {
         let mut map = SourceMap::default();
         map.add_file("a.c", "x\n".into());
