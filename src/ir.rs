@@ -495,6 +495,11 @@ pub struct Program {
     pub globals: Vec<VarId>,
     /// The entry point (`main`).
     pub main: Option<FuncId>,
+    /// Variables declared with an `_Atomic` type. They are plain objects of the underlying
+    /// type and their plain reads and writes ordinary accesses; the list only records which
+    /// objects C11 makes atomic (accesses through pointers to `_Atomic` are not told apart).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub atomic_vars: Vec<VarId>,
 }
 
 impl Program {

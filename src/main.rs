@@ -139,6 +139,10 @@ struct Common {
     /// Define a preprocessor macro (NAME or NAME=VALUE).
     #[arg(short = 'D', value_name = "MACRO")]
     define: Vec<String>,
+    /// Preprocess with the predefined macros of a compiler for this machine: x86_64, ppc64le,
+    /// armv7-a, aarch64, sparc64 (default: the memory model's machine; headers stay the host's).
+    #[arg(long, value_name = "ARCH", value_parser = parse_target)]
+    target: Option<weakc::frontend::preprocess::Target>,
     /// Split arrays into one abstract object per element (constant indices).
     #[arg(long)]
     array_elements: bool,
@@ -230,11 +234,19 @@ fn arch_of(name: &str) -> Result<&'static Arch, Failure> {
 
 fn analyze(c: &Common, arch: &Arch) -> Result<Analysis, Failure> {
     let opts = pipeline_options(c);
-    pipeline::analyze(&c.file, arch, &opts).map_err(|e| {
-        // Re-read the file so the diagnostic can show its source.
-        let mut map = SourceMap::default();
-        map.file_id(&c.file.display().to_string());
+    pipeline::analyze_with_sources(&c.file, arch, &opts).map_err(|(e, mut map)| {
+        // The file could not even be read: register its name for the diagnostic.
+        if map.files.is_empty() {
+            map.file_id(&c.file.display().to_string());
+        }
         (e, map)
+    })
+}
+
+fn parse_target(s: &str) -> Result<weakc::frontend::preprocess::Target, String> {
+    use weakc::frontend::preprocess::Target;
+    Target::by_name(s).ok_or_else(|| {
+        format!("unknown target `{s}`; known: {}", Target::ALL.iter().map(|t| t.name()).collect::<Vec<_>>().join(", "))
     })
 }
 
@@ -244,6 +256,7 @@ fn pipeline_options(c: &Common) -> pipeline::Options {
             preprocess: if c.no_preprocess { weakc::frontend::Preprocess::Never } else { weakc::frontend::Preprocess::Auto },
             include_dirs: c.include.clone(),
             defines: c.define.clone(),
+            target: Some(c.target.unwrap_or_else(|| weakc::frontend::preprocess::Target::for_memory_model(&c.mm))),
         },
         atomics: weakc::atomics::Options {
             locks: match c.locks {

@@ -46,13 +46,23 @@ pub struct Analysis {
 
 /// Front end, normalisation, event graph and critical cycles for one file.
 pub fn analyze(path: &Path, arch: &Arch, opts: &Options) -> Result<Analysis, Error> {
+    analyze_with_sources(path, arch, opts).map_err(|(e, _)| e)
+}
+
+/// Like [`analyze`], but a failure comes with the files the front end had read: an error
+/// inside an included header can only be rendered with the header's name and text.
+pub fn analyze_with_sources(path: &Path, arch: &Arch, opts: &Options) -> Result<Analysis, (Error, SourceMap)> {
     let mut map = SourceMap::default();
     let t = Instant::now();
-    let mut program = frontend::load_file(path, &opts.frontend, &mut map)?;
+    let mut program = match frontend::load_file(path, &opts.frontend, &mut map) {
+        Ok(p) => p,
+        Err(e) => return Err((e, map)),
+    };
     let parse = t.elapsed();
     // The front end registered the file (first) with its text: no second read.
     let lines = map.files.first().and_then(|f| f.text.as_deref()).map_or(0, |t| t.lines().count());
-    analyze_program(&mut program, arch, opts, map, parse, lines)
+    let fallback = map.clone();
+    analyze_program(&mut program, arch, opts, map, parse, lines).map_err(|e| (e, fallback))
 }
 
 pub fn analyze_program(

@@ -193,6 +193,11 @@ pub(super) struct Lowerer<'t> {
     /// Current nesting of expressions and statements being lowered (bounded, see
     /// [`MAX_NESTING`]).
     pub nesting: u32,
+    /// Typedef names of `_Atomic` types.
+    pub atomic_typedefs: HashSet<String>,
+    /// File-scope variables declared `_Atomic` (their [`Var`]s go to
+    /// [`Program::atomic_vars`] when created).
+    pub atomic_globals: HashSet<String>,
 }
 
 /// Deeper expressions or statements are rejected (the lowering and later stages recurse).
@@ -266,6 +271,8 @@ impl<'t> Lowerer<'t> {
             file_names: Vec::new(),
             orig_lines: HashMap::new(),
             nesting: 0,
+            atomic_typedefs: HashSet::new(),
+            atomic_globals: HashSet::new(),
         }
     }
 
@@ -396,15 +403,15 @@ impl<'t> Lowerer<'t> {
         Error::unsupported(self.loc(n), msg)
     }
 
-    /// The GNU extension that makes tree-sitter fail at error node `e`, if any (`typeof` in
-    /// the enclosing statement, as in the Linux kernel's `container_of`).
+    /// The GNU extension that makes tree-sitter fail at error node `e`, if any (local labels
+    /// in the enclosing statement; `typeof` is rewritten into a form it parses).
     pub fn gnu_extension_at(&self, e: Node) -> Option<&'static str> {
         let mut cur = Some(e);
         while let Some(n) = cur {
             let k = n.kind();
             if k.ends_with("_statement") || k == "declaration" || k == "function_definition" {
                 let t = self.text(n);
-                for ext in ["__typeof__", "__typeof", "typeof", "__auto_type", "__label__"] {
+                for ext in ["__label__"] {
                     if t.contains(ext) {
                         return Some(ext);
                     }
@@ -543,9 +550,11 @@ impl<'t> Lowerer<'t> {
                 if system {
                     return Ok(());
                 }
-                // `_Static_assert(...)` and similar file-scope items we can skip.
                 let t = self.text(item).trim_start();
-                if t.starts_with("_Static_assert") || t.starts_with("__extension__") {
+                if t.starts_with("_Static_assert") || t.starts_with("static_assert") {
+                    return self.file_static_assert(item);
+                }
+                if t.starts_with("__extension__") {
                     return Ok(());
                 }
                 Err(Error::syntax(
@@ -554,6 +563,24 @@ impl<'t> Lowerer<'t> {
                 ))
             }
         }
+    }
+
+    /// `_Static_assert(c, "msg");` at file scope (tree-sitter reads it as a call): checked
+    /// now, since nothing else would ever look at it.
+    fn file_static_assert(&mut self, item: Node<'t>) -> R<()> {
+        let call = named_children(item).into_iter().find(|c| c.kind() == "call_expression");
+        let args = call.and_then(|c| c.child_by_field_name("arguments")).map(named_children).unwrap_or_default();
+        let Some(&cond) = args.first() else {
+            return Err(Error::syntax(self.loc(item), "`_Static_assert` needs a condition"));
+        };
+        if self.const_eval(cond)? == 0 {
+            let msg = match args.get(1) {
+                Some(m) => String::from_utf8_lossy(&self.string_literal_bytes(*m)?).into_owned(),
+                None => self.text(cond).to_string(),
+            };
+            return Err(Error::syntax(self.loc(item), format!("static assertion failed: {msg}")));
+        }
+        Ok(())
     }
 
     /// Poisons every name a failed declaration would have declared.
@@ -591,6 +618,11 @@ impl<'t> Lowerer<'t> {
         for d in field_children(item, "declarator") {
             let name_node = super::types::declarator_name(d).ok_or_else(|| self.unsupported(d, "typedef without a name"))?;
             let name = self.text(name_node).to_string();
+            if super::types::declares_atomic(self, item, d) {
+                self.atomic_typedefs.insert(name.clone());
+            } else {
+                self.atomic_typedefs.remove(&name);
+            }
             match self.declarator(base.clone(), d) {
                 Ok((_, ty)) => self.bind_ord(&name, Ord::Typedef(ty)),
                 Err(e) => self.bind_ord(&name, Ord::Poison(Poison::from_err(&e))),
@@ -631,6 +663,9 @@ impl<'t> Lowerer<'t> {
                 let prototyped = super::types::is_prototyped(decl);
                 self.declare_function(&name, Ok(*ft), prototyped, None, self.loc(name_node), file_scope);
             } else if file_scope || flags.is_extern {
+                if super::types::declares_atomic(self, item, d) {
+                    self.atomic_globals.insert(name.clone());
+                }
                 self.declare_global(&name, ty, init, self.loc(name_node), flags.is_thread, file_scope, d.start_byte());
             } else {
                 return Err(self.unsupported(item, "internal: local declaration at file scope"));
@@ -745,6 +780,9 @@ impl<'t> Lowerer<'t> {
         let storage = if g.thread_local { Storage::ThreadLocal } else { Storage::Global };
         let var = Var { name: g.name.clone(), ty: ty.clone(), storage, init: None, address_taken: false, loc: g.loc };
         let id = self.prog.add_var(var);
+        if self.atomic_globals.contains(&self.globals[idx].name) {
+            self.prog.atomic_vars.push(id);
+        }
         self.globals[idx].var = Some(id);
         self.global_order.insert(id, self.globals[idx].pos);
         if let Some(init) = self.globals[idx].init {

@@ -45,6 +45,9 @@ pub struct Options {
     pub preprocess: Preprocess,
     pub include_dirs: Vec<PathBuf>,
     pub defines: Vec<String>,
+    /// Preprocess as a compiler for this machine would (`-undef` and its predefined macros);
+    /// `None` keeps the host preprocessor's own macros.
+    pub target: Option<preprocess::Target>,
 }
 
 /// Parses C text with tree-sitter-c.

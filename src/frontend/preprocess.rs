@@ -50,6 +50,229 @@ fn directive_of(line: &str) -> Option<&str> {
     t.strip_prefix('#').map(|r| r.trim_start())
 }
 
+/// The machine whose compiler weakc pretends to be when preprocessing: only the predefined
+/// macros change (the host's headers are used, and sizes follow the IR's LP64 model).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    X86_64,
+    Ppc64le,
+    Armv7a,
+    Aarch64,
+    Sparc64,
+}
+
+impl Target {
+    pub const ALL: [Target; 5] = [Target::X86_64, Target::Ppc64le, Target::Armv7a, Target::Aarch64, Target::Sparc64];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::X86_64 => "x86_64",
+            Target::Ppc64le => "ppc64le",
+            Target::Armv7a => "armv7-a",
+            Target::Aarch64 => "aarch64",
+            Target::Sparc64 => "sparc64",
+        }
+    }
+
+    pub fn by_name(name: &str) -> Option<Target> {
+        Some(match name.to_ascii_lowercase().as_str() {
+            "x86_64" | "x86-64" | "amd64" | "x86" => Target::X86_64,
+            "ppc64le" | "powerpc64le" | "ppc64" | "powerpc64" | "ppc" | "power" => Target::Ppc64le,
+            "armv7-a" | "armv7a" | "armv7" | "arm" => Target::Armv7a,
+            "aarch64" | "arm64" | "armv8" => Target::Aarch64,
+            "sparc64" | "sparcv9" | "sparc" => Target::Sparc64,
+            _ => return None,
+        })
+    }
+
+    /// The machine a memory model is the model of (sc: the usual host, x86-64).
+    pub fn for_memory_model(mm: &str) -> Target {
+        match mm.to_ascii_lowercase().as_str() {
+            "power" | "ppc" | "power-esop" => Target::Ppc64le,
+            "arm" => Target::Armv7a,
+            "aarch64" => Target::Aarch64,
+            "pso" | "rmo" => Target::Sparc64,
+            _ => Target::X86_64,
+        }
+    }
+
+    fn big_endian(self) -> bool {
+        self == Target::Sparc64
+    }
+
+    /// The macros a GCC for this target predefines that code tests: the architecture's, and
+    /// the LP64 Linux ones glibc's headers need to preprocess at all.
+    pub fn macros(self) -> Vec<(String, String)> {
+        let arch: &[(&str, &str)] = match self {
+            Target::X86_64 => &[
+                ("__x86_64__", "1"),
+                ("__x86_64", "1"),
+                ("__amd64__", "1"),
+                ("__amd64", "1"),
+                ("__SSE__", "1"),
+                ("__SSE2__", "1"),
+                ("__SSE_MATH__", "1"),
+                ("__SSE2_MATH__", "1"),
+            ],
+            Target::Ppc64le => &[
+                ("__powerpc64__", "1"),
+                ("__powerpc__", "1"),
+                ("__PPC64__", "1"),
+                ("__PPC__", "1"),
+                ("_ARCH_PPC", "1"),
+                ("_ARCH_PPC64", "1"),
+                ("__LITTLE_ENDIAN__", "1"),
+                ("_LITTLE_ENDIAN", "1"),
+                ("_CALL_ELF", "2"),
+            ],
+            Target::Armv7a => &[
+                ("__arm__", "1"),
+                ("__ARM_ARCH", "7"),
+                ("__ARM_ARCH_7A__", "1"),
+                ("__ARM_ARCH_PROFILE", "65"),
+                ("__ARMEL__", "1"),
+                ("__ARM_EABI__", "1"),
+            ],
+            Target::Aarch64 => &[
+                ("__aarch64__", "1"),
+                ("__ARM_ARCH", "8"),
+                ("__ARM_ARCH_8A", "1"),
+                ("__ARM_ARCH_PROFILE", "65"),
+                ("__ARM_64BIT_STATE", "1"),
+                ("__AARCH64EL__", "1"),
+            ],
+            Target::Sparc64 => &[
+                ("__sparc__", "1"),
+                ("__sparc", "1"),
+                ("__sparc_v9__", "1"),
+                ("__sparcv9", "1"),
+                ("__arch64__", "1"),
+            ],
+        };
+        let order = if self.big_endian() { "__ORDER_BIG_ENDIAN__" } else { "__ORDER_LITTLE_ENDIAN__" };
+        let common: &[(&str, &str)] = &[
+            ("__linux__", "1"),
+            ("__linux", "1"),
+            ("__gnu_linux__", "1"),
+            ("__unix__", "1"),
+            ("__unix", "1"),
+            ("__ELF__", "1"),
+            ("__LP64__", "1"),
+            ("_LP64", "1"),
+            ("__CHAR_BIT__", "8"),
+            ("__SIZEOF_SHORT__", "2"),
+            ("__SIZEOF_INT__", "4"),
+            ("__SIZEOF_LONG__", "8"),
+            ("__SIZEOF_LONG_LONG__", "8"),
+            ("__SIZEOF_POINTER__", "8"),
+            ("__SIZEOF_FLOAT__", "4"),
+            ("__SIZEOF_DOUBLE__", "8"),
+            ("__SIZEOF_LONG_DOUBLE__", "16"),
+            ("__SIZEOF_SIZE_T__", "8"),
+            ("__SIZEOF_WCHAR_T__", "4"),
+            ("__SIZEOF_WINT_T__", "4"),
+            ("__SIZEOF_PTRDIFF_T__", "8"),
+            ("__SIZEOF_INT128__", "16"),
+            ("__BIGGEST_ALIGNMENT__", "16"),
+            ("__ORDER_LITTLE_ENDIAN__", "1234"),
+            ("__ORDER_BIG_ENDIAN__", "4321"),
+            ("__ORDER_PDP_ENDIAN__", "3412"),
+            ("__BYTE_ORDER__", order),
+            ("__FLOAT_WORD_ORDER__", order),
+            ("__SCHAR_MAX__", "0x7f"),
+            ("__SHRT_MAX__", "0x7fff"),
+            ("__INT_MAX__", "0x7fffffff"),
+            ("__LONG_MAX__", "0x7fffffffffffffffL"),
+            ("__LONG_LONG_MAX__", "0x7fffffffffffffffLL"),
+            ("__WCHAR_MAX__", "0x7fffffff"),
+            ("__WCHAR_MIN__", "(-__WCHAR_MAX__ - 1)"),
+            ("__SIZE_MAX__", "0xffffffffffffffffUL"),
+            ("__PTRDIFF_MAX__", "0x7fffffffffffffffL"),
+            ("__INTMAX_MAX__", "0x7fffffffffffffffL"),
+            ("__UINTMAX_MAX__", "0xffffffffffffffffUL"),
+            ("__INTPTR_MAX__", "0x7fffffffffffffffL"),
+            ("__UINTPTR_MAX__", "0xffffffffffffffffUL"),
+            ("__SIZE_TYPE__", "long unsigned int"),
+            ("__PTRDIFF_TYPE__", "long int"),
+            ("__WCHAR_TYPE__", "int"),
+            ("__WINT_TYPE__", "unsigned int"),
+            ("__INTMAX_TYPE__", "long int"),
+            ("__UINTMAX_TYPE__", "long unsigned int"),
+            ("__INTPTR_TYPE__", "long int"),
+            ("__UINTPTR_TYPE__", "long unsigned int"),
+            ("__CHAR16_TYPE__", "short unsigned int"),
+            ("__CHAR32_TYPE__", "unsigned int"),
+            ("__INT8_TYPE__", "signed char"),
+            ("__INT16_TYPE__", "short int"),
+            ("__INT32_TYPE__", "int"),
+            ("__INT64_TYPE__", "long int"),
+            ("__UINT8_TYPE__", "unsigned char"),
+            ("__UINT16_TYPE__", "short unsigned int"),
+            ("__UINT32_TYPE__", "unsigned int"),
+            ("__UINT64_TYPE__", "long unsigned int"),
+            ("__USER_LABEL_PREFIX__", ""),
+            ("__REGISTER_PREFIX__", ""),
+            ("__ATOMIC_RELAXED", "0"),
+            ("__ATOMIC_CONSUME", "1"),
+            ("__ATOMIC_ACQUIRE", "2"),
+            ("__ATOMIC_RELEASE", "3"),
+            ("__ATOMIC_ACQ_REL", "4"),
+            ("__ATOMIC_SEQ_CST", "5"),
+            ("__GCC_ATOMIC_TEST_AND_SET_TRUEVAL", "1"),
+            ("__GCC_HAVE_SYNC_COMPARE_AND_SWAP_1", "1"),
+            ("__GCC_HAVE_SYNC_COMPARE_AND_SWAP_2", "1"),
+            ("__GCC_HAVE_SYNC_COMPARE_AND_SWAP_4", "1"),
+            ("__GCC_HAVE_SYNC_COMPARE_AND_SWAP_8", "1"),
+            ("__GCC_ATOMIC_BOOL_LOCK_FREE", "2"),
+            ("__GCC_ATOMIC_CHAR_LOCK_FREE", "2"),
+            ("__GCC_ATOMIC_SHORT_LOCK_FREE", "2"),
+            ("__GCC_ATOMIC_INT_LOCK_FREE", "2"),
+            ("__GCC_ATOMIC_LONG_LOCK_FREE", "2"),
+            ("__GCC_ATOMIC_LLONG_LOCK_FREE", "2"),
+            ("__GCC_ATOMIC_POINTER_LOCK_FREE", "2"),
+        ];
+        let mut out: Vec<(String, String)> = host_gnuc().to_vec();
+        out.extend(common.iter().chain(arch).map(|(k, v)| (k.to_string(), v.to_string())));
+        out
+    }
+}
+
+/// `__GNUC__`, `__GNUC_MINOR__` and `__GNUC_PATCHLEVEL__` as the host's preprocessor has
+/// them (headers compare them to pick features the host's headers were written for).
+fn host_gnuc() -> &'static [(String, String)] {
+    static GNUC: std::sync::OnceLock<Vec<(String, String)>> = std::sync::OnceLock::new();
+    GNUC.get_or_init(|| {
+        let fallback = || vec![("__GNUC__".to_string(), "4".to_string()), ("__GNUC_MINOR__".to_string(), "2".to_string())];
+        let Some((exe, mut args)) = find_preprocessor() else { return fallback() };
+        args.extend(["-dM".to_string(), "-".to_string()]);
+        let out = Command::new(exe).args(&args).stdin(Stdio::null()).stderr(Stdio::null()).output();
+        let Ok(out) = out else { return fallback() };
+        let text = String::from_utf8_lossy(&out.stdout);
+        let found: Vec<(String, String)> = text
+            .lines()
+            .filter_map(|l| {
+                let mut w = l.strip_prefix("#define ")?.splitn(2, ' ');
+                let (k, v) = (w.next()?, w.next()?.trim());
+                matches!(k, "__GNUC__" | "__GNUC_MINOR__" | "__GNUC_PATCHLEVEL__").then(|| (k.to_string(), v.to_string()))
+            })
+            .collect();
+        if found.is_empty() {
+            fallback()
+        } else {
+            found
+        }
+    })
+}
+
+/// Overrides of host glibc headers that test the host's architecture macros: with another
+/// target's macros, x86-64 glibc would pick 32-bit word sizes and include a
+/// `<gnu/stubs-32.h>` that is not installed. The IR is LP64 whatever the target.
+const TARGET_SHIMS: &[(&str, &str)] = &[
+    ("bits/wordsize.h", "#define __WORDSIZE 64\n#define __WORDSIZE_TIME64_COMPAT32 1\n#define __SYSCALL_WORDSIZE 64\n"),
+    // Only lists the functions glibc implements as stubs (`__stub_*` macros).
+    ("gnu/stubs.h", "\n"),
+];
+
 /// Finds the preprocessor: `cpp`, else `cc -E` (or `gcc -E`, `clang -E`).
 fn find_preprocessor() -> Option<(PathBuf, Vec<String>)> {
     if let Ok(p) = which::which("cpp") {
@@ -75,22 +298,31 @@ pub fn run(name: &str, path: Option<&Path>, text: &str, opts: &Options) -> Resul
         args.push(format!("-I{}", d.display()));
     }
     // GCC's <stdatomic.h> expands into code tree-sitter cannot parse: a shim mapping the C11
-    // operations to the `__atomic_*` builtins goes before the system headers.
-    let shim = if text.contains("stdatomic") {
-        let dir = tempfile::Builder::new().prefix("weakc-include").tempdir().map_err(|e| Error::Preprocess {
-            path: err_path.clone(),
-            msg: format!("cannot create a temporary directory: {e}"),
-        })?;
-        std::fs::write(dir.path().join("stdatomic.h"), STDATOMIC_SHIM).map_err(|e| Error::Preprocess {
-            path: err_path.clone(),
-            msg: format!("cannot write the <stdatomic.h> shim: {e}"),
-        })?;
-        args.push("-isystem".into());
-        args.push(dir.path().display().to_string());
-        Some(dir)
-    } else {
-        None
-    };
+    // operations to the `__atomic_*` builtins goes before the system headers (a header may
+    // include it, so it is always there).
+    let mut shims: Vec<(&str, &str)> = vec![("stdatomic.h", STDATOMIC_SHIM)];
+    if let Some(t) = opts.target {
+        args.push("-undef".into());
+        for (k, v) in t.macros() {
+            args.push(format!("-D{k}={v}"));
+        }
+        shims.extend_from_slice(TARGET_SHIMS);
+    }
+    let dir = tempfile::Builder::new().prefix("weakc-include").tempdir().map_err(|e| Error::Preprocess {
+        path: err_path.clone(),
+        msg: format!("cannot create a temporary directory: {e}"),
+    })?;
+    for (name, text) in shims {
+        let file = dir.path().join(name);
+        let written = match file.parent() {
+            Some(p) => std::fs::create_dir_all(p).and_then(|_| std::fs::write(&file, text)),
+            None => std::fs::write(&file, text),
+        };
+        written.map_err(|e| Error::Preprocess { path: err_path.clone(), msg: format!("cannot write the <{name}> shim: {e}") })?;
+    }
+    args.push("-isystem".into());
+    args.push(dir.path().display().to_string());
+    let shim = Some(dir);
     for d in &opts.defines {
         args.push(format!("-D{d}"));
     }
@@ -324,15 +556,77 @@ const GNU_KEYWORDS: &[(&str, &str)] = &[
     ("__restrict__", "restrict"),
 ];
 
+/// The type identifier that follows `_Alignas(operand)` where the source had
+/// `typeof(operand)`; the lowerer takes the type from the operand.
+pub const TYPEOF_MARK: &str = "__weakc_typeof";
+/// Likewise for `_Atomic(type)`.
+pub const ATOMIC_MARK: &str = "__weakc_atomic";
+
+/// Index of the `)` matching the `(` at `open`, skipping strings and character constants.
+fn matching_paren(b: &[u8], open: usize) -> Option<usize> {
+    let mut depth = 0i32;
+    let mut k = open;
+    while k < b.len() {
+        match b[k] {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(k);
+                }
+            }
+            b'/' if b.get(k + 1) == Some(&b'/') => {
+                while k < b.len() && b[k] != b'\n' {
+                    k += 1;
+                }
+            }
+            b'/' if b.get(k + 1) == Some(&b'*') => {
+                k += 2;
+                while k < b.len() && !(b[k] == b'*' && b.get(k + 1) == Some(&b'/')) {
+                    k += 1;
+                }
+                k += 1;
+            }
+            q @ (b'"' | b'\'') => {
+                k += 1;
+                while k < b.len() && b[k] != q && b[k] != b'\n' {
+                    if b[k] == b'\\' {
+                        k += 1;
+                    }
+                    k += 1;
+                }
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    None
+}
+
 /// Replaces GNU alternate keywords by their standard spelling (same length, padded with
 /// spaces), outside strings, character constants and comments.
+///
+/// tree-sitter-c has no rule for `typeof(x)` nor `_Atomic(T)`, and no type specifier that
+/// may contain an expression; but `_Alignas(expression or type)` is a qualifier it parses
+/// anywhere a type is written, so `typeof(x)` becomes `_Alignas(x) __weakc_typeof` (and
+/// `_Atomic(T)` `_Alignas(T) __weakc_atomic`): the operand stays in the tree, with its lines.
 pub fn normalize_keywords(text: &str) -> String {
     let b = text.as_bytes();
     let mut out: Vec<u8> = Vec::with_capacity(b.len());
     let mut i = 0;
     let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'$';
+    // Closing parentheses of rewritten operands (innermost last) and the marks they take.
+    let mut closes: Vec<(usize, &str)> = Vec::new();
     while i < b.len() {
         let c = b[i];
+        if closes.last().is_some_and(|&(k, _)| k == i) {
+            let (_, mark) = closes.pop().expect("close");
+            out.push(b')');
+            out.push(b' ');
+            out.extend_from_slice(mark.as_bytes());
+            i += 1;
+            continue;
+        }
         if c == b'"' || c == b'\'' {
             let q = c;
             out.push(c);
@@ -412,6 +706,24 @@ pub fn normalize_keywords(text: &str) -> String {
                     }
                 }
             }
+            let mark = match word {
+                "typeof" | "__typeof__" | "__typeof" => Some(TYPEOF_MARK),
+                "_Atomic" => Some(ATOMIC_MARK),
+                _ => None,
+            };
+            if let Some(mark) = mark {
+                let mut j = i;
+                while j < b.len() && b[j].is_ascii_whitespace() {
+                    j += 1;
+                }
+                if b.get(j) == Some(&b'(') {
+                    if let Some(k) = matching_paren(b, j) {
+                        out.extend_from_slice(b"_Alignas");
+                        closes.push((k, mark));
+                        continue;
+                    }
+                }
+            }
             match GNU_KEYWORDS.iter().find(|(k, _)| *k == word) {
                 Some((k, r)) => {
                     out.extend_from_slice(r.as_bytes());
@@ -447,6 +759,21 @@ mod tests {
         assert!(n.starts_with("typedef signed     char s8; int x "));
         assert!(n.contains("x ") && n.contains(" = 1;") && !n.contains("aligned"));
         assert!(n.ends_with("char *s = \"__const\";"));
+    }
+
+    #[test]
+    fn typeof_and_atomic_become_alignas_with_a_mark() {
+        let t = "__typeof__(*(p)) v;\n_Atomic(int) a; _Atomic int b;\ntypeof(f(\")\", (x))) w; typeof (\n  int) z;\nint typeof_count;\n";
+        let n = normalize_keywords(t);
+        assert_eq!(n.lines().count(), t.lines().count());
+        let lines: Vec<&str> = n.lines().collect();
+        assert_eq!(lines[0], "_Alignas(*(p)) __weakc_typeof v;");
+        assert_eq!(lines[1], "_Alignas(int) __weakc_atomic a; _Atomic int b;");
+        assert_eq!(lines[2], "_Alignas(f(\")\", (x))) __weakc_typeof w; _Alignas (");
+        assert_eq!(lines[3], "  int) __weakc_typeof z;");
+        assert_eq!(lines[4], "int typeof_count;");
+        // Nested: each operand gets its own mark.
+        assert_eq!(normalize_keywords("typeof(typeof(x) *) y;"), "_Alignas(_Alignas(x) __weakc_typeof *) __weakc_typeof y;");
     }
 
     #[test]

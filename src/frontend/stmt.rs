@@ -434,6 +434,9 @@ impl<'t> Lowerer<'t> {
     pub fn local_declaration(&mut self, n: Node<'t>) -> R<()> {
         let tnode = n.child_by_field_name("type").ok_or_else(|| self.syntax_err(n))?;
         let flags = storage_flags(self, n);
+        if tnode.kind() == "type_identifier" && self.text(tnode) == "__auto_type" && !self.is_typedef_name("__auto_type") {
+            return self.auto_type_declaration(n);
+        }
         let base = self.spec_type(tnode, n)?;
         for d in field_children(n, "declarator") {
             let (decl, init) = if d.kind() == "init_declarator" {
@@ -471,6 +474,9 @@ impl<'t> Lowerer<'t> {
                 }
             }
             let v = self.new_local(&name, ty.clone(), loc, true);
+            if super::types::declares_atomic(self, n, d) {
+                self.prog.atomic_vars.push(v);
+            }
             let lv = Expr::var(v, ty.clone());
             match init {
                 Some(init) => {
@@ -492,6 +498,33 @@ impl<'t> Lowerer<'t> {
                     }
                 }
             }
+        }
+        Ok(())
+    }
+
+    /// `__auto_type x = e, ...;`: each variable takes the type of its initialiser's value
+    /// (after array and function decay, as GCC does), evaluated once, in order.
+    fn auto_type_declaration(&mut self, n: Node<'t>) -> R<()> {
+        let flags = storage_flags(self, n);
+        if flags.is_static || flags.is_extern || flags.is_thread {
+            return Err(self.unsupported(n, "`__auto_type` with a storage class"));
+        }
+        for d in field_children(n, "declarator") {
+            let (Some(decl), Some(init)) = (d.child_by_field_name("declarator"), d.child_by_field_name("value")) else {
+                return Err(Error::syntax(self.loc(d), "`__auto_type` needs an initialiser"));
+            };
+            if decl.kind() != "identifier" || init.kind() == "initializer_list" {
+                return Err(self.unsupported(d, "`__auto_type` declares a plain variable with an expression initialiser"));
+            }
+            let e = self.rvalue(init)?;
+            let ty = e.ty.clone();
+            let loc = self.loc(decl);
+            let name = self.text(decl).to_string();
+            let v = self.new_local(&name, ty.clone(), loc, true);
+            if super::types::specifiers_atomic(self, n) {
+                self.prog.atomic_vars.push(v);
+            }
+            self.emit(StmtKind::Assign { lhs: Expr::var(v, ty), rhs: e }, self.loc(d));
         }
         Ok(())
     }

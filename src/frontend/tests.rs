@@ -721,14 +721,131 @@ fn syntax_errors_in_unused_functions() {
     // Malformed C is reported even in a function main does not use...
     let e = lower_err("int unused() {\n  return 1 +;\n}\nint main() { return 0; }\n");
     assert!(matches!(e, Error::Syntax { .. }) && line_of(&e) == 2, "{e:?}");
-    // ...but a GNU extension tree-sitter cannot parse only matters in used code.
+    // `typeof` (the Linux kernel's container_of) is understood, used or not.
     let src = "struct s { int a; int b; };\nint helper(int *p) {\n  const typeof( ((struct s *)0)->b ) *q = p;\n  return *q;\n}\n";
     lower(&format!("{src}int main() {{ return 0; }}\n"));
-    let e = lower_err(&format!("{src}int main() {{ int v = 0; return helper(&v); }}\n"));
-    match &e {
-        Error::Unsupported { loc, msg } => assert!(loc.line == 3 && msg.contains("typeof"), "{msg}"),
-        e => panic!("{e:?}"),
+    lower(&format!("{src}int main() {{ int v = 0; return helper(&v); }}\n"));
+}
+
+// ----- GNU and C11 constructs of real headers -----
+
+fn var_type(p: &Program, name: &str) -> Type {
+    p.vars.iter().find(|v| v.name == name).unwrap_or_else(|| panic!("no variable {name}:\n{}", dump(p))).ty.clone()
+}
+
+#[test]
+fn typeof_of_expressions_and_type_names() {
+    let p = lower(
+        "struct s { int a; long b; };\nstruct s g;\nint main() {\n  __typeof__(g.b) x = 1;\n  typeof(int *) p = 0;\n  __typeof(x) *q = &x;\n  const __typeof__(__typeof__(g) *) r = &g;\n  unsigned char c = 0;\n  typeof(c + 1) d = 2;\n  return (int)(x + *q) + (p == 0) + r->a + d + (int)sizeof(__typeof__(g.a));\n}\n",
+    );
+    assert_eq!(var_type(&p, "x"), Type::LONG);
+    assert_eq!(var_type(&p, "p"), Type::ptr_to(Type::INT));
+    assert_eq!(var_type(&p, "q"), Type::ptr_to(Type::LONG));
+    assert!(matches!(var_type(&p, "r"), Type::Ptr(t) if matches!(*t, Type::Struct(_))));
+    // Integer promotion happens in the operand, as in GCC.
+    assert_eq!(var_type(&p, "d"), Type::INT);
+    // typeof does not evaluate its operand.
+    let b = main_body("int n;\nint f(void) { n++; return n; }\nint main() { typeof(f()) v = 3; return v; }\n");
+    assert!(!b.contains("f("), "{b}");
+}
+
+#[test]
+fn auto_type_takes_the_initialisers_type() {
+    let p = lower("long g(void) { return 5; }\nint main() {\n  int a[3] = {1, 2, 3};\n  __auto_type x = g();\n  __auto_type y = a, z = 'c';\n  return (int)x + y[1] + z;\n}\n");
+    assert_eq!(var_type(&p, "x"), Type::LONG);
+    assert_eq!(var_type(&p, "y"), Type::ptr_to(Type::INT));
+    assert_eq!(var_type(&p, "z"), Type::INT);
+    let e = lower_err("int main() {\n  __auto_type x;\n  return 0;\n}\n");
+    assert!(matches!(e, Error::Syntax { .. }) && line_of(&e) == 2, "{e:?}");
+}
+
+#[test]
+fn atomic_objects_are_their_type_and_listed() {
+    let p = lower(
+        "typedef _Atomic int aint;\n_Atomic(int) a;\n_Atomic long b;\nint *_Atomic c;\n_Atomic int *d;\naint e;\n_Atomic(int *) f;\nint main() {\n  _Atomic(unsigned) l = 1;\n  a = 1; b = 2; c = 0; d = 0; e = 3; f = 0;\n  return a + (int)b + e + (int)l;\n}\n",
+    );
+    assert_eq!(var_type(&p, "a"), Type::INT);
+    assert_eq!(var_type(&p, "b"), Type::LONG);
+    assert_eq!(var_type(&p, "f"), Type::ptr_to(Type::INT));
+    assert_eq!(var_type(&p, "l"), Type::UINT);
+    let mut atomic: Vec<&str> = p.atomic_vars.iter().map(|v| p.var(*v).name.as_str()).collect();
+    atomic.sort();
+    assert_eq!(atomic, vec!["a", "b", "c", "e", "f", "l"]);
+    // Plain accesses stay plain assignments.
+    let b = body(&p, "main");
+    assert!(b.contains("a = 1;"), "{b}");
+}
+
+#[test]
+fn statement_expressions_keep_their_effects_in_order() {
+    let b = main_body("int x;\nint main() {\n  int y = ({ x = x + 1; x * 2; }) + __extension__ ({ x = 5; x; });\n  return y;\n}\n");
+    let first = b.find("x = (x + 1)").unwrap_or_else(|| panic!("{b}"));
+    let second = b.find("x = 5").unwrap_or_else(|| panic!("{b}"));
+    assert!(first < second, "{b}");
+}
+
+#[test]
+fn static_asserts_are_checked() {
+    lower("_Static_assert(sizeof(long) == 8, \"LP64\");\nint main() { _Static_assert(1, \"one\"); return 0; }\n");
+    let e = lower_err("int x;\n_Static_assert(sizeof(int) == 2, \"int has 16 bits\");\nint main() { return 0; }\n");
+    assert!(matches!(&e, Error::Syntax { msg, .. } if msg.contains("int has 16 bits")) && line_of(&e) == 2, "{e:?}");
+    let e = lower_err("int main() {\n  _Static_assert(sizeof(char) == 2, \"char\");\n  return 0;\n}\n");
+    assert!(matches!(&e, Error::Syntax { msg, .. } if msg.contains("static assertion failed: char")) && line_of(&e) == 2, "{e:?}");
+}
+
+#[test]
+fn builtins_of_headers() {
+    let b = main_body(
+        "#include <stddef.h>\nstruct s { char c; long l; int i; };\nint n;\nint main() {\n  if (__builtin_expect(n > 3, 0)) __builtin_unreachable();\n  return (int)(offsetof(struct s, l) + __builtin_offsetof(struct s, i));\n}\n",
+    );
+    assert!(b.contains("return 24;") || b.contains("24"), "{b}");
+    assert!(!b.contains("__builtin_expect"), "{b}");
+    // unreachable ends the path like abort.
+    let abort = main_body("int n;\nint main() {\n  if (n > 3) __builtin_abort();\n  return 0;\n}\n");
+    assert_eq!(b.lines().filter(|l| l.contains("assume") || l.contains("abort")).count(), abort.lines().filter(|l| l.contains("assume") || l.contains("abort")).count(), "{b}\n{abort}");
+}
+
+#[test]
+fn attributes_and_unused_int128() {
+    lower(
+        "struct __attribute__((packed)) p { int a; } __attribute__((aligned(4)));\nstatic __int128 wide;\nextern unsigned __int128 f128(unsigned __int128);\n__attribute__((noinline)) int f(int x __attribute__((unused))) { return 1; }\nint main() { __attribute__((unused)) int v = f(1); int w __attribute__((aligned(8))) = v; return w; }\n",
+    );
+}
+
+#[test]
+fn errors_in_headers_name_the_header() {
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("h.h"), "static inline int ok(int a) { return a; }\n\nstatic inline int bad(int a) { return a @ 2; }\n").unwrap();
+    let main = d.path().join("m.c");
+    std::fs::write(&main, "#include \"h.h\"\nint main() { return bad(1); }\n").unwrap();
+    let mut map = SourceMap::default();
+    let e = load_file(&main, &Options::default(), &mut map).unwrap_err();
+    let Error::Syntax { loc, .. } = &e else { panic!("{e:?}") };
+    assert!(map.name(*loc).ends_with("h.h"), "{}", map.name(*loc));
+    assert_eq!(loc.line, 3);
+    let text = e.render(&map, false);
+    assert!(text.contains("h.h:3:") && !text.contains("<unknown>"), "{text}");
+}
+
+#[test]
+fn target_macros_select_header_branches() {
+    use super::preprocess::Target;
+    let src = "#if defined(__aarch64__) && __ARM_ARCH == 8\nint arch = 2;\n#elif defined(__x86_64__)\nint arch = 1;\n#else\nint arch = 0;\n#endif\n#include <pthread.h>\n#include <stdint.h>\n#include <assert.h>\nint main() { assert(sizeof(intptr_t) == 8); return arch; }\n";
+    let arch_of = |t: Option<Target>| {
+        let mut map = SourceMap::default();
+        let opts = Options { target: t, ..Options::default() };
+        let p = load_str("t.c", src, &opts, &mut map).unwrap_or_else(|e| panic!("{t:?}: {}", e.render(&map, false)));
+        let v = p.vars.iter().find(|v| v.name == "arch").expect("arch");
+        format!("{:?}", v.init)
+    };
+    assert!(arch_of(Some(Target::Aarch64)).contains("Const(2)"), "{}", arch_of(Some(Target::Aarch64)));
+    assert!(arch_of(Some(Target::X86_64)).contains("Const(1)"));
+    for t in [Target::Ppc64le, Target::Armv7a, Target::Sparc64] {
+        assert!(arch_of(Some(t)).contains("Const(0)"), "{t:?}");
     }
+    assert_eq!(Target::for_memory_model("pso"), Target::Sparc64);
+    assert_eq!(Target::for_memory_model("power-esop"), Target::Ppc64le);
+    assert_eq!(Target::for_memory_model("sc"), Target::X86_64);
 }
 
 #[test]

@@ -42,6 +42,60 @@ pub(super) fn declarator_name(d: Node) -> Option<Node> {
     }
 }
 
+/// Whether a declarator's object has an `_Atomic` type at its top level: the qualifiers of
+/// the pointer nearest the name decide (`int *_Atomic p`), else, through arrays, the
+/// declaration's specifiers (`_Atomic(int) a[2]`, `_Atomic int *p` is not atomic itself).
+pub(super) fn declares_atomic(l: &Lowerer, decl: Node, d: Node) -> bool {
+    let mut path = Vec::new();
+    let mut cur = Some(d);
+    while let Some(n) = cur {
+        path.push(n);
+        cur = match n.kind() {
+            "init_declarator" | "pointer_declarator" | "array_declarator" | "function_declarator" => {
+                n.child_by_field_name("declarator")
+            }
+            "parenthesized_declarator" | "attributed_declarator" => {
+                named_children(n).into_iter().find(|c| declarator_name(*c).is_some())
+            }
+            _ => None,
+        };
+    }
+    for n in path.iter().rev().skip(1) {
+        match n.kind() {
+            "pointer_declarator" => {
+                return named_children(*n).iter().any(|c| c.kind() == "type_qualifier" && l.text(*c) == "_Atomic");
+            }
+            "function_declarator" => return false,
+            _ => {}
+        }
+    }
+    specifiers_atomic(l, decl)
+}
+
+/// Whether a declaration's specifiers make its type `_Atomic`.
+pub(super) fn specifiers_atomic(l: &Lowerer, decl: Node) -> bool {
+    named_children(decl).into_iter().any(|c| match c.kind() {
+        "type_qualifier" => l.text(c) == "_Atomic",
+        "type_identifier" => {
+            let t = l.text(c);
+            t == super::preprocess::ATOMIC_MARK || l.atomic_typedefs.contains(t)
+        }
+        _ => false,
+    })
+}
+
+/// The operand of the `_Alignas(...)` that the preprocessing step put before a
+/// `typeof`/`_Atomic` mark (see [`super::preprocess::normalize_keywords`]).
+fn mark_operand(n: Node) -> Option<Node> {
+    let q = n.prev_named_sibling()?;
+    let a = if q.kind() == "alignas_qualifier" {
+        q
+    } else {
+        named_children(q).into_iter().find(|c| c.kind() == "alignas_qualifier")?
+    };
+    named_children(a).into_iter().next()
+}
+
 /// The function declarator that gives a function definition its parameters: the innermost
 /// `function_declarator` whose inner declarator is the name.
 pub(super) fn function_declarator_of(d: Node) -> Option<Node> {
@@ -170,6 +224,20 @@ impl<'t> Lowerer<'t> {
                     return Ok(t.clone());
                 }
                 int_of_name(name).ok_or_else(|| self.unsupported(n, format!("type `{name}`")))
+            }
+            "type_identifier" if matches!(self.text(n), super::preprocess::TYPEOF_MARK | super::preprocess::ATOMIC_MARK) => {
+                let what = if self.text(n) == super::preprocess::TYPEOF_MARK { "typeof" } else { "_Atomic" };
+                let op = mark_operand(n).ok_or_else(|| self.unsupported(n, format!("`{what}` in this position")))?;
+                if op.kind() == "type_descriptor" {
+                    self.typedesc_or_expr_type(op)
+                } else {
+                    // GCC's typeof of a bit-field or an lvalue is its declared type: no
+                    // conversion, no evaluation.
+                    self.expr_type(op)
+                }
+            }
+            "type_identifier" if self.text(n) == "__auto_type" => {
+                Err(self.unsupported(n, "`__auto_type` other than in a local variable with an initialiser"))
             }
             "type_identifier" => {
                 let name = self.text(n);

@@ -1,0 +1,2 @@
+#include "broken.h"
+int main(void) { return broken(1); }

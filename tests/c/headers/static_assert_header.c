@@ -1,0 +1,2 @@
+#include "static_assert.h"
+int main(void) { return 0; }

@@ -1,0 +1,2 @@
+#include "unsupported.h"
+int main(void) { return twice(1); }
