@@ -34,8 +34,10 @@ int main(void) {
   pthread_create(&t[1], 0, w1, 0);
   pthread_create(&t[2], 0, r0, 0);
   pthread_create(&t[3], 0, r1, 0);
-  for (int i = 0; i < 4; i++)
-    pthread_join(t[i], 0);
+  pthread_join(t[0], 0);
+  pthread_join(t[1], 0);
+  pthread_join(t[2], 0);
+  pthread_join(t[3], 0);
   assert(!(a == 1 && b == 0 && c == 1 && d == 0));
   return 0;
 }

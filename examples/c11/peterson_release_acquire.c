@@ -1,11 +1,13 @@
 /* Peterson's mutual exclusion with release stores and acquire loads: the classic bug
  * (release/acquire does not order a store before a later load). A thread that would have
  * to wait gives up instead.
- * expect: sc=safe tso=fail pso=fail rmo=fail power=fail arm=safe aarch64=safe
+ * expect: sc=safe tso=fail pso=fail rmo=fail power=fail arm=fail aarch64=safe
  * expect(--ldapr): aarch64=fail
- * why: nothing orders the flag store before the other flag's load on x86, SPARC and Power;
- *      on ARMv7 the dmb before the release store of `turn` does, and on AArch64 stlr; ldar
- *      does ([L];po;[A]) — but not stlr; ldapr.
+ * why: nothing orders the store to `turn` before the load of the other flag on x86, SPARC,
+ *      Power and ARMv7 (a release store's barrier comes before it, an acquire load's after
+ *      it): p0 reads flag1 == 0 early while its turn = 1 is still buffered, then p1 reads
+ *      that turn = 1 and enters too. AArch64's stlr; ldar keeps them ordered ([L];po;[A]),
+ *      stlr; ldapr does not.
  */
 #include <stdatomic.h>
 #include <pthread.h>
