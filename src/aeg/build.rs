@@ -181,11 +181,24 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Aeg, Error> {
             queue.push((f, inst, sloc, depth + 1));
         }
     }
-    // A read-modify-write point's objects are those its events access.
-    for e in &b.aeg.events {
+    // A read-modify-write point's objects are those its events access; its read and write
+    // events are partners.
+    let mut halves: HashMap<(ThreadId, u32, ObjId), (Option<EventId>, Option<EventId>)> = HashMap::new();
+    for (i, e) in b.aeg.events.iter().enumerate() {
         let stmt = b.aeg.sites[e.site.0 as usize].stmt;
         if let Some(Point { kind: PointKind::Rmw(objs), .. }) = b.aeg.points.get_mut(&stmt) {
             objs.insert(e.obj);
+            let h = halves.entry((e.thread, stmt, e.obj)).or_default();
+            match e.dir {
+                Dir::R => h.0 = Some(EventId(i as u32)),
+                Dir::W => h.1 = Some(EventId(i as u32)),
+            }
+        }
+    }
+    for (r, w) in halves.into_values() {
+        if let (Some(r), Some(w)) = (r, w) {
+            b.aeg.rmw_partner.insert(r, w);
+            b.aeg.rmw_partner.insert(w, r);
         }
     }
     // Fill the per-node event lists now that events exist, compute com, then pairs.

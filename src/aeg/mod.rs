@@ -194,6 +194,9 @@ pub struct Aeg {
     pub after: Vec<Vec<ThreadId>>,
     /// Statements (by id) the rewriter simulates with more ordering than the architecture.
     pub points: HashMap<u32, Point>,
+    /// The read and the write of each atomic read-modify-write (same thread, statement and
+    /// object), each mapped to the other.
+    pub rmw_partner: HashMap<EventId, EventId>,
 }
 
 impl Aeg {

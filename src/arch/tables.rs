@@ -104,8 +104,10 @@ macro_rules! power_fences {
             light(AcqRel,   NOT_WR, $lw,           2, "LwSync"),
             light(Acquire,  NOT_WR, $lw,           2, "LwSync"),
             light(Release,  NOT_WR, $lw,           2, "LwSync"),
-            // no Power equivalent: never more than an lwsync
-            light(MembarRelease, RW_WW, Cumul::None, 2, "LwSync"),
+            // no Power equivalent: never more than an lwsync (and as cumulative: one
+            // non-cumulative write-ordering fence would make the rewriter simulate every
+            // lwsync without B-cumulativity)
+            light(MembarRelease, RW_WW, $lw, 2, "LwSync"),
             light(Eieio,    WW,     Cumul::Full,   1, "Eieio"),
             light(DmbSt,    WW,     Cumul::Full,   1, "Eieio"),
             // no Power equivalent: read-to-anything, not cumulative
@@ -140,8 +142,8 @@ const ARM_FENCES: &[FenceRule] = &[
     fence(AcqRel,   ALL,    Cumul::Full,   4, "DMB"),
     fence(Acquire,  ALL,    Cumul::Full,   4, "DMB"),
     fence(Release,  ALL,    Cumul::Full,   4, "DMB"),
-    // no ARM equivalent: what it orders, not cumulative
-    fence(MembarRelease, RW_WW, Cumul::None, 2, "DMB"),
+    // no ARM equivalent: never more than the lwsync entry below
+    fence(MembarRelease, RW_WW, Cumul::Writes, 2, "LwSync"),
     fence(Lwsync,   NOT_WR, Cumul::Writes, 2, "LwSync"),
     fence(DmbSt,    WW,     Cumul::Full,   1, "DMB.ST"),
     fence(Eieio,    WW,     Cumul::Full,   1, "DMB.ST"),
@@ -353,8 +355,8 @@ const AARCH64_FENCES: &[FenceRule] = &[
     fence(Acquire,  R_ANY,  Cumul::None,   2, "DMB.LD"),
     fence(Release,  ALL,    Cumul::Full,   4, "DMB.SY"),
     fence(AcqRel,   ALL,    Cumul::Full,   4, "DMB.SY"),
-    // no ARMv8 equivalent: what it orders, not cumulative
-    fence(MembarRelease, RW_WW, Cumul::None, 2, "DMB"),
+    // no ARMv8 equivalent: never more than the lwsync entry below
+    fence(MembarRelease, RW_WW, Cumul::Writes, 2, "LwSync"),
     fence(DmbLd,    R_ANY,  Cumul::None,   2, "DMB.LD"),
     fence(DmbSt,    WW,     Cumul::Full,   1, "DMB.ST"),
     fence(Eieio,    WW,     Cumul::Full,   1, "DMB.ST"),

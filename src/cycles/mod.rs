@@ -231,9 +231,26 @@ fn judge(aeg: &Aeg, arch: &Arch, segs: &[Seg]) -> Option<Judged> {
                 && dir(next.first) == Dir::W
                 && aeg.object(obj).exact
                 && info.writes_between.contains(&obj);
+            // A read-modify-write's write follows its read in coherence with nothing between
+            // (atomicity). Leaving its read by fr to a write W', the path really runs
+            // `first -po-> its write -ws-> W'`; entering its write by ws from X, the read took
+            // X or a coherence-later write, so the path runs `X -ws*;rfe-> its read -po->
+            // last` where external read-from is in happens-before — unless the thread itself
+            // wrote the location before (the read may take that write instead).
+            let prev = &segs[(i + n - 1) % n];
+            let rmw_read_leaving = match (dir(s.last), dir(next.first), aeg.rmw_partner.get(&s.last)) {
+                (Dir::R, Dir::W, Some(&w)) => aeg.pair(s.first, w),
+                _ => None,
+            };
+            let rmw_write_entered = match (dir(prev.last), dir(s.first), aeg.rmw_partner.get(&s.first)) {
+                (Dir::W, Dir::W, Some(&r)) if arch.rfe_safe() && !own_write_before(aeg, r) => aeg.pair(r, s.last),
+                _ => None,
+            };
             let safe_by = |strong_only| {
                 arch.po_pair_safe_by(dir(s.first), dir(s.last), info, strong_only)
                     || via_write && arch.po_pair_safe_by(dir(s.first), Dir::W, info, strong_only)
+                    || rmw_read_leaving.is_some_and(|p| arch.po_pair_safe_by(dir(s.first), Dir::W, p, strong_only))
+                    || rmw_write_entered.is_some_and(|p| arch.po_pair_safe_by(Dir::R, dir(s.last), p, strong_only))
             };
             let (safe, safe_strong) = (safe_by(false), safe_by(true));
             let strong = arch.strongly_fenced(dir(s.first), dir(s.last), info);
@@ -263,6 +280,15 @@ fn judge(aeg: &Aeg, arch: &Arch, segs: &[Seg]) -> Option<Judged> {
     }
     let dirs = events.iter().map(|&e| dir(e)).collect();
     Some(Judged { events, edges, light_only, labs, dirs })
+}
+
+/// Whether a write of `read`'s thread to its object may precede it (then the read of a
+/// read-modify-write may take that write).
+fn own_write_before(aeg: &Aeg, read: EventId) -> bool {
+    let r = aeg.event(read);
+    aeg.events.iter().enumerate().any(|(i, w)| {
+        w.dir == Dir::W && w.thread == r.thread && w.obj == r.obj && aeg.pair(EventId(i as u32), read).is_some()
+    })
 }
 
 /// A candidate's relations judged by the architecture's table, with what herd's axioms need.

@@ -368,8 +368,9 @@ impl<'a> Rewriter<'a> {
         self.compute_must_fences();
         self.note_rmws();
         self.make_pending_reads(&stmts);
-        if !self.model.lw_b_cumulative && self.model.fences.values().any(|e| e.mark_writes) {
-            self.lw_blocked = Some(self.new_func("__weakc_lw_blocked".into(), &[("t", Type::INT), ("c", Type::INT)], Type::Bool, |_, _| vec![]));
+        if self.model.fences.values().any(|e| e.mark_writes) {
+            let params: &[(&str, Type)] = if self.tagged() { &[("t", Type::INT), ("c", Type::INT), ("mask", Type::UINT)] } else { &[("t", Type::INT), ("c", Type::INT)] };
+            self.lw_blocked = Some(self.new_func("__weakc_lw_blocked".into(), params, Type::Bool, |_, _| vec![]));
         }
         for g in 0..self.groups.len() {
             self.make_group_fns(g);
@@ -1118,6 +1119,8 @@ struct GroupVars {
     cap: Option<Expr>,
     /// Per entry, the bit of its write site in [`Plan::lw_pass`] (see `Rewriter::lw_bits`).
     tag: Option<Expr>,
+    /// Per entry, the tags of the marked entries its write passes (`Rewriter::pass_mask`).
+    pass: Option<Expr>,
 }
 
 impl Rewriter<'_> {
@@ -1188,6 +1191,10 @@ impl Rewriter<'_> {
             }),
             tag: self.tagged().then(|| {
                 let v = self.global(format!("{base}_tag"), arr(Type::UINT));
+                var(v, &arr(Type::UINT))
+            }),
+            pass: self.tagged().then(|| {
+                let v = self.global(format!("{base}_pass"), arr(Type::UINT));
                 var(v, &arr(Type::UINT))
             }),
         };
@@ -1274,6 +1281,12 @@ impl Rewriter<'_> {
         // Non-deterministic flush of the oldest entries per address, inserted before reads
         // where its effect can be observed (§4.4).
         let lw_blocked = self.lw_blocked;
+        // `__weakc_lw_blocked(thread, lwsyncs after it[, what it passes])` for entry i
+        let blocked_args = |i: u64| -> Vec<Expr> {
+            let mut a = vec![at(&gv.thd, i), at(&gv.lw, i)];
+            a.extend(gv.pass.as_ref().map(|p| at(p, i)));
+            a
+        };
         let flush_some = self.new_func(format!("{base}_flush_some"), &[], Type::Void, |s, _| {
             let fid = FuncId(s.out.funcs.len() as u32 - 1);
             let mut b = vec![];
@@ -1284,7 +1297,7 @@ impl Rewriter<'_> {
                     // that follows it (W1 with lwsync in ab; they may still be read early).
                     let blocked = s.local(fid, &format!("blocked{i}"), Type::Bool);
                     b.push(stmt(
-                        StmtKind::Call { dest: Some(blocked.clone()), callee: Callee::Direct(f), args: vec![at(&gv.thd, i), at(&gv.lw, i)] },
+                        StmtKind::Call { dest: Some(blocked.clone()), callee: Callee::Direct(f), args: blocked_args(i) },
                         l,
                     ));
                     c = and(c, not(blocked));
@@ -1305,6 +1318,7 @@ impl Rewriter<'_> {
         // READ FROM memory or buffer: own newest entry (rfi, store forwarding); with
         // non-atomic writes (rfe relaxed) also another thread's entry (R6, visible(w, r)).
         let rfe = self.model.rfe_relaxed;
+        let b_blocked = self.lw_blocked.filter(|_| self.model.lw_b_cumulative);
         let read_fn = |s: &mut Self, name: String, others: bool| {
             s.new_func(name, &[("p", pty.clone()), ("me", Type::INT)], elem.clone(), |s, p| {
                 let fid = FuncId(s.out.funcs.len() as u32 - 1);
@@ -1313,7 +1327,15 @@ impl Rewriter<'_> {
                 for i in 0..n {
                     let mut who = eq(at(&gv.thd, i), p[1].clone());
                     if others {
-                        who = or(who, nondet_bool());
+                        let mut seen = nondet_bool();
+                        if let Some(f) = b_blocked {
+                            // B-cumulativity: another thread sees the entry only after its
+                            // thread's writes from before an lwsync that precedes it.
+                            let blocked = s.local(fid, &format!("blocked{i}"), Type::Bool);
+                            b.push(stmt(StmtKind::Call { dest: Some(blocked.clone()), callee: Callee::Direct(f), args: blocked_args(i) }, l));
+                            seen = and(seen, not(blocked));
+                        }
+                        who = or(who, seen);
                     }
                     let c = and(and(at(&gv.live, i), eq(at(&gv.addr, i), p[0].clone())), who);
                     b.push(if_(c, vec![assign(v.clone(), at(&gv.val, i), l)], vec![], l));
@@ -1330,6 +1352,7 @@ impl Rewriter<'_> {
         let mut delay_params = vec![("p", pty.clone()), ("v", elem.clone()), ("me", Type::INT)];
         if gv.tag.is_some() {
             delay_params.push(("tag", Type::UINT));
+            delay_params.push(("pass", Type::UINT));
         }
         let delay = self.new_func(format!("{base}_delay"), &delay_params, Type::Void, |_, p| {
             let i = gv.n.clone();
@@ -1341,8 +1364,9 @@ impl Rewriter<'_> {
                 assign(index(gv.lw.clone(), i.clone()), int(0), l),
                 assign(index(gv.live.clone(), i.clone()), int(1), l),
             ];
-            if let Some(tag) = &gv.tag {
+            if let (Some(tag), Some(pass)) = (&gv.tag, &gv.pass) {
                 b.push(assign(index(tag.clone(), i.clone()), p[3].clone(), l));
+                b.push(assign(index(pass.clone(), i.clone()), p[4].clone(), l));
             }
             b.push(assign(gv.n.clone(), bin(BinOp::Add, gv.n.clone(), int(1)), l));
             b
@@ -1377,7 +1401,7 @@ impl Rewriter<'_> {
             }
             let mut args = p.to_vec();
             if gv.tag.is_some() {
-                args.push(uint(0));
+                args.extend([uint(0), uint(0)]);
             }
             vec![if_(and(own, nondet_bool()), vec![call(delay, args, l)], direct, l)]
         });
@@ -1388,11 +1412,12 @@ impl Rewriter<'_> {
                 let mut hold_params = vec![("p", pty.clone()), ("v", elem.clone()), ("me", Type::INT), ("s", pty.clone())];
                 if gv.tag.is_some() {
                     hold_params.push(("tag", Type::UINT));
+                    hold_params.push(("pass", Type::UINT));
                 }
                 let hold = self.new_func(format!("{base}_hold"), &hold_params, Type::Void, |_, p| {
                     let i = gv.n.clone();
                     let mut args = p[..3].to_vec();
-                    args.extend(p.get(4).cloned());
+                    args.extend(p[4..].iter().cloned());
                     vec![
                         call(delay, args, l),
                         assign(index(cap.clone(), bin(BinOp::Sub, i, int(1))), p[3].clone(), l),
@@ -1448,14 +1473,18 @@ impl Rewriter<'_> {
             fns.iter().filter_map(pick).map(|f| call(f, vec![p[0].clone()], l)).collect()
         };
         if let Some(f) = self.lw_blocked {
-            let ps: Vec<Expr> = self.out.func(f).params.iter().map(|&v| var(v, &Type::INT)).collect();
+            let ps: Vec<Expr> = self.out.func(f).params.iter().map(|&v| var(v, &self.out.var(v).ty)).collect();
             let r = self.local(f, "r", Type::Bool);
             let mut body = vec![assign(r.clone(), int(0), l)];
             for g in &self.groups {
                 let gv = g.vars.as_ref().expect("made");
                 for i in 0..g.depth as u64 {
                     let at = |a: &Expr| index(a.clone(), int(i as i128));
-                    let c = and(and(at(&gv.live), eq(at(&gv.thd), ps[0].clone())), lt(ps[1].clone(), at(&gv.lw)));
+                    let mut c = and(and(at(&gv.live), eq(at(&gv.thd), ps[0].clone())), lt(ps[1].clone(), at(&gv.lw)));
+                    // an entry the blocked one passes does not hold it back
+                    if let (Some(tag), Some(mask)) = (&gv.tag, ps.get(2)) {
+                        c = and(c, eq(bin(BinOp::BitAnd, at(tag), mask.clone()), uint(0)));
+                    }
                     body.push(if_(c, vec![assign(r.clone(), int(1), l)], vec![], l));
                 }
             }
@@ -1756,7 +1785,7 @@ impl Rewriter<'_> {
             // Writes queue in the FIFO buffer (`*_write`): nothing to flush here.
         } else if self.model.ww_preserved {
             b.extend(self.call_me(self.flush_all_own, ctx, loc));
-        } else if !buffered || self.model.lw_b_cumulative {
+        } else if !buffered {
             b.extend(self.flush_lw_call(ctx, pass, loc));
         }
         if self.model.ctrl_orders_writes && skip.is_none() {
@@ -2010,11 +2039,12 @@ impl Rewriter<'_> {
                         let direct = call(fns.write.expect("made"), args.clone(), loc);
                         if delayed {
                             // Straight to memory: lwsync-marked entries first.
-                            let mut to_memory: Block = self.flush_lw_call(ctx, pass, loc).filter(|_| !self.tso_fifo && !self.model.ww_preserved && !self.model.lw_b_cumulative).into_iter().collect();
+                            let mut to_memory: Block = self.flush_lw_call(ctx, pass, loc).filter(|_| !self.tso_fifo && !self.model.ww_preserved).into_iter().collect();
                             to_memory.push(direct);
                             let mut args = args;
                             if self.groups[g].vars.as_ref().is_some_and(|gv| gv.tag.is_some()) {
                                 args.push(uint(self.site_tag(s.id)));
+                                args.push(uint(pass));
                             }
                             let mut write = vec![if_(nondet_bool(), vec![call(fns.delay.expect("made"), args.clone(), loc)], to_memory, loc)];
                             if let Some(hi) = hold {
@@ -2031,7 +2061,7 @@ impl Rewriter<'_> {
                                 // (p, v, me, snapshot[, tag])
                                 let mut hold_args = args[..3].to_vec();
                                 hold_args.push(addr_of(var(h.snap, &sty)));
-                                hold_args.extend(args.get(3).cloned());
+                                hold_args.extend(args[3..].iter().cloned());
                                 let hold = vec![assign(held.clone(), int(1), loc), call(fns.hold.expect("made"), hold_args, loc)];
                                 write.insert(0, if_(not(held), vec![self.complete_read(p, ctx, loc)], vec![], loc));
                                 write = vec![if_(keep, hold, write, loc)];
