@@ -68,6 +68,9 @@ enum Cmd {
     Litmus(weakc::litmus::runner::LitmusArgs),
     /// Generate a litmus test from a cycle in diy's edge vocabulary ("PodWR Fre PodWR Fre").
     LitmusGen(weakc::litmus::gen::GenArgs),
+    /// Generate a C11 litmus test from its name (MP+rlx-rel+acq-rlx): the C program, or with
+    /// --mm the hardware litmus test it compiles to.
+    LitmusC11(weakc::litmus::c11::C11Args),
     /// Choose the cheapest fences that break every critical cycle (or, with --property,
     /// that make the assertions hold), verify the answer, and print or patch it.
     Fences {
@@ -279,6 +282,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
         Cmd::Verify { common, v } => verify(common, v),
         Cmd::Litmus(args) => weakc::litmus::runner::main(args).map_err(|e| (e, SourceMap::default())),
         Cmd::LitmusGen(args) => weakc::litmus::gen::main(args).map_err(|e| (e, SourceMap::default())),
+        Cmd::LitmusC11(args) => weakc::litmus::c11::main(args).map_err(|e| (e, SourceMap::default())),
         Cmd::Fences { common, f } => {
             let arch = arch_of(&common.mm)?;
             let a = analyze(&common, arch)?;

@@ -595,6 +595,23 @@ impl<'a> Setup<'a> {
         match (mu.as_str(), ops.len()) {
             ("MFENCE", 0) => Self::fence(st, Fence::Mfence),
             ("LFENCE" | "SFENCE", 0) => {}
+            // Not herd's: SPARC barriers in x86-dialect tests (the C11 family's compiled
+            // tests for pso/rmo, `super::c11`), each mask read as the IR fence whose SPARC
+            // table entry orders exactly its pairs. The bits are added (`#LoadStore+#StoreStore`)
+            // since `|` separates the columns.
+            ("MEMBAR", _) => {
+                let mut mask: Vec<String> = rest.split('+').map(|m| m.trim().to_ascii_uppercase()).collect();
+                mask.sort();
+                let mask: Vec<&str> = mask.iter().map(String::as_str).collect();
+                let f = match mask.as_slice() {
+                    ["#LOADLOAD", "#LOADSTORE", "#STORELOAD", "#STORESTORE"] => Fence::Mfence,
+                    ["#STORESTORE"] => Fence::DmbSt,
+                    ["#LOADLOAD", "#LOADSTORE"] => Fence::DmbLd,
+                    ["#LOADSTORE", "#STORESTORE"] => Fence::MembarRelease,
+                    _ => return Err(Error::unsupported(loc, format!("barrier `{text}` (all four bits, #StoreStore, #LoadLoad+#LoadStore or #LoadStore+#StoreStore)"))),
+                };
+                Self::fence(st, f);
+            }
             ("MOV", 2) => match (is_mem(&ops[0]), is_mem(&ops[1])) {
                 (true, false) => {
                     let a = self.x86_addr(st, &ops[0], loc)?;

@@ -1,10 +1,12 @@
 //! Litmus tests: herd7 `.litmus` files ([`parse`]), their translation to C in the ESOP 2013
 //! conventions ([`translate`]), and batch runs against reference verdicts ([`runner`],
 //! the `weakc litmus` command), tests generated from diy-style cycles ([`gen`], the
-//! `weakc litmus-gen` command), and an independent axiomatic reference engine
+//! `weakc litmus-gen` command), C11 litmus tests compiled per architecture ([`c11`], the
+//! `weakc litmus-c11` command), and an independent axiomatic reference engine
 //! ([`axiomatic`], `weakc litmus --engine axiomatic|both`).
 
 pub mod axiomatic;
+pub mod c11;
 pub mod gen;
 pub mod parse;
 pub mod runner;
