@@ -389,14 +389,14 @@ const AARCH64_ACQ_REL: AcqRelRules = AcqRelRules { acquire: R_ANY, release: RW_W
 ///   The pick dependencies (`iico_ctrl`: a `CAS` compare, `CSEL`'s flags) are not kept
 ///   either; a branch on a pick variable (`crate::normalize::PICK_PREFIX`) is no `ctrl`.
 /// * `bob`: `dmb sy`, `dmb st` (W→W) and `dmb ld` (R→R, R→W; the translator leaves out a
-///   `DMB LD` after a `NoRet` read, which it must not order) are; acquire (`LDAR`, `LDAPR`)
-///   and release (`STLR`) are not instructions of weakc's IR. The litmus translator
-///   (`src/litmus/translate.rs`) writes them as plain accesses, plus a `dmb ld` after an
-///   acquire load that is the first access of its thread and a `dmb sy` before a release
-///   store that is the last one: there a fence orders exactly the pairs the instruction
-///   orders, elsewhere it would order more. The `[L]; po; [A]` (RCsc) pair is kept, by a
-///   `dmb sy` between them, only where the `LDAR` is the next access after the `STLR` in
-///   straight-line code (exact there).
+///   `DMB LD` after a `NoRet` read, which it must not order) are; so are acquire (`LDAR`,
+///   `LDAPR`: `[A|Q]; po`) and release (`STLR`: `po; [L]`, and `[L]; po; [A]`) accesses,
+///   which C11 atomics compile to ([`AARCH64_ACQ_REL`], an access's
+///   [`crate::ir::HwOrder`]). The litmus translator (`src/litmus/translate.rs`) still writes
+///   a herd test's `LDAR`/`STLR` as plain accesses, plus a `dmb ld` after an acquire load
+///   that is the first access of its thread and a `dmb sy` before a release store that is
+///   the last one (exact there), and a `dmb sy` between an `STLR` and the next `LDAR` in
+///   straight-line code.
 /// * Same-address pairs are always preserved (uniproc: `internal`/`sca` in herd).
 pub static AARCH64: Arch = Arch {
     name: "aarch64",
