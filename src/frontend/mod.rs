@@ -8,7 +8,7 @@
 //! `__CPROVER_assume/assert`, `__CPROVER_atomic_begin/end`), SV-COMP's (`__VERIFIER_*`,
 //! `reach_error`, `assume_abort_if_not`, atomic sections and `__VERIFIER_atomic_*`
 //! functions), glibc's `assert` expansions, pthreads (create, join, mutex lock/unlock), GCC
-//! inline-assembly fences, `__sync_*`/`__atomic_*` builtins, and C11 `<stdatomic.h>` (through
+//! inline assembly (fences and memory idioms, `asm.rs`), `__sync_*`/`__atomic_*` builtins, and C11 `<stdatomic.h>` (through
 //! a shim header mapping it to the `__atomic_*` builtins).
 //!
 //! Errors: malformed C in the user's files is [`Error::Syntax`]; constructs weakc does not
