@@ -500,6 +500,9 @@ pub struct Program {
     /// objects C11 makes atomic (accesses through pointers to `_Atomic` are not told apart).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub atomic_vars: Vec<VarId>,
+    /// Warnings of the front end (inline assembly it does not understand), for the user.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<(Loc, String)>,
 }
 
 impl Program {

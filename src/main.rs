@@ -237,13 +237,18 @@ fn arch_of(name: &str) -> Result<&'static Arch, Failure> {
 
 fn analyze(c: &Common, arch: &Arch) -> Result<Analysis, Failure> {
     let opts = pipeline_options(c);
-    pipeline::analyze_with_sources(&c.file, arch, &opts).map_err(|(e, mut map)| {
+    let a = pipeline::analyze_with_sources(&c.file, arch, &opts).map_err(|(e, mut map)| {
         // The file could not even be read: register its name for the diagnostic.
         if map.files.is_empty() {
             map.file_id(&c.file.display().to_string());
         }
         (e, map)
-    })
+    })?;
+    // On stderr: stdout may be JSON or a report that tools parse.
+    for (loc, msg) in &a.program.warnings {
+        eprint!("{}", weakc::source::render_diagnostic(&a.map, weakc::source::Severity::Warning, Some(*loc), msg, "", false));
+    }
+    Ok(a)
 }
 
 fn parse_target(s: &str) -> Result<weakc::frontend::preprocess::Target, String> {

@@ -485,50 +485,6 @@ impl<'t> Lowerer<'t> {
         self.emit(StmtKind::Rmw(rmw), loc);
         Ok(if matches!(dest, Dest::Value) { Some(Expr::new(ExprKind::Const(0), Type::Void)) } else { None })
     }
-
-    /// Inline assembly statement: only fences are understood.
-    pub fn asm(&mut self, n: Node<'t>) -> R<()> {
-        let code = n.child_by_field_name("assembly_code").ok_or_else(|| self.syntax_err(n))?;
-        let bytes = self.string_literal_bytes(code)?;
-        let s = String::from_utf8_lossy(&bytes).to_ascii_lowercase();
-        let s = s.trim().trim_end_matches(|c: char| c == ';' || c.is_whitespace()).trim();
-        let words: Vec<&str> = s.split_whitespace().collect();
-        let norm = words.join(" ");
-        let f = match norm.as_str() {
-            "" => Fence::Compiler,
-            "mfence" => Fence::Mfence,
-            "sync" | "hwsync" | "sync 0" => Fence::Sync,
-            "lwsync" | "sync 1" => Fence::Lwsync,
-            "isync" => Fence::Isync,
-            "eieio" => Fence::Eieio,
-            "dmb" | "dmb sy" | "dmb ish" => Fence::Dmb,
-            "dmb st" | "dmb ishst" => Fence::DmbSt,
-            "dmb ld" | "dmb ishld" => Fence::DmbLd,
-            "isb" | "isb sy" => Fence::Isb,
-            d if d == "dsb" || d.starts_with("dsb ") => Fence::Dsb,
-            // SPARC `membar #A | #B`: the IR fence whose SPARC table entry orders the most
-            // pairs without ordering more than the mask (conservative, as for foreign fences)
-            d if d.starts_with("membar") => {
-                let mask: Vec<String> = d["membar".len()..].split('|').map(|m| m.trim().to_string()).collect();
-                let has = |m: &str| mask.iter().any(|x| x == m);
-                let (ss, sl, ll, ls) = (has("#storestore"), has("#storeload"), has("#loadload"), has("#loadstore"));
-                if (ss && sl && ll && ls) || has("#sync") || has("#memissue") {
-                    Fence::Mfence
-                } else if ss && ll && ls {
-                    Fence::Lwsync
-                } else if ss {
-                    Fence::DmbSt
-                } else if ll && ls {
-                    Fence::DmbLd
-                } else {
-                    Fence::Compiler
-                }
-            }
-            other => return Err(self.unsupported(n, format!("inline assembly `{other}` (only fence instructions are understood)"))),
-        };
-        self.emit(StmtKind::Fence(f), self.loc(n));
-        Ok(())
-    }
 }
 
 /// The standard prototype of a C library function whose result is a pointer, for calls

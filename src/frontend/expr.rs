@@ -516,7 +516,7 @@ impl<'t> Lowerer<'t> {
         }
     }
 
-    fn addr_of(&mut self, arg: Node<'t>) -> R<Expr> {
+    pub(super) fn addr_of(&mut self, arg: Node<'t>) -> R<Expr> {
         let e = self.value(arg)?;
         match e.kind {
             ExprKind::Deref(p) => {

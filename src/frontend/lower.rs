@@ -198,6 +198,9 @@ pub(super) struct Lowerer<'t> {
     /// File-scope variables declared `_Atomic` (their [`Var`]s go to
     /// [`Program::atomic_vars`] when created).
     pub atomic_globals: HashSet<String>,
+    /// The machine the program is analysed for (`--target`, else the memory model's): inline
+    /// assembly of another instruction set cannot mean what it says there.
+    pub target: Option<super::preprocess::Target>,
 }
 
 /// Deeper expressions or statements are rejected (the lowering and later stages recurse).
@@ -273,6 +276,7 @@ impl<'t> Lowerer<'t> {
             nesting: 0,
             atomic_typedefs: HashSet::new(),
             atomic_globals: HashSet::new(),
+            target: None,
         }
     }
 

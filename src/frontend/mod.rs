@@ -8,13 +8,14 @@
 //! `__CPROVER_assume/assert`, `__CPROVER_atomic_begin/end`), SV-COMP's (`__VERIFIER_*`,
 //! `reach_error`, `assume_abort_if_not`, atomic sections and `__VERIFIER_atomic_*`
 //! functions), glibc's `assert` expansions, pthreads (create, join, mutex lock/unlock), GCC
-//! inline-assembly fences, `__sync_*`/`__atomic_*` builtins, and C11 `<stdatomic.h>` (through
+//! inline assembly (fences and memory idioms, `asm.rs`), `__sync_*`/`__atomic_*` builtins, and C11 `<stdatomic.h>` (through
 //! a shim header mapping it to the `__atomic_*` builtins).
 //!
 //! Errors: malformed C in the user's files is [`Error::Syntax`]; constructs weakc does not
 //! model, in code that is used, are [`Error::Unsupported`] (declarations of system headers
 //! that cannot be handled are only reported when the program uses them).
 
+mod asm;
 mod builtins;
 pub mod dump;
 mod expr;
@@ -64,25 +65,25 @@ pub fn load_file(path: &Path, opts: &Options, map: &mut SourceMap) -> Result<Pro
     let name = path.display().to_string();
     map.add_file(&name, text.clone());
     let prep = preprocess::prepare(&name, Some(path), &text, opts, map)?;
-    lower_prepared(&prep, map)
+    lower_prepared(&prep, map, opts.target)
 }
 
 /// Like [`load_file`] for text in memory; `name` names it in locations and messages.
 pub fn load_str(name: &str, text: &str, opts: &Options, map: &mut SourceMap) -> Result<Program, Error> {
     map.add_file(name, text.to_string());
     let prep = preprocess::prepare(name, None, text, opts, map)?;
-    lower_prepared(&prep, map)
+    lower_prepared(&prep, map, opts.target)
 }
 
 /// Stack for lowering (deeply nested expressions recurse).
 const STACK: usize = 256 << 20;
 
-fn lower_prepared(prep: &preprocess::Prepared, map: &SourceMap) -> Result<Program, Error> {
+fn lower_prepared(prep: &preprocess::Prepared, map: &SourceMap, target: Option<preprocess::Target>) -> Result<Program, Error> {
     std::thread::scope(|s| {
         let h = std::thread::Builder::new()
             .name("weakc-frontend".into())
             .stack_size(STACK)
-            .spawn_scoped(s, || lower_tree(prep, map))
+            .spawn_scoped(s, || lower_tree(prep, map, target))
             .map_err(|e| Error::Internal(format!("cannot start the front-end thread: {e}")))?;
         h.join().unwrap_or_else(|p| {
             let msg = p
@@ -95,10 +96,11 @@ fn lower_prepared(prep: &preprocess::Prepared, map: &SourceMap) -> Result<Progra
     })
 }
 
-fn lower_tree(prep: &preprocess::Prepared, map: &SourceMap) -> Result<Program, Error> {
+fn lower_tree(prep: &preprocess::Prepared, map: &SourceMap, target: Option<preprocess::Target>) -> Result<Program, Error> {
     let tree = parse_c(&prep.text).ok_or_else(|| Error::Internal("tree-sitter could not parse the input".into()))?;
     let mut l = lower::Lowerer::new(&prep.text, prep);
     l.set_sources(map);
+    l.target = target;
     l.translation_unit(tree.root_node())?;
     let root = tree.root_node();
     let mut roots = Vec::new();

@@ -603,6 +603,42 @@ fn matching_paren(b: &[u8], open: usize) -> Option<usize> {
     None
 }
 
+/// An asm operand's constraint written as adjacent literals (`"e" "q" (v)`, Concurrency
+/// Kit's `CK_CC_IMM_S32 "q"`), which tree-sitter-c's grammar does not accept there: the
+/// quotes between them become spaces (columns kept; the lowerer ignores blanks in
+/// constraints). `i` is just past the first literal's closing quote, already in `out`;
+/// returns where to go on.
+fn join_constraint(b: &[u8], i: usize, out: &mut Vec<u8>) -> usize {
+    let mut j = i;
+    while j < b.len() && (b[j] == b' ' || b[j] == b'\t') {
+        j += 1;
+    }
+    if b.get(j) != Some(&b'"') {
+        return i;
+    }
+    let mut k = j + 1;
+    while k < b.len() && b[k] != b'"' && b[k] != b'\n' {
+        if b[k] == b'\\' {
+            k += 1;
+        }
+        k += 1;
+    }
+    if k >= b.len() || b[k] != b'"' {
+        return i;
+    }
+    let mut m = k + 1;
+    while m < b.len() && b[m].is_ascii_whitespace() {
+        m += 1;
+    }
+    if b.get(m) != Some(&b'(') {
+        return i;
+    }
+    out.pop();
+    out.extend(std::iter::repeat_n(b' ', j + 1 - i + 1));
+    out.extend_from_slice(&b[j + 1..=k]);
+    join_constraint(b, k + 1, out)
+}
+
 /// Replaces GNU alternate keywords by their standard spelling (same length, padded with
 /// spaces), outside strings, character constants and comments.
 ///
@@ -642,6 +678,9 @@ pub fn normalize_keywords(text: &str) -> String {
             if i < b.len() && b[i] == q {
                 out.push(q);
                 i += 1;
+                if q == b'"' {
+                    i = join_constraint(b, i, &mut out);
+                }
             }
         } else if c == b'/' && b.get(i + 1) == Some(&b'/') {
             while i < b.len() && b[i] != b'\n' {
