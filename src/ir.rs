@@ -500,7 +500,9 @@ pub struct Program {
     /// objects C11 makes atomic (accesses through pointers to `_Atomic` are not told apart).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub atomic_vars: Vec<VarId>,
-    /// Warnings of the front end (inline assembly it does not understand), for the user.
+    /// Warnings of the front end, for the user: each names an over-approximation (inline
+    /// assembly it does not understand, a memory order that is not a constant), so a
+    /// violation found in the program may not be a real one (see `verify::Checked::doubts`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<(Loc, String)>,
 }

@@ -64,6 +64,9 @@ pub struct Checked {
     /// Behaviours of the architecture the instrumented program may lack
     /// ([`crate::rewrite::Summary::approximations`]): assertions that hold prove nothing.
     pub approximations: Vec<(crate::source::Loc, String)>,
+    /// Behaviours the program has that the C source may not ([`Program::warnings`]): a
+    /// violation found may rely on one, so it proves nothing either.
+    pub doubts: Vec<(crate::source::Loc, String)>,
 }
 
 impl Checked {
@@ -96,6 +99,13 @@ impl Checked {
                 };
                 Verdict::Unknown(format!(
                     "the assertions hold in the instrumented program, but it may lack behaviours of the architecture: line {}: {why}{more}",
+                    loc.line
+                ))
+            }
+            Verdict::Unsafe if !self.doubts.is_empty() => {
+                let (loc, why) = &self.doubts[0];
+                Verdict::Unknown(format!(
+                    "a violation was found, but it may rely on an over-approximation of the program: line {}: {why}",
                     loc.line
                 ))
             }
@@ -159,7 +169,8 @@ pub fn check(
     let depths = rw.summary.buffers;
     let approximations = rw.summary.approximations;
     drop(rw.program);
-    let mut done = Checked { checks: vec![first], no_fallback: None, instrumented, approximations };
+    let doubts = a.program.warnings.clone();
+    let mut done = Checked { checks: vec![first], no_fallback: None, instrumented, approximations, doubts };
     if buffer_size == 1 || !instrumented || !done.checks[0].outcome.memory_guard_hit() {
         return Ok(done);
     }

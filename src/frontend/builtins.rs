@@ -350,8 +350,13 @@ impl<'t> Lowerer<'t> {
             }
             "__atomic_thread_fence" | "__atomic_signal_fence" => {
                 nargs(self, 1)?;
-                let o = self.const_eval(args[0]).ok().and_then(mem_order);
-                let o = o.ok_or_else(|| self.unsupported(args[0], "memory order that is not a constant"))?;
+                let o = match self.const_eval(args[0]).ok().and_then(mem_order) {
+                    Some(o) => o,
+                    None => {
+                        self.effect(args[0])?;
+                        self.relaxed_order(args[0])
+                    }
+                };
                 let f = if name == "__atomic_signal_fence" {
                     Fence::Compiler
                 } else {
@@ -404,6 +409,14 @@ impl<'t> Lowerer<'t> {
     }
 
     #[allow(clippy::too_many_arguments)]
+    /// A memory order that is not a compile-time constant: the weakest, `relaxed` (every
+    /// behaviour of the real order is one of relaxed's), with a warning.
+    fn relaxed_order(&mut self, a: Node<'t>) -> MemOrder {
+        let loc = self.loc(a);
+        self.prog.warnings.push((loc, "memory order is not a compile-time constant: treated as memory_order_relaxed (no behaviour of the real order is lost; more may be reported)".into()));
+        MemOrder::Relaxed
+    }
+
     fn rmw(&mut self, n: Node<'t>, name: &str, op: RmwOp, shape: Shape, order: Option<MemOrder>, args: &[Node<'t>], dest: Dest) -> R<Option<Expr>> {
         let loc = self.loc(n);
         let (nvals, order_idx) = match (shape, order.is_some()) {
@@ -428,7 +441,8 @@ impl<'t> Lowerer<'t> {
             (Some(o), _) => o,
             (None, Some(i)) => {
                 let a = args.get(i).copied().ok_or_else(|| Error::syntax(loc, format!("`{name}` needs a memory order")))?;
-                self.const_eval(a).ok().and_then(mem_order).ok_or_else(|| self.unsupported(a, "memory order that is not a constant"))?
+                // its effects, if any, are lowered with the trailing arguments below
+                self.const_eval(a).ok().and_then(mem_order).unwrap_or_else(|| self.relaxed_order(a))
             }
             (None, None) => MemOrder::SeqCst,
         };
