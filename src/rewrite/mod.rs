@@ -368,7 +368,7 @@ impl<'a> Rewriter<'a> {
         self.compute_must_fences();
         self.note_rmws();
         self.make_pending_reads(&stmts);
-        if self.model.fences.values().any(|e| e.mark_writes) {
+        if self.program_marks_writes() {
             let params: &[(&str, Type)] = if self.tagged() { &[("t", Type::INT), ("c", Type::INT), ("mask", Type::UINT)] } else { &[("t", Type::INT), ("c", Type::INT)] };
             self.lw_blocked = Some(self.new_func("__weakc_lw_blocked".into(), params, Type::Bool, |_, _| vec![]));
         }
@@ -1619,6 +1619,27 @@ impl Rewriter<'_> {
 
     fn call_me(&self, f: Option<FuncId>, ctx: &Ctx, loc: Loc) -> Option<Stmt> {
         f.map(|f| call(f, vec![ctx.me.clone()], loc))
+    }
+
+    /// Some fence of the program only marks writes (orders them before later writes, not
+    /// before later reads) on a model that does not keep write order anyway: entries must
+    /// then leave, and on B-cumulative models be seen, after the marked ones
+    /// (`__weakc_lw_blocked`).
+    fn program_marks_writes(&self) -> bool {
+        if self.model.ww_preserved || self.tso_fifo {
+            return false;
+        }
+        let mut any = false;
+        for f in &self.src.funcs {
+            if let Some(body) = &f.body {
+                walk_stmts(body, &mut |s| {
+                    if let StmtKind::Fence(fence) = &s.kind {
+                        any |= self.fence_effect(*fence).mark_writes;
+                    }
+                });
+            }
+        }
+        any
     }
 
     /// Buffer entries carry the tag of their write site ([`Plan::lw_pass`]).

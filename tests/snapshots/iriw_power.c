@@ -174,12 +174,12 @@ void *W0(void *arg)
 #line 6 "tests/c/iriw.c"
     __VERIFIER_atomic_begin();
 #line 6 "tests/c/iriw.c"
-    __weakc_flush_all_lw(__weakc_me);
-#line 6 "tests/c/iriw.c"
     if (__VERIFIER_nondet_bool()) {
 #line 6 "tests/c/iriw.c"
         x__g0_delay(&x, 1, __weakc_me);
     } else {
+#line 6 "tests/c/iriw.c"
+        __weakc_flush_all_lw(__weakc_me);
 #line 6 "tests/c/iriw.c"
         x__g0_write(&x, 1, __weakc_me);
     }

@@ -133,12 +133,12 @@ void *writer(void *arg)
 #line 6 "tests/c/mp.c"
     __VERIFIER_atomic_begin();
 #line 6 "tests/c/mp.c"
-    __weakc_flush_all_lw(__weakc_me);
-#line 6 "tests/c/mp.c"
     if (__VERIFIER_nondet_bool()) {
 #line 6 "tests/c/mp.c"
         data__g0_delay(&data, 1, __weakc_me);
     } else {
+#line 6 "tests/c/mp.c"
+        __weakc_flush_all_lw(__weakc_me);
 #line 6 "tests/c/mp.c"
         data__g0_write(&data, 1, __weakc_me);
     }
