@@ -2144,6 +2144,10 @@ impl Rewriter<'_> {
                     b.push(call(fns.flush_some.expect("made"), vec![], loc));
                     if let Some(f) = fns.flush_addr {
                         b.push(call(f, vec![r.ptr.clone(), ctx.me.clone()], loc));
+                        // a compare-exchange also reads (and may write) `*expected`
+                        if let (RmwOp::CompareExchange, Some(e)) = (r.op, &r.expected) {
+                            b.push(call(f, vec![Expr::new(ExprKind::Cast(Box::new(e.clone())), r.ptr.ty.clone()), ctx.me.clone()], loc));
+                        }
                     }
                 }
                 b.push(s.clone());
