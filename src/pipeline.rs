@@ -196,8 +196,9 @@ pub fn plan_of(aeg: &Aeg, arch: &Arch, cycles: &[crate::cycles::Cycle], sel: &Se
         }
     }
     plan.global_reads = global_reads(aeg, arch);
-    delay_fenced_writes(aeg, arch, sel, &mut plan);
-    plan.approximations = approximations(aeg, arch, sel, &plan);
+    let model = model_of(arch);
+    delay_fenced_writes(aeg, &model, sel, &mut plan);
+    plan.approximations = approximations(aeg, &model, sel, &plan);
     plan
 }
 
@@ -205,18 +206,15 @@ pub fn plan_of(aeg: &Aeg, arch: &Arch, cycles: &[crate::cycles::Cycle], sel: &Se
 /// delayed past, may wait in the buffer behind the barrier's earlier writes (where the
 /// barrier is not simulated B-cumulatively): delaying it lets those stay buffered past the
 /// event, as the pair asks, instead of being flushed when it goes to memory.
-fn delay_fenced_writes(aeg: &Aeg, arch: &Arch, sel: &Selection, plan: &mut Plan) {
-    let model = model_of(arch);
+fn delay_fenced_writes(aeg: &Aeg, model: &Model, sel: &Selection, plan: &mut Plan) {
     if model.ww_preserved {
         return;
     }
     for p in sel.pairs.iter().filter(|p| p.kind != PairKind::Rfe && aeg.event(p.from).dir == Dir::W) {
         let Some(info) = aeg.pair(p.from, p.to) else { continue };
         for &(f, w) in &info.fenced_writes {
-            if model.fences.get(&f).is_some_and(|e| e.mark_writes) {
-                if let Some(i) = aeg.sites.iter().position(|s| s.stmt == w && s.dir == Dir::W && !s.atomic) {
-                    plan.delayed_writes.insert(SiteId(i as u32));
-                }
+            if model.fences.get(&f).is_some_and(|e| e.mark_writes) && !aeg.site(w).atomic {
+                plan.delayed_writes.insert(w);
             }
         }
     }
@@ -234,20 +232,17 @@ fn delay_fenced_writes(aeg: &Aeg, arch: &Arch, sel: &Selection, plan: &mut Plan)
 /// it. Only a write that may pass those entries ([`Plan::lw_pass`], herd's Power) or wait in
 /// the buffer behind them (a delayed write: it leaves, and where the barrier is
 /// B-cumulative is seen by other threads, only after them) escapes.
-fn approximations(aeg: &Aeg, arch: &Arch, sel: &Selection, plan: &Plan) -> Vec<(crate::source::Loc, String)> {
+fn approximations(aeg: &Aeg, model: &Model, sel: &Selection, plan: &Plan) -> Vec<(crate::source::Loc, String)> {
     let mut out = vec![];
     let mut seen = BTreeSet::new();
-    let model = model_of(arch);
-    let write_site = |stmt: u32| aeg.sites.iter().position(|s| s.stmt == stmt && s.dir == Dir::W).map(|i| SiteId(i as u32));
     for p in sel.pairs.iter().filter(|p| p.kind != PairKind::Rfe) {
         let Some(info) = aeg.pair(p.from, p.to) else { continue };
         let first = aeg.event(p.from);
         if first.dir == Dir::W && !model.ww_preserved {
-            for &(f, w) in &info.fenced_writes {
+            for &(f, ws) in &info.fenced_writes {
                 let marks = model.fences.get(&f).is_some_and(|e| e.mark_writes);
-                let Some(ws) = write_site(w) else { continue };
                 let escapes = plan.lw_pass.contains(&(first.site, ws)) || plan.delayed_writes.contains(&ws);
-                if marks && !escapes && seen.insert((p.from, p.to, w)) {
+                if marks && !escapes && seen.insert((p.from, p.to, false, ws.0)) {
                     out.push((
                         aeg.site(ws).loc,
                         format!(
@@ -268,7 +263,7 @@ fn approximations(aeg: &Aeg, arch: &Arch, sel: &Selection, plan: &Plan) -> Vec<(
                 aeg::PointKind::Rmw(objs) if first.dir == Dir::R && objs.contains(&first.obj) => "a read-modify-write of the same location",
                 _ => continue,
             };
-            if seen.insert((p.from, p.to, *id)) {
+            if seen.insert((p.from, p.to, true, *id)) {
                 out.push((
                     point.loc,
                     format!(

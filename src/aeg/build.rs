@@ -842,7 +842,11 @@ impl Builder {
                     writes_between: facts.written.clone(),
                     hw,
                     crosses: facts.crossed.clone(),
-                    fenced_writes: facts.fenced_writes.clone(),
+                    fenced_writes: facts
+                        .fenced_writes
+                        .iter()
+                        .filter_map(|&(f, stmt)| self.site_ids.get(&(stmt, Dir::W)).map(|&w| (f, w)))
+                        .collect(),
                 };
                 for &a in &src_events {
                     for &b in dst_events.iter().filter(|e| has_com.contains(e)) {

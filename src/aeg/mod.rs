@@ -119,9 +119,9 @@ pub struct PairInfo {
     /// Statements on *some* path strictly between the two events that the rewriter
     /// simulates with more ordering than the architecture has (see [`Aeg::points`]).
     pub crosses: BTreeSet<u32>,
-    /// Writes (statement ids) on some path strictly between the two events, each with a
-    /// fence that lies before it on that path.
-    pub fenced_writes: BTreeSet<(Fence, u32)>,
+    /// Write sites on some path strictly between the two events, each with a fence that
+    /// lies before it on that path.
+    pub fenced_writes: BTreeSet<(Fence, SiteId)>,
 }
 
 /// The acquire/release instructions at the two ends of a program-order pair (what they
