@@ -235,8 +235,13 @@ fn arch_of(name: &str) -> Result<&'static Arch, Failure> {
     })
 }
 
-fn analyze(c: &Common, arch: &Arch) -> Result<Analysis, Failure> {
-    let opts = pipeline_options(c);
+/// `lazy`: the selection will be completed lazily (instrument, verify): the first cycle
+/// search only seeds it.
+fn analyze(c: &Common, arch: &Arch, lazy: bool) -> Result<Analysis, Failure> {
+    let mut opts = pipeline_options(c);
+    if lazy {
+        opts.lazy_seed = Some(pipeline::LAZY_SEED);
+    }
     let a = pipeline::analyze_with_sources(&c.file, arch, &opts).map_err(|(e, mut map)| {
         // The file could not even be read: register its name for the diagnostic.
         if map.files.is_empty() {
@@ -279,6 +284,7 @@ fn pipeline_options(c: &Common) -> pipeline::Options {
             time_budget: Duration::from_secs_f64(c.cycle_timeout.max(0.0)),
             unbounded_instances: c.thread_instances,
         },
+        lazy_seed: None,
     }
 }
 
@@ -290,7 +296,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
         Cmd::LitmusC11(args) => weakc::litmus::c11::main(args).map_err(|e| (e, SourceMap::default())),
         Cmd::Fences { common, f } => {
             let arch = arch_of(&common.mm)?;
-            let a = analyze(&common, arch)?;
+            let a = analyze(&common, arch, false)?;
             let out = weakc::fences::run(a, arch, &pipeline_options(&common), &f)?;
             for (path, text) in &out.files {
                 write_atomically(path, text).map_err(|e| (e, out.map.clone()))?;
@@ -300,7 +306,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
         }
         Cmd::Cycles { common, format, dot } => {
             let arch = arch_of(&common.mm)?;
-            let a = analyze(&common, arch)?;
+            let a = analyze(&common, arch, false)?;
             let file = common.file.display().to_string();
             match format {
                 Format::Text => stdout(&weakc::report::cycles_text(&file, &a, arch.name)),
@@ -313,7 +319,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
         }
         Cmd::Instrument { common, output, strategy, buffer_size, no_line_directives, format } => {
             let arch = arch_of(&common.mm)?;
-            let mut a = analyze(&common, arch)?;
+            let mut a = analyze(&common, arch, true)?;
             let ropts = weakc::rewrite::Options { buffer_size: buffer_size.max(1) };
             let ins = pipeline::instrument(&mut a, arch, strategy.strategy(), &ropts);
             let file = common.file.display().to_string();
@@ -359,7 +365,7 @@ fn verify(common: Common, v: VerifyArgs) -> Result<u8, Failure> {
     let deadline = v.timeout.map(|t| std::time::Instant::now() + Duration::from_secs_f64(t.max(0.0)));
     let arch = arch_of(&common.mm)?;
     let file = common.file.display().to_string();
-    let mut a = analyze(&common, arch)?;
+    let mut a = analyze(&common, arch, true)?;
     let subject = weakc::verify::Subject { file: &file, arch, strategy: v.strategy.strategy(), buffer_size: v.buffer_size.max(1) };
     if v.show_loops {
         let ins = pipeline::instrument(&mut a, arch, subject.strategy, &weakc::rewrite::Options { buffer_size: subject.buffer_size });

@@ -13,6 +13,10 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+/// [`Options::lazy_seed`] for instrument and verify: enough cycles that small programs are
+/// enumerated completely (and their selection needs no check), few enough to stay fast.
+pub const LAZY_SEED: usize = 2000;
+
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     pub frontend: frontend::Options,
@@ -20,6 +24,10 @@ pub struct Options {
     pub atomics: crate::atomics::Options,
     pub build: BuildOptions,
     pub limits: Limits,
+    /// Stop the first cycle search after this many critical cycles (and a tenth of the
+    /// time budget): [`choose`] completes the selection lazily (`select::lazy`) from them.
+    /// `None`: the search runs to `limits` (for listing cycles).
+    pub lazy_seed: Option<usize>,
 }
 
 /// Wall-clock time of each stage, for the summary and the benchmarks.
@@ -42,6 +50,8 @@ pub struct Analysis {
     pub timings: Timings,
     /// Lines of the input file (for throughput figures).
     pub lines: usize,
+    /// The search limits asked for (the lazy selection's budget).
+    pub limits: Limits,
 }
 
 /// Front end, normalisation, event graph and critical cycles for one file.
@@ -82,9 +92,17 @@ pub fn analyze_program(
     let aeg = aeg::build(program, &opts.build)?;
     timings.event_graph = t.elapsed();
     let t = Instant::now();
-    let cycles = cycles::critical_cycles(&aeg, arch, &opts.limits);
+    let seed = match opts.lazy_seed {
+        Some(n) => Limits {
+            max_cycles: n.min(opts.limits.max_cycles),
+            time_budget: (opts.limits.time_budget / 10).min(Duration::from_secs(1)),
+            ..opts.limits.clone()
+        },
+        None => opts.limits.clone(),
+    };
+    let cycles = cycles::critical_cycles(&aeg, arch, &seed);
     timings.cycles = t.elapsed();
-    Ok(Analysis { map, program: program.clone(), aeg, cycles, timings, lines })
+    Ok(Analysis { map, program: program.clone(), aeg, cycles, timings, lines, limits: opts.limits.clone() })
 }
 
 /// The rewriter's view of an architecture.
@@ -364,7 +382,7 @@ fn lw_detours(aeg: &Aeg, p: &crate::select::DelayPair, light_ww: &[(EventId, Eve
 }
 
 pub struct Instrumented {
-    /// True when an incomplete cycle search forced the `all` strategy.
+    /// True when the selection fell back to every relaxable pair on some cycle.
     pub fallback: bool,
     pub selection: Selection,
     pub rewritten: Rewritten,
@@ -373,27 +391,55 @@ pub struct Instrumented {
 /// The delay pairs to instrument (the part of [`instrument`] that does not depend on the
 /// buffer depth).
 pub struct Chosen {
-    /// True when an incomplete cycle search forced the `all` strategy.
+    /// True when neither the cycle search nor the lazy selection finished: every relaxable
+    /// pair whose events lie on a cycle of the event graph was delayed.
     pub fallback: bool,
     pub selection: Selection,
+    /// Cover-and-check rounds when the selection was completed lazily.
+    pub lazy_rounds: Option<usize>,
 }
 
-/// Chooses the delay pairs of `a` for `arch` with `strategy`.
+/// Chooses the delay pairs of `a` for `arch` with `strategy`. When the cycle search stopped
+/// at a limit, the selection is completed lazily from the cycles found
+/// ([`select::lazy`]); the cycles it used replace `a.cycles`, which is then complete for
+/// the selection (no limit hit). Only if that does not finish either, every relaxable pair
+/// on some cycle of the event graph is delayed (sound, at a cost in verification time).
 pub fn choose(a: &mut Analysis, arch: &Arch, strategy: Strategy) -> Chosen {
     let t = Instant::now();
-    // An incomplete cycle list cannot tell which pairs suffice: delaying every relaxable pair
-    // is the sound fallback (the paper's baseline), at a cost in verification time.
-    let fallback = a.cycles.limit_hit.is_some() && !matches!(strategy, Strategy::All);
-    let mut selection = select::select(&a.aeg, &a.cycles, arch, if fallback { Strategy::All } else { strategy });
-    if fallback {
-        selection.note = Some(format!(
-            "the cycle search was incomplete ({}); every relaxable pair was delayed instead of strategy `{}` (sound, but the program is larger and slower to verify)",
-            a.cycles.limit_hit.as_deref().unwrap_or("limit hit"),
-            strategy.name()
-        ));
+    let mut chosen = Chosen { fallback: false, selection: Selection::default(), lazy_rounds: None };
+    match a.cycles.limit_hit.take() {
+        None => chosen.selection = select::select(&a.aeg, &a.cycles, arch, strategy),
+        Some(_) if strategy == Strategy::All => chosen.selection = select::select(&a.aeg, &a.cycles, arch, strategy),
+        Some(first) => match select::lazy::cover(&a.aeg, arch, &a.cycles.cycles, strategy, &a.limits, &Default::default()) {
+            Ok(l) => {
+                let note = format!(
+                    "the cycle search stopped at {} cycle(s); the selection was completed lazily: {} round(s), {} critical cycle(s) used, and a last search found no critical cycle it leaves unbroken",
+                    a.cycles.cycles.len(),
+                    l.rounds,
+                    l.cycles.len()
+                );
+                chosen.selection = l.selection;
+                chosen.selection.note = Some(match chosen.selection.note.take() {
+                    Some(n) => format!("{note}; {n}"),
+                    None => note,
+                });
+                chosen.lazy_rounds = Some(l.rounds);
+                a.cycles.candidates += l.examined;
+                a.cycles.cycles = l.cycles;
+            }
+            Err(why) => {
+                chosen.fallback = true;
+                chosen.selection = select::Selection::from_all(select::on_some_cycle(&a.aeg, arch));
+                chosen.selection.note = Some(format!(
+                    "the cycle search was incomplete ({first}) and so was the lazy selection ({why}); every relaxable pair on a cycle of the event graph was delayed instead of strategy `{}` (sound, but the program is larger and slower to verify)",
+                    strategy.name()
+                ));
+                a.cycles.limit_hit = Some(first);
+            }
+        },
     }
     a.timings.selection = t.elapsed();
-    Chosen { fallback, selection }
+    chosen
 }
 
 /// Rewrites `a` so that its SC executions simulate `arch` on the pairs of `selection`, with
@@ -412,7 +458,7 @@ pub fn rewrite_at(a: &mut Analysis, arch: &Arch, selection: &Selection, ropts: &
 
 /// [`choose`] then [`rewrite_at`].
 pub fn instrument(a: &mut Analysis, arch: &Arch, strategy: Strategy, ropts: &rewrite::Options) -> Instrumented {
-    let Chosen { fallback, selection } = choose(a, arch, strategy);
+    let Chosen { fallback, selection, .. } = choose(a, arch, strategy);
     let rewritten = rewrite_at(a, arch, &selection, ropts);
     Instrumented { fallback, selection, rewritten }
 }

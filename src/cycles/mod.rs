@@ -108,6 +108,12 @@ pub struct Cycle {
 }
 
 impl Cycle {
+    /// Identifies the cycle: its relations as `(from, to, is program order)`, in canonical
+    /// rotation.
+    pub fn key(&self) -> Vec<(u32, u32, bool)> {
+        self.edges.iter().map(|e| (e.from.0, e.to.0, matches!(e.kind, EdgeKind::Po { .. }))).collect()
+    }
+
     /// The unsafe relations of the cycle: the candidates for delaying.
     pub fn unsafe_edges(&self) -> impl Iterator<Item = &CycleEdge> {
         self.edges.iter().filter(|e| !e.safe)
@@ -147,7 +153,29 @@ pub struct CycleSet {
 
 /// All critical cycles of `aeg` for `arch`, within `limits`.
 pub fn critical_cycles(aeg: &Aeg, arch: &Arch, limits: &Limits) -> CycleSet {
-    search::run(aeg, arch, limits)
+    search::run(aeg, arch, limits, &search::Query { mode: search::Mode::Start, skip: &|_, _| false, keep: &|_| true })
+}
+
+/// The critical cycles of `aeg` for `arch` that `keep` accepts, within `limits` (the cycle
+/// limit counts accepted cycles only), in the event graph without the program-order pairs
+/// `skip` says: the check of the lazy selection (`select::lazy`), which removes the pairs
+/// that cover every cycle through them and asks for the cycles the selection leaves
+/// unbroken. Only circuits through a relation that may be unsafe are enumerated.
+pub fn critical_cycles_where(
+    aeg: &Aeg,
+    arch: &Arch,
+    limits: &Limits,
+    skip: &(dyn Fn(EventId, EventId) -> bool + Sync),
+    keep: &(dyn Fn(&Cycle) -> bool + Sync),
+) -> CycleSet {
+    search::run(aeg, arch, limits, &search::Query { mode: search::Mode::Through, skip, keep })
+}
+
+/// The strongly connected components (at least two events) of the event graph whose edges
+/// are the program-order pairs and the com edges in both directions: every critical cycle
+/// lies within one.
+pub fn sccs(aeg: &Aeg) -> Vec<Vec<EventId>> {
+    search::sccs(aeg, &|_, _| false)
 }
 
 /// A segment of a candidate cycle: one event, or a program-order pair.
@@ -280,6 +308,32 @@ fn judge(aeg: &Aeg, arch: &Arch, segs: &[Seg]) -> Option<Judged> {
     }
     let dirs = events.iter().map(|&e| dir(e)).collect();
     Some(Judged { events, edges, light_only, labs, dirs })
+}
+
+/// A program-order pair `a → b` is safe in every cycle through it, even where a cycle
+/// relaxes its lightweight fences: what [`judge`] decides with the context every cycle has
+/// (a read is always left by fr, so the rules for a read left by fr always apply).
+pub(crate) fn never_unsafe(aeg: &Aeg, arch: &Arch, a: EventId, b: EventId, info: &PairInfo) -> bool {
+    pair_safe_whatever_the_cycle(aeg, arch, a, b, info, true)
+}
+
+/// A program-order pair `a → b` is unsafe in every cycle through it (as [`judge`] decides:
+/// only the rule for a read-modify-write's write entered by ws depends on the cycle, and
+/// is assumed to apply).
+pub(crate) fn always_unsafe(aeg: &Aeg, arch: &Arch, a: EventId, b: EventId, info: &PairInfo) -> bool {
+    !pair_safe_whatever_the_cycle(aeg, arch, a, b, info, false) && !aeg.rmw_partner.contains_key(&a)
+}
+
+fn pair_safe_whatever_the_cycle(aeg: &Aeg, arch: &Arch, a: EventId, b: EventId, info: &PairInfo, strong_only: bool) -> bool {
+    let (ea, eb) = (aeg.event(a), aeg.event(b));
+    let safe = |d: Dir, i: &PairInfo| arch.po_pair_safe_by(ea.dir, d, i, strong_only);
+    // the cycle leaves a read by fr, to a write: `judge`'s rules for that case
+    let via_write = eb.dir == Dir::R && aeg.object(eb.obj).exact && info.writes_between.contains(&eb.obj);
+    let rmw_read = match (eb.dir, aeg.rmw_partner.get(&b)) {
+        (Dir::R, Some(&w)) => aeg.pair(a, w),
+        _ => None,
+    };
+    safe(eb.dir, info) || via_write && safe(Dir::W, info) || rmw_read.is_some_and(|p| safe(Dir::W, p))
 }
 
 /// Whether a write of `read`'s thread to its object may precede it (then the read of a

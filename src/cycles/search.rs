@@ -1,6 +1,6 @@
 //! The SCC decomposition and the Johnson-style circuit search on the port graph.
 
-use super::{classify, Cycle, CycleSet, EdgeKind, Limits, Seg};
+use super::{classify, Cycle, CycleSet, Limits, Seg};
 use crate::aeg::{Aeg, Dir, EventId, Instances, PairInfo};
 use crate::arch::Arch;
 use petgraph::algo::tarjan_scc;
@@ -25,6 +25,11 @@ enum Label<'a> {
 struct PortGraph<'a> {
     events: Vec<EventId>,
     adj: Vec<Vec<(u32, Label<'a>)>>,
+    /// [`Mode::Through`]: per node, per adjacency entry, the edge's rank among the edges
+    /// that may be unsafe in some cycle (`u32::MAX` for the others).
+    rank: Vec<Vec<u32>>,
+    /// The ranked edges, by rank: `(from, index in adj[from])`.
+    must: Vec<(u32, usize)>,
 }
 
 impl PortGraph<'_> {
@@ -50,6 +55,8 @@ struct Shared<'a> {
     max_inst: Vec<u32>,
     /// Per object: exact (one address).
     exact: Vec<bool>,
+    /// Which critical cycles to report (the others are dropped before counting).
+    keep: &'a (dyn Fn(&Cycle) -> bool + Sync),
 }
 
 impl Shared<'_> {
@@ -76,9 +83,30 @@ impl Shared<'_> {
     }
 }
 
-pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits) -> CycleSet {
+/// How circuits are enumerated.
+#[derive(Copy, Clone, PartialEq, Eq)]
+pub(super) enum Mode {
+    /// Every elementary circuit once, from its smallest port (Johnson).
+    Start,
+    /// Only circuits through an edge that may be unsafe in some cycle: for the `k`-th such
+    /// edge, the circuits through it that avoid the ones ranked before it. A circuit without
+    /// such an edge has no unsafe relation and is never critical, so on large graphs this
+    /// skips the bulk of the (non-critical) circuits.
+    Through,
+}
+
+/// What to search: the graph without the program-order pairs `skip` says, reporting the
+/// critical cycles `keep` accepts.
+pub(super) struct Query<'q> {
+    pub mode: Mode,
+    pub skip: &'q (dyn Fn(EventId, EventId) -> bool + Sync),
+    pub keep: &'q (dyn Fn(&Cycle) -> bool + Sync),
+}
+
+/// The strongly connected components of the event graph (po+ pairs but those `skip` says,
+/// com edges both ways; never R–R) with at least two events, each sorted, in sorted order.
+pub(super) fn sccs(aeg: &Aeg, skip: &dyn Fn(EventId, EventId) -> bool) -> Vec<Vec<EventId>> {
     let nev = aeg.events.len();
-    // Event graph: po+ pairs and com edges in both directions (never R–R).
     let mut g = DiGraph::<(), ()>::with_capacity(nev, aeg.pairs.len() + 2 * aeg.com.len());
     for _ in 0..nev {
         g.add_node(());
@@ -86,7 +114,9 @@ pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits) -> CycleSet {
     let idx = |e: EventId| NodeIndex::new(e.0 as usize);
     let dir = |e: EventId| aeg.event(e).dir;
     for &(a, b) in aeg.pairs.keys() {
-        g.add_edge(idx(a), idx(b), ());
+        if !skip(a, b) {
+            g.add_edge(idx(a), idx(b), ());
+        }
     }
     for &(a, b) in &aeg.com {
         if dir(a) == Dir::R && dir(b) == Dir::R {
@@ -110,7 +140,12 @@ pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits) -> CycleSet {
         })
         .collect();
     sccs.sort();
+    sccs
+}
 
+pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits, q: &Query) -> CycleSet {
+    let nev = aeg.events.len();
+    let sccs = sccs(aeg, q.skip);
     let mut set = CycleSet { arch: arch.name.to_string(), sccs: sccs.len(), ..CycleSet::default() };
     if arch.relaxes_nothing() {
         // No relation can be unsafe: no candidate is critical.
@@ -120,7 +155,9 @@ pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits) -> CycleSet {
     // po+ pairs by first event, com neighbours by event
     let mut pairs_from: Vec<Vec<(EventId, &PairInfo)>> = vec![Vec::new(); nev];
     for (&(a, b), info) in &aeg.pairs {
-        pairs_from[a.0 as usize].push((b, info));
+        if !(q.skip)(a, b) {
+            pairs_from[a.0 as usize].push((b, info));
+        }
     }
     for v in &mut pairs_from {
         v.sort_by_key(|p| p.0);
@@ -157,20 +194,31 @@ pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits) -> CycleSet {
             })
             .collect(),
         exact: aeg.objects.iter().map(|o| o.exact).collect(),
+        keep: q.keep,
     };
 
     let graphs: Vec<PortGraph> = sccs
         .iter()
-        .map(|scc| port_graph(aeg, scc, &pairs_from, &com_of))
+        .map(|scc| port_graph(aeg, arch, scc, &pairs_from, &com_of))
         .filter(|pg| may_be_critical(aeg, arch, pg))
         .collect();
 
     let found: Vec<Found> = graphs
         .par_iter()
         .flat_map(|pg| {
-            (0..pg.n() as u32)
+            let starts = match q.mode {
+                Mode::Start => pg.n(),
+                Mode::Through => pg.must.len(),
+            };
+            (0..starts as u32)
                 .into_par_iter()
-                .map_init(|| Search::new(&shared, pg), |st, s| st.run_from(s))
+                .map_init(
+                    || Search::new(&shared, pg),
+                    |st, s| match q.mode {
+                        Mode::Start => st.run_from(s, None),
+                        Mode::Through => st.run_from(pg.must[s as usize].0, Some(s)),
+                    },
+                )
                 .collect::<Vec<_>>()
         })
         .collect();
@@ -186,6 +234,7 @@ pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits) -> CycleSet {
 
 fn port_graph<'a>(
     aeg: &Aeg,
+    arch: &Arch,
     scc: &[EventId],
     pairs_from: &[Vec<(EventId, &'a PairInfo)>],
     com_of: &[Vec<EventId>],
@@ -215,7 +264,27 @@ fn port_graph<'a>(
             outs.push((j, Label::Com));
         }
     }
-    PortGraph { events: scc.to_vec(), adj }
+    // Edges that may be unsafe in some cycle: a pair that is not safe in every cycle (a
+    // lightweight fence counts as absent: a cycle may relax it), and a write-to-read com
+    // edge where rfe is relaxed.
+    let mut rank: Vec<Vec<u32>> = adj.iter().map(|v| vec![u32::MAX; v.len()]).collect();
+    let mut must = Vec::new();
+    for (from, edges) in adj.iter().enumerate() {
+        let e = scc[from % n];
+        for (k, &(to, lab)) in edges.iter().enumerate() {
+            let t = scc[to as usize % n];
+            let may_be_unsafe = match lab {
+                Label::Seg(Some(info)) => !super::never_unsafe(aeg, arch, e, t, info),
+                Label::Seg(None) => false,
+                Label::Com => !arch.rfe_safe() && dir(e) == Dir::W && dir(t) == Dir::R,
+            };
+            if may_be_unsafe {
+                rank[from][k] = must.len() as u32;
+                must.push((from as u32, k));
+            }
+        }
+    }
+    PortGraph { events: scc.to_vec(), adj, rank, must }
 }
 
 /// Cheap filter: an SCC without any relation that could be unsafe has no critical cycle.
@@ -383,6 +452,9 @@ impl<'s, 'a> Search<'s, 'a> {
             })
             .collect();
         let Some(cycle) = classify(self.sh.aeg, self.sh.arch, &segs) else { return };
+        if !(self.sh.keep)(&cycle) {
+            return;
+        }
         let k = self.sh.found.fetch_add(1, Relaxed);
         if k >= self.sh.limits.max_cycles {
             self.sh.halt(format!(
@@ -393,16 +465,13 @@ impl<'s, 'a> Search<'s, 'a> {
             ));
             return;
         }
-        let key = cycle
-            .edges
-            .iter()
-            .map(|e| (e.from.0, e.to.0, matches!(e.kind, EdgeKind::Po { .. })))
-            .collect();
-        out.push((key, cycle));
+        out.push((cycle.key(), cycle));
     }
 
-    /// All circuits whose smallest port is `In(s)` (Johnson 1975, iteratively).
-    fn run_from(&mut self, s: u32) -> Found {
+    /// Johnson 1975, iteratively. Without `through`: all circuits whose smallest port is
+    /// `In(s)`. With `through = Some(k)`: all circuits that take the `k`-th ranked edge (out
+    /// of `s`) and no edge ranked before it.
+    fn run_from(&mut self, s: u32, through: Option<u32>) -> Found {
         let mut out = Vec::new();
         if self.sh.stop.load(Relaxed) || self.sh.out_of_time() {
             return out;
@@ -412,6 +481,20 @@ impl<'s, 'a> Search<'s, 'a> {
         let g = self.g;
         self.block(s);
         let mut stack = vec![Frame { v: s, next: 0, f: false }];
+        let min_rank = through.unwrap_or(0);
+        if let Some(k) = through {
+            // the forced first edge; the start frame has nothing else to try
+            let (from, idx) = g.must[k as usize];
+            debug_assert_eq!(from, s);
+            let (w, lab) = g.adj[from as usize][idx];
+            stack[0].next = usize::MAX;
+            if w == s || !self.apply(s, w, lab) {
+                return out;
+            }
+            self.path.push((s, w, lab));
+            self.block(w);
+            stack.push(Frame { v: w, next: 0, f: false });
+        }
         loop {
             self.steps += 1;
             if self.steps.is_multiple_of(1024) && self.sh.out_of_time() || self.sh.stop.load(Relaxed) {
@@ -420,8 +503,9 @@ impl<'s, 'a> Search<'s, 'a> {
             let top = stack.last_mut().unwrap();
             let v = top.v;
             if let Some(&(w, lab)) = g.adj[v as usize].get(top.next) {
+                let rank = g.rank[v as usize][top.next];
                 top.next += 1;
-                if w < s {
+                if through.is_none() && w < s || rank < min_rank {
                     continue;
                 }
                 if !self.apply(v, w, lab) {
@@ -450,7 +534,7 @@ impl<'s, 'a> Search<'s, 'a> {
                     self.unblock(v);
                 } else {
                     for &(w, _) in &g.adj[v as usize] {
-                        if w >= s && !self.b[w as usize].contains(&v) {
+                        if (through.is_some() || w >= s) && !self.b[w as usize].contains(&v) {
                             self.b[w as usize].push(v);
                             self.touch(w);
                         }

@@ -18,13 +18,14 @@
 //!   excluded: uniproc), and every com write→read pair when rfe is relaxed.
 
 mod ilp;
+pub mod lazy;
 pub(crate) use ilp::solve_cover;
 #[cfg(test)]
 mod tests;
 
 use crate::aeg::{Aeg, Dir, EventId};
 use crate::arch::Arch;
-use crate::cycles::{CycleSet, EdgeKind};
+use crate::cycles::{Cycle, CycleSet, EdgeKind};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::str::FromStr;
@@ -122,6 +123,11 @@ pub struct Selection {
 }
 
 impl Selection {
+    /// A selection of the given pairs, not derived from cycles.
+    pub fn from_all(pairs: Vec<DelayPair>) -> Selection {
+        Selection::from_pairs(pairs, false, None)
+    }
+
     fn from_pairs(mut pairs: Vec<DelayPair>, optimal: bool, note: Option<String>) -> Selection {
         pairs.sort();
         pairs.dedup();
@@ -159,48 +165,52 @@ pub fn select(aeg: &Aeg, cycles: &CycleSet, arch: &Arch, strategy: Strategy) -> 
 /// buffered write, which a buffered write cannot simulate. Such rfes are not candidates; the cycle's other unsafe
 /// relations are (when a cycle keeps none, all its unsafe relations are used and a note says
 /// so).
-fn candidates(aeg: &Aeg, cycles: &CycleSet) -> Vec<Vec<DelayPair>> {
-    cycles
-        .cycles
-        .iter()
-        .map(|c| {
-            let n = c.edges.len();
-            // A write predecessor can wait in the buffer too (`plan_of` delays it with the
-            // rfe's write): `W lwsync W rfe R` is realisable, `R; W rfe` is not.
-            let realisable = |i: usize| match &c.edges[i].kind {
-                EdgeKind::Rfe => {
-                    let prev = &c.edges[(i + n - 1) % n];
-                    !matches!(prev.kind, EdgeKind::Po { .. }) || aeg.event(prev.from).dir == Dir::W
-                }
-                _ => true,
+fn candidates(aeg: &Aeg, cycles: &[Cycle]) -> Vec<Vec<DelayPair>> {
+    cycles.iter().map(|c| cycle_candidates(aeg, c)).collect()
+}
+
+/// [`candidates`] of one cycle.
+pub(crate) fn cycle_candidates(aeg: &Aeg, c: &Cycle) -> Vec<DelayPair> {
+    let n = c.edges.len();
+    // A write predecessor can wait in the buffer too (`plan_of` delays it with the
+    // rfe's write): `W lwsync W rfe R` is realisable, `R; W rfe` is not.
+    let realisable = |i: usize| match &c.edges[i].kind {
+        EdgeKind::Rfe => {
+            let prev = &c.edges[(i + n - 1) % n];
+            !matches!(prev.kind, EdgeKind::Po { .. }) || aeg.event(prev.from).dir == Dir::W
+        }
+        _ => true,
+    };
+    let mut idx: Vec<usize> = (0..n).filter(|&i| !c.edges[i].safe && realisable(i)).collect();
+    if idx.iter().all(|&i| matches!(c.edges[i].kind, EdgeKind::Fre | EdgeKind::Wse)) {
+        idx = (0..n).filter(|&i| !c.edges[i].safe).collect();
+    }
+    let mut v: Vec<DelayPair> = idx
+        .into_iter()
+        .map(|i| &c.edges[i])
+        .filter_map(|e| {
+            let kind = match e.kind {
+                EdgeKind::Po { .. } => PairKind::po(aeg.event(e.from).dir, aeg.event(e.to).dir),
+                EdgeKind::Rfe => PairKind::Rfe,
+                // fr and ws are always safe
+                EdgeKind::Fre | EdgeKind::Wse => return None,
             };
-            let mut idx: Vec<usize> = (0..n).filter(|&i| !c.edges[i].safe && realisable(i)).collect();
-            if idx.iter().all(|&i| matches!(c.edges[i].kind, EdgeKind::Fre | EdgeKind::Wse)) {
-                idx = (0..n).filter(|&i| !c.edges[i].safe).collect();
-            }
-            let mut v: Vec<DelayPair> = idx
-                .into_iter()
-                .map(|i| &c.edges[i])
-                .filter_map(|e| {
-                    let kind = match e.kind {
-                        EdgeKind::Po { .. } => PairKind::po(aeg.event(e.from).dir, aeg.event(e.to).dir),
-                        EdgeKind::Rfe => PairKind::Rfe,
-                        // fr and ws are always safe
-                        EdgeKind::Fre | EdgeKind::Wse => return None,
-                    };
-                    Some(DelayPair::new(e.from, e.to, kind))
-                })
-                .collect();
-            // keep the cycle's order for one-per-cycle, drop repeats
-            let mut seen = std::collections::HashSet::new();
-            v.retain(|p| seen.insert(*p));
-            v
+            Some(DelayPair::new(e.from, e.to, kind))
         })
-        .collect()
+        .collect();
+    // keep the cycle's order for one-per-cycle, drop repeats
+    let mut seen = std::collections::HashSet::new();
+    v.retain(|p| seen.insert(*p));
+    v
 }
 
 /// Choose the pairs to delay.
 pub fn select_with(aeg: &Aeg, cycles: &CycleSet, arch: &Arch, strategy: Strategy, opts: &SelectOptions) -> Selection {
+    select_cycles(aeg, &cycles.cycles, arch, strategy, opts)
+}
+
+/// [`select_with`] on a list of cycles.
+pub(crate) fn select_cycles(aeg: &Aeg, cycles: &[Cycle], arch: &Arch, strategy: Strategy, opts: &SelectOptions) -> Selection {
     let cands = candidates(aeg, cycles);
     let uncoverable = cands.iter().filter(|c| c.is_empty()).count();
     let mut note = (uncoverable > 0)
@@ -223,6 +233,20 @@ pub fn select_with(aeg: &Aeg, cycles: &CycleSet, arch: &Arch, strategy: Strategy
             Selection::from_pairs(pairs, optimal, note)
         }
     }
+}
+
+/// The sound over-approximation when not even the lazy selection finishes: every relation
+/// the architecture may relax whose two events lie on a common cycle of the event graph
+/// (one strongly connected component), the only places a critical cycle can go through.
+pub fn on_some_cycle(aeg: &Aeg, arch: &Arch) -> Vec<DelayPair> {
+    let mut scc_of = vec![usize::MAX; aeg.events.len()];
+    for (i, c) in crate::cycles::sccs(aeg).iter().enumerate() {
+        for e in c {
+            scc_of[e.0 as usize] = i;
+        }
+    }
+    let same = |a: EventId, b: EventId| scc_of[a.0 as usize] != usize::MAX && scc_of[a.0 as usize] == scc_of[b.0 as usize];
+    all_pairs(aeg, arch).into_iter().filter(|p| same(p.from, p.to)).collect()
 }
 
 /// The naive baseline: every relation the architecture may relax.

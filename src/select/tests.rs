@@ -167,7 +167,7 @@ fn random_problem(seed: u64, ncand: usize, ncycles: usize) -> (Aeg, CycleSet) {
 
 /// The cheapest cover by enumeration of all subsets of candidates.
 fn brute_force(aeg: &Aeg, cycles: &CycleSet) -> u32 {
-    let sets: Vec<Vec<DelayPair>> = candidates(aeg, cycles);
+    let sets: Vec<Vec<DelayPair>> = candidates(aeg, &cycles.cycles);
     let (pairs, idx) = index(&sets);
     let mut best = u32::MAX;
     for mask in 0u32..(1 << pairs.len()) {
@@ -189,7 +189,7 @@ fn ilp_equals_brute_force_on_random_instances() {
         assert!(covers_all(&cycles, &sel), "seed {seed}");
         assert!(sel.optimal, "seed {seed}: {:?}", sel.note);
         assert_eq!(sel.total_cost, brute_force(&aeg, &cycles), "seed {seed}");
-        let (pairs, sets) = index(&candidates(&aeg, &cycles));
+        let (pairs, sets) = index(&candidates(&aeg, &cycles.cycles));
         let costs: Vec<u32> = pairs.iter().map(|p| p.cost).collect();
         let g = greedy_cover(&costs, &sets);
         let gcost: u32 = (0..g.len()).filter(|&i| g[i]).map(|i| costs[i]).sum();
@@ -224,7 +224,7 @@ fn greedy_trap() -> (Aeg, CycleSet) {
 fn ilp_beats_greedy_on_overlapping_cycles() {
     let (s1, s2) = ((0, 1), (2, 3));
     let (aeg, set) = greedy_trap();
-    let (pairs, sets) = index(&candidates(&aeg, &set));
+    let (pairs, sets) = index(&candidates(&aeg, &set.cycles));
     let costs: Vec<u32> = pairs.iter().map(|p| p.cost).collect();
     let g = greedy_cover(&costs, &sets);
     let gcost: u32 = (0..g.len()).filter(|&i| g[i]).map(|i| costs[i]).sum();

@@ -1,0 +1,200 @@
+//! Choosing the delays without enumerating every critical cycle (cover and check).
+//!
+//! On programs where the critical cycles explode (thousands of threads' worth of `po+`
+//! pairs through the same com edges), the selection is computed lazily: solve the cover
+//! problem on the cycles known so far; search for critical cycles that the chosen pairs
+//! leave unbroken (the cycle search on the event graph without the pairs that break every
+//! cycle through them, enumerating only circuits through a relation that may be unsafe);
+//! add them and solve again, until a search finds none. The final selection then breaks
+//! every critical cycle, however many there are; and since the optimum over all cycles also
+//! covers the ones known, a selection proven optimal on them is optimal over all.
+//!
+//! The check also reports the cycles that only a chosen `rfe` breaks after a write-write
+//! pair held only by a lightweight fence: `pipeline::plan_of` needs those cycles to relax
+//! the fence's B-cumulativity with the rfe.
+
+use super::{cycle_candidates, select_cycles, DelayPair, PairKind, SelectOptions, Selection, Strategy};
+use crate::aeg::{Aeg, Dir, EventId};
+use crate::arch::Arch;
+use crate::cycles::{always_unsafe, critical_cycles_where, Cycle, EdgeKind, Limits};
+use std::collections::HashSet;
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Cycles one check may add before the cover is solved again.
+const ROUND: usize = 500;
+
+/// A selection that breaks every critical cycle.
+pub struct Lazy {
+    pub selection: Selection,
+    /// The cycles the selection was computed on (the seed and those the checks found).
+    pub cycles: Vec<Cycle>,
+    /// Cover-and-check rounds (the last one found nothing).
+    pub rounds: usize,
+    /// Candidate circuits the checks examined.
+    pub examined: u64,
+}
+
+/// Completes the selection for `strategy` (not [`Strategy::All`]) from the `seed` cycles,
+/// within `limits.time_budget` for all rounds together. `Err` says why it stopped before a
+/// check came back empty (then the selection may miss cycles).
+pub fn cover(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: &Limits, opts: &SelectOptions) -> Result<Lazy, String> {
+    cover_by(aeg, arch, seed, strategy, limits, opts, ROUND)
+}
+
+/// [`cover`], adding at most `round` cycles per check.
+fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: &Limits, opts: &SelectOptions, round: usize) -> Result<Lazy, String> {
+    let start = Instant::now();
+    let mut known: HashSet<Vec<(u32, u32, bool)>> = seed.iter().map(Cycle::key).collect();
+    // A cycle whose candidates are those of a known cycle adds nothing to the cover problem.
+    let mut sets: HashSet<Vec<DelayPair>> = seed.iter().map(|c| candidate_set(aeg, c)).collect();
+    let mut cycles = seed.to_vec();
+    let mut examined = 0;
+    for rounds in 1.. {
+        let selection = select_cycles(aeg, &cycles, arch, strategy, opts);
+        let chosen: HashSet<DelayPair> = selection.pairs.iter().copied().collect();
+        let robust: HashSet<(EventId, EventId)> =
+            selection.pairs.iter().filter(|p| breaks_every_cycle_through(aeg, arch, p)).map(|p| (p.from, p.to)).collect();
+        let left = limits.time_budget.saturating_sub(start.elapsed());
+        if left.is_zero() {
+            return Err(format!("time budget of {:.1} s exhausted after {rounds} round(s) of lazy selection", limits.time_budget.as_secs_f64()));
+        }
+        let round = Limits { max_cycles: round, time_budget: left, unbounded_instances: limits.unbounded_instances };
+        // (this round's accepted sets too; one the search then drops at its cycle limit
+        // is forgotten with the round)
+        let round_sets = Mutex::new(sets.clone());
+        let keep = |c: &Cycle| {
+            if known.contains(&c.key()) {
+                return false;
+            }
+            let cands = candidate_set(aeg, c);
+            if cands.iter().any(|p| chosen.contains(p)) {
+                needs_light(aeg, c, &chosen)
+            } else {
+                round_sets.lock().expect("no panics while locked").insert(cands)
+            }
+        };
+        let found = critical_cycles_where(aeg, arch, &round, &|a, b| robust.contains(&(a, b)), &keep);
+        examined += found.candidates;
+        if found.cycles.is_empty() {
+            if let Some(why) = found.limit_hit {
+                return Err(why);
+            }
+            return Ok(Lazy { selection, cycles, rounds, examined });
+        }
+        for c in found.cycles {
+            sets.insert(candidate_set(aeg, &c));
+            if known.insert(c.key()) {
+                cycles.push(c);
+            }
+        }
+    }
+    unreachable!("the loop returns")
+}
+
+/// The candidates of `c`, sorted.
+fn candidate_set(aeg: &Aeg, c: &Cycle) -> Vec<DelayPair> {
+    let mut v = cycle_candidates(aeg, c);
+    v.sort_unstable();
+    v
+}
+
+/// A chosen program-order pair that is unsafe, hence a candidate, in every cycle through
+/// it: the check can drop it from the graph.
+fn breaks_every_cycle_through(aeg: &Aeg, arch: &Arch, p: &DelayPair) -> bool {
+    p.kind != PairKind::Rfe && aeg.pair(p.from, p.to).is_some_and(|info| always_unsafe(aeg, arch, p.from, p.to, info))
+}
+
+/// The cycle has a chosen unsafe rfe right after an unsafe write-write pair of its writer:
+/// `plan_of` reads such cycles to relax a lightweight fence between the writes.
+fn needs_light(aeg: &Aeg, c: &Cycle, chosen: &HashSet<DelayPair>) -> bool {
+    let n = c.edges.len();
+    c.edges.iter().enumerate().any(|(i, e)| {
+        let prev = &c.edges[(i + n - 1) % n];
+        matches!(e.kind, EdgeKind::Rfe)
+            && !e.safe
+            && !prev.safe
+            && matches!(prev.kind, EdgeKind::Po { .. })
+            && aeg.event(prev.from).dir == Dir::W
+            && aeg.event(prev.to).dir == Dir::W
+            && chosen.contains(&DelayPair::new(e.from, e.to, PairKind::Rfe))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arch::by_name;
+    use crate::select::select;
+    use crate::source::SourceMap;
+    use std::time::Duration;
+
+    /// `scripts/gen-random`'s programs: stores of constants and `r = r + v_k`.
+    fn random_program(seed: u64, threads: usize, stmts: usize, vars: usize) -> String {
+        let mut x = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let mut next = |n: usize| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((x >> 33) % n as u64) as usize
+        };
+        let mut s: String = (0..vars).map(|i| format!("int v{i};\n")).collect();
+        s += "int out;\n";
+        for t in 0..threads {
+            s += &format!("void *t{t}(void *a) {{\n  int r = 0;\n");
+            for _ in 0..stmts {
+                let k = next(vars);
+                if next(2) == 0 {
+                    s += &format!("  v{k} = {};\n", 1 + next(9));
+                } else {
+                    s += &format!("  r = r + v{k};\n");
+                }
+            }
+            s += "  out = r;\n  return 0;\n}\n";
+        }
+        s += "int main() {\n";
+        for t in 0..threads {
+            s += &format!("  __CPROVER_ASYNC_{t}: t{t}(0);\n");
+        }
+        s + "  return 0;\n}\n"
+    }
+
+    /// Wherever exhaustive enumeration finishes, the lazy selection started from a few of
+    /// the cycles breaks every cycle and costs what the exhaustive optimum costs.
+    #[test]
+    fn lazy_selection_covers_every_cycle_at_the_exhaustive_optimum() {
+        let mut lazy_rounds = 0;
+        for seed in 0..24u64 {
+            // big enough that the checks hit their per-round limit now and then
+            let (threads, stmts) = if seed % 3 == 0 { (3, 10) } else { (2, 16) };
+            let src = random_program(seed, threads, stmts, 3);
+            for arch in ["tso", "pso", "rmo", "power", "power-esop", "arm", "aarch64"] {
+                let arch = by_name(arch).unwrap();
+                let mut map = SourceMap::default();
+                let mut prog = crate::frontend::load_str("r.c", &src, &Default::default(), &mut map).expect("parses");
+                let a = crate::pipeline::analyze_program(&mut prog, arch, &Default::default(), map, Duration::ZERO, 0).expect("analyses");
+                assert!(a.cycles.limit_hit.is_none());
+                let full = select(&a.aeg, &a.cycles, arch, Strategy::Ilp);
+                assert!(full.optimal);
+                // (rounds of 7 cycles: checks stopped at their limit drop cycles they accepted)
+                for (seed_len, round) in [(0, ROUND), (3, 7)] {
+                    let seed_cycles = &a.cycles.cycles[..seed_len.min(a.cycles.cycles.len())];
+                    let l = cover_by(&a.aeg, arch, seed_cycles, Strategy::Ilp, &Limits::default(), &Default::default(), round).expect("finishes");
+                    lazy_rounds += l.rounds;
+                    let chosen: HashSet<DelayPair> = l.selection.pairs.iter().copied().collect();
+                    for c in &a.cycles.cycles {
+                        let cands = cycle_candidates(&a.aeg, c);
+                        assert!(
+                            cands.is_empty() || cands.iter().any(|p| chosen.contains(p)),
+                            "seed {seed}, {}: lazy selection leaves {} unbroken\n{src}",
+                            arch.name,
+                            c.describe(&a.aeg)
+                        );
+                    }
+                    assert!(l.selection.optimal);
+                    assert_eq!(l.selection.total_cost, full.total_cost, "seed {seed}, {}\n{src}", arch.name);
+                    assert!(l.cycles.len() <= a.cycles.cycles.len());
+                }
+            }
+        }
+        eprintln!("{lazy_rounds} rounds");
+    }
+}
