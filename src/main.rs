@@ -165,6 +165,11 @@ struct Common {
     /// AArch64: compile acquire loads to LDAPR (RCpc, -march=armv8.3-a+rcpc) instead of LDAR.
     #[arg(long)]
     ldapr: bool,
+    /// instrument, verify: enumerate the critical cycles up to --max-cycles/--cycle-timeout
+    /// and choose from them, delaying every relaxable pair on a cycle if the search stops
+    /// (default: a first search seeds a lazy cover-and-check selection).
+    #[arg(long)]
+    exhaustive: bool,
 }
 
 #[derive(Copy, Clone, ValueEnum)]
@@ -319,7 +324,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
         }
         Cmd::Instrument { common, output, strategy, buffer_size, no_line_directives, format } => {
             let arch = arch_of(&common.mm)?;
-            let mut a = analyze(&common, arch, true)?;
+            let mut a = analyze(&common, arch, !common.exhaustive)?;
             let ropts = weakc::rewrite::Options { buffer_size: buffer_size.max(1) };
             let ins = pipeline::instrument(&mut a, arch, strategy.strategy(), &ropts);
             let file = common.file.display().to_string();
@@ -346,7 +351,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
                         "sccs": a.cycles.sccs, "cycles": a.cycles.cycles.len(),
                         "pairs": ins.selection.pairs.len(), "cost": ins.selection.total_cost, "optimal": ins.selection.optimal,
                         "summary": ins.rewritten.summary, "timings": a.timings, "limit_hit": a.cycles.limit_hit,
-                        "fallback_all_pairs": ins.fallback, "note": ins.selection.note,
+                        "fallback_all_pairs": ins.fallback, "lazy_rounds": ins.lazy_rounds, "note": ins.selection.note,
                     }))
                     .expect("json")
                         + "\n"),
@@ -365,7 +370,7 @@ fn verify(common: Common, v: VerifyArgs) -> Result<u8, Failure> {
     let deadline = v.timeout.map(|t| std::time::Instant::now() + Duration::from_secs_f64(t.max(0.0)));
     let arch = arch_of(&common.mm)?;
     let file = common.file.display().to_string();
-    let mut a = analyze(&common, arch, true)?;
+    let mut a = analyze(&common, arch, !common.exhaustive)?;
     let subject = weakc::verify::Subject { file: &file, arch, strategy: v.strategy.strategy(), buffer_size: v.buffer_size.max(1) };
     if v.show_loops {
         let ins = pipeline::instrument(&mut a, arch, subject.strategy, &weakc::rewrite::Options { buffer_size: subject.buffer_size });

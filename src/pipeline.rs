@@ -52,6 +52,8 @@ pub struct Analysis {
     pub lines: usize,
     /// The search limits asked for (the lazy selection's budget).
     pub limits: Limits,
+    /// [`choose`] completes an incomplete cycle list lazily ([`Options::lazy_seed`]).
+    pub lazy: bool,
 }
 
 /// Front end, normalisation, event graph and critical cycles for one file.
@@ -102,7 +104,7 @@ pub fn analyze_program(
     };
     let cycles = cycles::critical_cycles(&aeg, arch, &seed);
     timings.cycles = t.elapsed();
-    Ok(Analysis { map, program: program.clone(), aeg, cycles, timings, lines, limits: opts.limits.clone() })
+    Ok(Analysis { map, program: program.clone(), aeg, cycles, timings, lines, limits: opts.limits.clone(), lazy: opts.lazy_seed.is_some() })
 }
 
 /// The rewriter's view of an architecture.
@@ -386,6 +388,8 @@ pub struct Instrumented {
     pub fallback: bool,
     pub selection: Selection,
     pub rewritten: Rewritten,
+    /// [`Chosen::lazy_rounds`].
+    pub lazy_rounds: Option<usize>,
 }
 
 /// The delay pairs to instrument (the part of [`instrument`] that does not depend on the
@@ -400,7 +404,7 @@ pub struct Chosen {
 }
 
 /// Chooses the delay pairs of `a` for `arch` with `strategy`. When the cycle search stopped
-/// at a limit, the selection is completed lazily from the cycles found
+/// at a limit, the selection is completed lazily (if [`Analysis::lazy`]) from the cycles found
 /// ([`select::lazy`]); the cycles it used replace `a.cycles`, which is then complete for
 /// the selection (no limit hit). Only if that does not finish either, every relaxable pair
 /// on some cycle of the event graph is delayed (sound, at a cost in verification time).
@@ -410,7 +414,7 @@ pub fn choose(a: &mut Analysis, arch: &Arch, strategy: Strategy) -> Chosen {
     match a.cycles.limit_hit.take() {
         None => chosen.selection = select::select(&a.aeg, &a.cycles, arch, strategy),
         Some(_) if strategy == Strategy::All => chosen.selection = select::select(&a.aeg, &a.cycles, arch, strategy),
-        Some(first) => match select::lazy::cover(&a.aeg, arch, &a.cycles.cycles, strategy, &a.limits, &Default::default()) {
+        Some(first) => match a.lazy.then(|| select::lazy::cover(&a.aeg, arch, &a.cycles.cycles, strategy, &a.limits, &Default::default())).unwrap_or_else(|| Err("not asked for".into())) {
             Ok(l) => {
                 let note = format!(
                     "the cycle search stopped at {} cycle(s); the selection was completed lazily: {} round(s), {} critical cycle(s) used, and a last search found no critical cycle it leaves unbroken",
@@ -458,9 +462,9 @@ pub fn rewrite_at(a: &mut Analysis, arch: &Arch, selection: &Selection, ropts: &
 
 /// [`choose`] then [`rewrite_at`].
 pub fn instrument(a: &mut Analysis, arch: &Arch, strategy: Strategy, ropts: &rewrite::Options) -> Instrumented {
-    let Chosen { fallback, selection, .. } = choose(a, arch, strategy);
+    let Chosen { fallback, selection, lazy_rounds } = choose(a, arch, strategy);
     let rewritten = rewrite_at(a, arch, &selection, ropts);
-    Instrumented { fallback, selection, rewritten }
+    Instrumented { fallback, selection, rewritten, lazy_rounds }
 }
 
 #[cfg(test)]

@@ -101,6 +101,9 @@ pub(super) struct Query<'q> {
     pub mode: Mode,
     pub skip: &'q (dyn Fn(EventId, EventId) -> bool + Sync),
     pub keep: &'q (dyn Fn(&Cycle) -> bool + Sync),
+    /// [`Mode::Through`]: stop the search through one edge after this many cycles (the
+    /// lazy selection wants cycles spread over the graph more than all cycles of a spot).
+    pub per_edge: usize,
 }
 
 /// The strongly connected components of the event graph (po+ pairs but those `skip` says,
@@ -215,8 +218,8 @@ pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits, q: &Query) -> CycleSe
                 .map_init(
                     || Search::new(&shared, pg),
                     |st, s| match q.mode {
-                        Mode::Start => st.run_from(s, None),
-                        Mode::Through => st.run_from(pg.must[s as usize].0, Some(s)),
+                        Mode::Start => st.run_from(s, None, usize::MAX),
+                        Mode::Through => st.run_from(pg.must[s as usize].0, Some(s), q.per_edge),
                     },
                 )
                 .collect::<Vec<_>>()
@@ -470,8 +473,8 @@ impl<'s, 'a> Search<'s, 'a> {
 
     /// Johnson 1975, iteratively. Without `through`: all circuits whose smallest port is
     /// `In(s)`. With `through = Some(k)`: all circuits that take the `k`-th ranked edge (out
-    /// of `s`) and no edge ranked before it.
-    fn run_from(&mut self, s: u32, through: Option<u32>) -> Found {
+    /// of `s`) and no edge ranked before it. Stops after `max` reported cycles.
+    fn run_from(&mut self, s: u32, through: Option<u32>, max: usize) -> Found {
         let mut out = Vec::new();
         if self.sh.stop.load(Relaxed) || self.sh.out_of_time() {
             return out;
@@ -519,6 +522,9 @@ impl<'s, 'a> Search<'s, 'a> {
                     self.close(&mut out, &mut candidates);
                     self.path.pop();
                     self.undo(v, w, lab);
+                    if out.len() >= max {
+                        break;
+                    }
                     continue;
                 }
                 if self.blocked[w as usize] {

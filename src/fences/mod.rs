@@ -440,7 +440,7 @@ impl<'a> Problem<'a> {
             return Err(Error::Internal("inserting fences changed the program's events".into()));
         }
         let cycles = cycles::critical_cycles(&aeg, self.arch, &self.opts.limits);
-        Ok(Analysis { map: self.base.map.clone(), program, aeg, cycles, timings: Default::default(), lines: self.base.lines, limits: self.opts.limits.clone() })
+        Ok(Analysis { map: self.base.map.clone(), program, aeg, cycles, timings: Default::default(), lines: self.base.lines, limits: self.opts.limits.clone(), lazy: false })
     }
 
     /// The source text with `chosen` inserted, in the file's own idiom.

@@ -22,7 +22,10 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 /// Cycles one check may add before the cover is solved again.
-const ROUND: usize = 500;
+const ROUND: usize = 20_000;
+/// Cycles one check adds through each relation that may be unsafe: one per spot of the
+/// graph serves the cover better than many of one spot.
+const PER_EDGE: usize = 1;
 
 /// A selection that breaks every critical cycle.
 pub struct Lazy {
@@ -74,7 +77,7 @@ fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: 
                 round_sets.lock().expect("no panics while locked").insert(cands)
             }
         };
-        let found = critical_cycles_where(aeg, arch, &round, &|a, b| robust.contains(&(a, b)), &keep);
+        let found = critical_cycles_where(aeg, arch, &round, &|a, b| robust.contains(&(a, b)), &keep, PER_EDGE);
         examined += found.candidates;
         if found.cycles.is_empty() {
             if let Some(why) = found.limit_hit {
