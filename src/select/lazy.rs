@@ -19,13 +19,17 @@ use crate::arch::Arch;
 use crate::cycles::{always_unsafe, critical_cycles_where, Cycle, EdgeKind, Limits};
 use std::collections::HashSet;
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Cycles one check may add before the cover is solved again.
 const ROUND: usize = 20_000;
 /// Cycles one check adds through each relation that may be unsafe: one per spot of the
 /// graph serves the cover better than many of one spot.
 const PER_EDGE: usize = 1;
+/// Rounds that re-solve the cover problem before the cover only grows, and the time they
+/// may take (at most a quarter of the budget).
+const EXACT_ROUNDS: usize = 20;
+const EXACT_TIME: Duration = Duration::from_secs(1);
 
 /// A selection that breaks every critical cycle.
 pub struct Lazy {
@@ -53,8 +57,12 @@ fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: 
     let mut sets: HashSet<Vec<DelayPair>> = seed.iter().map(|c| candidate_set(aeg, c)).collect();
     let mut cycles = seed.to_vec();
     let mut examined = 0;
+    let mut selection = select_cycles(aeg, &cycles, arch, strategy, opts);
+    // the cost of the last selection proven optimal on the cycles known: no cover of every
+    // cycle costs less
+    let mut lower_bound = selection.optimal.then_some(selection.total_cost);
+    let mut greedy_from = None;
     for rounds in 1.. {
-        let selection = select_cycles(aeg, &cycles, arch, strategy, opts);
         let chosen: HashSet<DelayPair> = selection.pairs.iter().copied().collect();
         let robust: HashSet<(EventId, EventId)> =
             selection.pairs.iter().filter(|p| breaks_every_cycle_through(aeg, arch, p)).map(|p| (p.from, p.to)).collect();
@@ -83,13 +91,47 @@ fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: 
             if let Some(why) = found.limit_hit {
                 return Err(why);
             }
+            if let Some(r) = greedy_from {
+                selection.optimal = false;
+                selection.note = Some(format!(
+                    "after {r} round(s) the selection was extended greedily: cost {}, at most {} above the optimum",
+                    selection.total_cost,
+                    lower_bound.map_or("an unknown amount".into(), |lb| (selection.total_cost - lb.min(selection.total_cost)).to_string())
+                ));
+            }
             return Ok(Lazy { selection, cycles, rounds, examined });
         }
+        let mut new = Vec::new();
         for c in found.cycles {
             sets.insert(candidate_set(aeg, &c));
             if known.insert(c.key()) {
+                new.push(cycles.len());
                 cycles.push(c);
             }
+        }
+        // Re-solving moves the cover around and the checks chase it; past a few rounds (or a
+        // second) the cover only grows, by the cheapest candidate of each new
+        // cycle still unbroken (more pairs than a minimal cover of those cycles, but each
+        // prunes the next check, which then converges in a few rounds).
+        if greedy_from.is_none() && rounds < EXACT_ROUNDS && start.elapsed() < EXACT_TIME.min(limits.time_budget / 4) {
+            selection = select_cycles(aeg, &cycles, arch, strategy, opts);
+            if selection.optimal {
+                lower_bound = Some(selection.total_cost);
+            }
+        } else {
+            greedy_from.get_or_insert(rounds);
+            let mut pairs = selection.pairs.clone();
+            let mut have = chosen;
+            for &i in &new {
+                let cands = cycle_candidates(aeg, &cycles[i]);
+                if !cands.iter().any(|p| have.contains(p)) {
+                    if let Some(&best) = cands.iter().min_by_key(|p| p.cost) {
+                        have.insert(best);
+                        pairs.push(best);
+                    }
+                }
+            }
+            selection = Selection::from_pairs(pairs, false, selection.note.clone());
         }
     }
     unreachable!("the loop returns")
@@ -130,7 +172,6 @@ mod tests {
     use crate::arch::by_name;
     use crate::select::select;
     use crate::source::SourceMap;
-    use std::time::Duration;
 
     /// `scripts/gen-random`'s programs: stores of constants and `r = r + v_k`.
     fn random_program(seed: u64, threads: usize, stmts: usize, vars: usize) -> String {
@@ -164,7 +205,7 @@ mod tests {
     /// the cycles breaks every cycle and costs what the exhaustive optimum costs.
     #[test]
     fn lazy_selection_covers_every_cycle_at_the_exhaustive_optimum() {
-        let mut lazy_rounds = 0;
+        let (mut lazy_rounds, mut greedy) = (0, 0);
         for seed in 0..24u64 {
             // big enough that the checks hit their per-round limit now and then
             let (threads, stmts) = if seed % 3 == 0 { (3, 10) } else { (2, 16) };
@@ -192,12 +233,19 @@ mod tests {
                             c.describe(&a.aeg)
                         );
                     }
-                    assert!(l.selection.optimal);
-                    assert_eq!(l.selection.total_cost, full.total_cost, "seed {seed}, {}\n{src}", arch.name);
+                    if l.selection.optimal {
+                        assert_eq!(l.selection.total_cost, full.total_cost, "seed {seed}, {}\n{src}", arch.name);
+                    } else {
+                        // extended greedily: never below the optimum, and says by how much above
+                        assert!(l.selection.total_cost >= full.total_cost);
+                        assert!(l.selection.note.as_deref().is_some_and(|n| n.contains("above the optimum")));
+                        greedy += 1;
+                    }
+
                     assert!(l.cycles.len() <= a.cycles.cycles.len());
                 }
             }
         }
-        eprintln!("{lazy_rounds} rounds");
+        eprintln!("{lazy_rounds} rounds; {greedy} selections extended greedily");
     }
 }
