@@ -28,6 +28,7 @@ pub mod select;
 pub mod pipeline;
 pub mod report;
 pub mod execgraph;
+pub mod guard;
 pub mod verify;
 pub mod trace;
 pub mod output;

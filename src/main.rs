@@ -19,6 +19,10 @@ const EXIT_INCOMPLETE: u8 = 6;
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
+    /// Memory guard: stop with exit code 7 when weakc's resident memory reaches MIB mebibytes
+    /// (default: 6144, or 80% of the machine's memory if less).
+    #[arg(long, global = true, value_name = "MIB")]
+    max_memory: Option<u64>,
 }
 
 #[derive(Subcommand)]
@@ -220,7 +224,9 @@ impl StrategyArg {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match run(cli) {
+    let guard = cli.max_memory.map_or_else(weakc::guard::default_limit, |m| m << 20);
+    weakc::guard::spawn(guard);
+    match run(cli, guard) {
         Ok(code) => ExitCode::from(code),
         Err((e, map)) => {
             eprint!("{}", e.render(&map, false));
@@ -293,9 +299,9 @@ fn pipeline_options(c: &Common) -> pipeline::Options {
     }
 }
 
-fn run(cli: Cli) -> Result<u8, Failure> {
+fn run(cli: Cli, guard: u64) -> Result<u8, Failure> {
     match cli.cmd {
-        Cmd::Verify { common, v } => verify(common, v),
+        Cmd::Verify { common, v } => verify(common, v, guard),
         Cmd::Litmus(args) => weakc::litmus::runner::main(args).map_err(|e| (e, SourceMap::default())),
         Cmd::LitmusGen(args) => weakc::litmus::gen::main(args).map_err(|e| (e, SourceMap::default())),
         Cmd::LitmusC11(args) => weakc::litmus::c11::main(args).map_err(|e| (e, SourceMap::default())),
@@ -364,7 +370,7 @@ fn run(cli: Cli) -> Result<u8, Failure> {
     }
 }
 
-fn verify(common: Common, v: VerifyArgs) -> Result<u8, Failure> {
+fn verify(common: Common, v: VerifyArgs, guard: u64) -> Result<u8, Failure> {
     use weakc::backend::{Backend, Choice};
     // --timeout is the budget of the whole command.
     let deadline = v.timeout.map(|t| std::time::Instant::now() + Duration::from_secs_f64(t.max(0.0)));
@@ -388,6 +394,7 @@ fn verify(common: Common, v: VerifyArgs) -> Result<u8, Failure> {
         },
         unwinding_assertions: !v.no_unwinding_assertions,
         deadline,
+        max_memory: weakc::bmc::DEFAULT_MAX_MEMORY.min(guard / 4 * 3),
         backend: match v.backend {
             BackendArg::Auto => Choice::Auto,
             BackendArg::Builtin => Choice::Only(Backend::Builtin),

@@ -33,6 +33,9 @@ pub struct Options {
     pub quiet: bool,
     pub json: bool,
     pub trace_dot: Option<PathBuf>,
+    /// The built-in engine's memory guard in bytes (its check ends UNKNOWN there): below the
+    /// process-wide guard ([`crate::guard`]), which ends weakc without a verdict.
+    pub max_memory: u64,
 }
 
 /// What `weakc verify` decides: the analysed program, instrumented for `arch`.
@@ -254,7 +257,7 @@ pub fn bmc_options(o: &Options, timeout: Option<Duration>, progress: bool) -> Bm
         unwinding_assertions: o.unwinding_assertions,
         timeout,
         max_clauses: Some(bmc::DEFAULT_MAX_CLAUSES),
-        max_memory: Some(bmc::DEFAULT_MAX_MEMORY),
+        max_memory: Some(o.max_memory),
         progress: if progress { Some(print_progress) } else { None },
     }
 }

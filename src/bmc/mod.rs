@@ -93,6 +93,7 @@ mod graph;
 mod layout;
 mod order;
 mod sat;
+pub use sat::resident_bytes;
 mod symex;
 #[cfg(test)]
 mod tests;
