@@ -511,7 +511,13 @@ impl<'s, 'a> Search<'s, 'a> {
                 if through.is_none() && w < s || rank < min_rank {
                     continue;
                 }
-                if !self.apply(v, w, lab) {
+                // A com edge into a thread without an instance left leads nowhere but the
+                // start: its next segment would fail the instance bound anyway.
+                let dead_end = matches!(lab, Label::Com) && w != s && {
+                    let t = self.sh.aeg.event(g.event(w)).thread.0 as usize;
+                    self.thread_cnt[t] >= self.sh.max_inst[t]
+                };
+                if dead_end || !self.apply(v, w, lab) {
                     // pruned by a path constraint: v must not be blocked on this account
                     top.f = true;
                     continue;
