@@ -25,7 +25,7 @@ pub struct Options {
     pub build: BuildOptions,
     pub limits: Limits,
     /// Stop the first cycle search after this many critical cycles (and a tenth of the
-    /// time budget): [`choose`] completes the selection lazily (`select::lazy`) from them.
+    /// time budget, at most a second): [`choose`] completes the selection lazily (`select::lazy`) from them.
     /// `None`: the search runs to `limits` (for listing cycles).
     pub lazy_seed: Option<usize>,
 }
@@ -414,7 +414,11 @@ pub fn choose(a: &mut Analysis, arch: &Arch, strategy: Strategy) -> Chosen {
     match a.cycles.limit_hit.take() {
         None => chosen.selection = select::select(&a.aeg, &a.cycles, arch, strategy),
         Some(_) if strategy == Strategy::All => chosen.selection = select::select(&a.aeg, &a.cycles, arch, strategy),
-        Some(first) => match a.lazy.then(|| select::lazy::cover(&a.aeg, arch, &a.cycles.cycles, strategy, &a.limits, &Default::default())).unwrap_or_else(|| Err("not asked for".into())) {
+        Some(first) => match a
+            .lazy
+            .then(|| select::lazy::cover(&a.aeg, arch, &a.cycles.cycles, strategy, &a.limits, &Default::default()))
+            .unwrap_or_else(|| Err("--exhaustive: not attempted".into()))
+        {
             Ok(l) => {
                 let note = format!(
                     "the cycle search stopped at {} cycle(s); the selection was completed lazily: {} round(s), {} critical cycle(s) used, and a last search found no critical cycle it leaves unbroken",
