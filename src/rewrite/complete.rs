@@ -24,7 +24,9 @@
 //! That is the order they are performed in (it is program order), and a statement only needs
 //! what is *older* than it: a read delayed after a statement was flagged has nothing that
 //! statement should see (its value, its statements and their stores are after it in program
-//! order; the checks at the later read's site completed whatever they conflict with). So a
+//! order; had the later read's site itself conflicted with the statement, redefining what it
+//! uses or reading what it stores, the checks there would have completed the statement's
+//! read first). So a
 //! flagged statement's need of a *younger* pending read that has deferred statements is not
 //! followed: that read stays pending, and its statements run after this one when it
 //! completes. (The nested form completed it, performing its statements *before* the
@@ -36,6 +38,9 @@
 //! site and no loop contains both. Otherwise (two reads whose statements need each other,
 //! in one loop or one of them with several sites) the function counts delays at run time
 //! (`$seq`), and the cascade orders its reads by that count (`$rank`, in rounds).
+//!
+//! A cascade that completes nothing but its triggers, whose statements do not touch one
+//! another, is emitted as one block per read, exactly as before.
 //!
 //! **Reads first.** Each marked read takes its value before any flagged statement runs. In
 //! the nested form a needed read took it just before the statement needing it, after the
@@ -56,6 +61,9 @@ pub(super) struct Cascades {
     demands: Vec<(BTreeSet<usize>, VarId)>,
     /// Ages known only at run time.
     dynamic: Option<Dynamic>,
+    /// Program position (pre-order) of each statement, and the outermost loop around it.
+    pos: HashMap<u32, usize>,
+    outer: HashMap<u32, u32>,
 }
 
 struct ReadPlan {
@@ -63,6 +71,10 @@ struct ReadPlan {
     go: VarId,
     /// Program position of its first site (ages, when fixed).
     pos: usize,
+    sites: Vec<u32>,
+    /// Its read set is a global (its destination is): another instance of the function may
+    /// have left it set.
+    global: bool,
     /// It has deferred statements.
     chained: bool,
     /// Its deferred statements in program order: flag, superseded flag, the statement as
@@ -87,6 +99,18 @@ struct Dynamic {
     rank: Vec<Option<VarId>>,
 }
 
+impl Cascades {
+    /// Whether read `i` may be pending at statement `at` (`None`: the end of the function):
+    /// one of its sites comes before it, or a loop holds both (the front end rejects
+    /// backward jumps), or its read set is global. Completions of the others would be dead
+    /// code: the read set is null there.
+    fn live(&self, i: usize, at: Option<u32>) -> bool {
+        let Some(at) = at.filter(|_| !self.reads[i].global) else { return true };
+        let (Some(&p), l) = (self.pos.get(&at), self.outer.get(&at)) else { return true };
+        self.reads[i].sites.iter().any(|s| self.pos.get(s).is_none_or(|&q| q < p) || (l.is_some() && self.outer.get(s) == l))
+    }
+}
+
 impl Rewriter<'_> {
     /// Completes the triggered pending reads (and what their deferred statements need).
     /// While the code of deferred statements is made (`plan_cascades`), records them instead.
@@ -99,7 +123,8 @@ impl Rewriter<'_> {
             return vec![];
         }
         let c = self.cascades.get(&ctx.func).expect("cascades planned before the body is rewritten");
-        let alone = |t: usize| c.reads[t].closure.len() == 1;
+        let triggers: Vec<Trigger> = triggers.into_iter().filter(|(t, _)| c.live(*t, ctx.at)).collect();
+        let alone = |t: usize| c.reads[t].closure.iter().all(|&k| k == t || !c.live(k, ctx.at));
         let apart = triggers.iter().all(|(t, _)| triggers.iter().all(|(k, _)| !c.reads[*t].touches.contains(k)));
         if apart && triggers.iter().all(|(t, _)| alone(*t)) {
             // Nothing else to complete, and the statements of these reads do not touch one
@@ -143,7 +168,7 @@ impl Rewriter<'_> {
                 }
             }
         }
-        let all: BTreeSet<usize> = start.keys().flat_map(|&t| c.reads[t].closure.iter().copied()).collect();
+        let all: BTreeSet<usize> = start.keys().flat_map(|&t| c.reads[t].closure.iter().copied()).filter(|&k| c.live(k, ctx.at)).collect();
         // Youngest first (marking, reads); oldest first (statements).
         let mut by_age: Vec<usize> = all.iter().copied().collect();
         by_age.sort_by_key(|&i| c.reads[i].pos);
@@ -153,7 +178,13 @@ impl Rewriter<'_> {
         // younger reads could answer need not be made.
         let fixed = c.dynamic.is_none();
         let younger = |j: usize, i: usize| !fixed || c.reads[j].pos > c.reads[i].pos;
-        let made_by_younger = |d: usize, i: usize| all.iter().any(|&j| c.reads[j].contrib.iter().any(|(e, _)| *e == d) && (!c.reads[i].chained || younger(j, i)));
+        let mut contributors: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for &j in &all {
+            for (d, _) in &c.reads[j].contrib {
+                contributors.entry(*d).or_default().push(j);
+            }
+        }
+        let made_by_younger = |d: usize, i: usize| contributors.get(&d).is_some_and(|js| js.iter().any(|&j| !c.reads[i].chained || younger(j, i)));
         let answered = |d: usize, i: usize| c.demands[d].0.iter().any(|&t| t != i && all.contains(&t) && (!c.reads[t].chained || younger(i, t)));
         let used: BTreeSet<usize> = all.iter().flat_map(|&i| c.reads[i].contrib.iter().map(|(d, _)| *d).filter(move |&d| answered(d, i))).collect();
 
@@ -313,7 +344,7 @@ impl Rewriter<'_> {
         let first = |i: usize| sites[i].iter().map(|s| pos[s]).min().unwrap_or(usize::MAX);
 
         // Each deferred statement as performed, and what it needs.
-        let mut inner = Ctx { func: f, me: ctx.me.clone(), entry: ctx.entry, atomic_depth: 1 };
+        let mut inner = Ctx { func: f, me: ctx.me.clone(), entry: ctx.entry, atomic_depth: 1, at: None };
         let mut code: Vec<Vec<(VarId, Option<VarId>, Block)>> = vec![];
         let mut needs: Vec<Vec<(VarId, Vec<Trigger>)>> = vec![];
         for (i, p) in pending.iter().enumerate() {
@@ -391,7 +422,7 @@ impl Rewriter<'_> {
                 }
             }
             let contrib = contrib.into_iter().map(|(d, fs)| (d, fs.into_iter().map(|f| var(f, &Type::Bool)).reduce(or).expect("non-empty"))).collect();
-            reads.push(ReadPlan { go: gos[i], pos: first(i), chained: chained[i], stmts, contrib, demanded_by: vec![], direct, closure: closure[i].clone(), touches: touches[i].clone() });
+            reads.push(ReadPlan { go: gos[i], pos: first(i), sites: sites[i].clone(), global: self.out.var(pending[i].ptr).is_global(), chained: chained[i], stmts, contrib, demanded_by: vec![], direct, closure: closure[i].clone(), touches: touches[i].clone() });
         }
         for (d, (set, _)) in demands.iter().enumerate() {
             for &t in set {
@@ -404,7 +435,7 @@ impl Rewriter<'_> {
             let rank = (0..n).map(|i| chained[i].then(|| mk(self, format!("{}$rank", names[i]), Type::INT))).collect();
             Dynamic { counter, seq, rank }
         });
-        self.cascades.insert(f, Cascades { reads, demands, dynamic });
+        self.cascades.insert(f, Cascades { reads, demands, dynamic, pos, outer });
     }
 
     /// The deferred statements of a read, in program order, each performed if flagged.

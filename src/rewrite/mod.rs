@@ -1607,6 +1607,9 @@ struct Ctx {
     entry: bool,
     /// Inside a user atomic section: do not open nested ones.
     atomic_depth: u32,
+    /// The statement being rewritten (`None`: the end of the function), for completions of
+    /// the reads that may be pending there only.
+    at: Option<u32>,
 }
 
 impl Rewriter<'_> {
@@ -1791,12 +1794,13 @@ impl Rewriter<'_> {
                 }
             }
         }
-        let mut ctx = Ctx { func: f, me, entry, atomic_depth: 0 };
+        let mut ctx = Ctx { func: f, me, entry, atomic_depth: 0, at: None };
         self.plan_cascades(f, &ctx);
         prologue.extend(self.cascade_prologue(f, loc));
         let mut out = prologue;
         out.extend(self.block(&body, &mut ctx));
         // Falling off the end of a thread: THREAD END flushes everything.
+        ctx.at = None;
         out.extend(self.end_of_thread(&ctx, loc));
         self.out.funcs[f.0 as usize].body = Some(out);
     }
@@ -1818,6 +1822,7 @@ impl Rewriter<'_> {
     }
 
     fn stmt(&self, s: &Stmt, ctx: &mut Ctx, out: &mut Block) {
+        ctx.at = Some(s.id);
         let pending: &[PendingRead] = self.pending.get(&ctx.func).map_or(&[], Vec::as_slice);
         let deferred = pending.iter().enumerate().find_map(|(i, p)| p.deferred.iter().find(|d| d.stmt.id == s.id).map(|d| (i, d.clone())));
         if let Some((pi, d)) = deferred {
