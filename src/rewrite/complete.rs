@@ -45,7 +45,12 @@
 //! **Reads first.** Each marked read takes its value before any flagged statement runs. In
 //! the nested form a needed read took it just before the statement needing it, after the
 //! statements before that one; those statements do not need the read, so they neither write
-//! what it reads nor read what it affects, and the whole cascade is one atomic step.
+//! what it reads nor read what it affects, and the whole cascade is one atomic step. The
+//! reads go youngest first, as in the nested form from its trigger to the older reads its
+//! statements need: a later read may let more buffered writes reach memory first
+//! (`flush_some`), so the older read, the one a delay pair lets be satisfied after the
+//! younger, may see the newer value. (The reverse, the older read seeing the older value, is
+//! the execution in which it was not delayed.)
 
 use super::*;
 
