@@ -13,6 +13,7 @@
 //! buffer blocks further delays (`assume`), so overflow never raises a false alarm.
 
 mod build;
+mod complete;
 
 use crate::aeg::{Aeg, Dir, ObjId, SiteId};
 use crate::ir::*;
@@ -282,9 +283,11 @@ struct Rewriter<'a> {
     /// TSO with one FIFO buffer for every written object: writes queue behind the thread's
     /// pending writes, flushes follow each thread's program order.
     tso_fifo: bool,
-    /// Reads whose completion code is being generated (their replays must not complete them
-    /// again: two pending reads whose deferred statements touch each other).
-    completing: std::cell::RefCell<Vec<VarId>>,
+    /// How each function's pending reads are completed (see `complete`).
+    cascades: HashMap<FuncId, complete::Cascades>,
+    /// While the code of a deferred statement is made: the completions it asks for, recorded
+    /// instead of emitted (the cascade that performs the statement makes them).
+    sink: std::cell::RefCell<Option<Vec<complete::Trigger>>>,
     /// Groups whose writes may hold a pending read (see [`Hold`]).
     hold_groups: BTreeSet<usize>,
     /// Groups a read-modify-write updates (they get a `flush_addr` helper).
@@ -328,7 +331,8 @@ impl<'a> Rewriter<'a> {
             lw_blocked: None,
             entry_me: HashMap::new(),
             tso_fifo: false,
-            completing: Default::default(),
+            cascades: HashMap::new(),
+            sink: Default::default(),
             hold_groups: BTreeSet::new(),
             rmw_groups: BTreeSet::new(),
             lw_bits: lw_bits(plan),
@@ -1603,6 +1607,9 @@ struct Ctx {
     entry: bool,
     /// Inside a user atomic section: do not open nested ones.
     atomic_depth: u32,
+    /// The statement being rewritten (`None`: the end of the function), for completions of
+    /// the reads that may be pending there only.
+    at: Option<u32>,
 }
 
 impl Rewriter<'_> {
@@ -1669,88 +1676,12 @@ impl Rewriter<'_> {
         Some(call(f, args, loc))
     }
 
-    /// Completes one delayed read: READ FROM SET, rule f(r(w, r)).
-    fn complete_read(&self, p: &PendingRead, ctx: &Ctx, loc: Loc) -> Stmt {
-        if self.completing.borrow().contains(&p.ptr) {
-            // Already being completed further out: its value is in place by then.
-            return stmt(StmtKind::Skip, loc);
-        }
-        self.completing.borrow_mut().push(p.ptr);
-        let s = self.complete_read_inner(p, ctx, loc);
-        self.completing.borrow_mut().pop();
-        s
-    }
-
-    fn complete_read_inner(&self, p: &PendingRead, ctx: &Ctx, loc: Loc) -> Stmt {
-        let pty = self.out.var(p.ptr).ty.clone();
-        let dty = self.out.var(p.dest).ty.clone();
-        let ptr = var(p.ptr, &pty);
-        let mut body = vec![];
-        match p.group.map(|g| self.groups[g].fns) {
-            Some(fns) => {
-                body.push(call(fns.flush_some.expect("made"), vec![], loc));
-                let read = stmt(
-                    StmtKind::Call { dest: Some(var(p.dest, &dty)), callee: Callee::Direct(fns.read.expect("made")), args: vec![ptr.clone(), ctx.me.clone()] },
-                    loc,
-                );
-                match (p.hold, fns.read_held) {
-                    (Some(h), Some(rh)) => {
-                        let held = var(h.held, &Type::Bool);
-                        let sty = self.out.var(h.snap).ty.clone();
-                        let args = vec![ptr.clone(), ctx.me.clone(), addr_of(var(h.snap, &sty))];
-                        let read_held = vec![stmt(StmtKind::Call { dest: Some(var(p.dest, &dty)), callee: Callee::Direct(rh), args }, loc), assign(held.clone(), int(0), loc)];
-                        body.push(if_(held, read_held, vec![read], loc));
-                    }
-                    _ => body.push(read),
-                }
-            }
-            None => body.push(assign(var(p.dest, &dty), deref(ptr.clone()), loc)),
-        }
-        body.push(assign(ptr.clone(), null(&pty), loc));
-        // The statements that waited for the value, in program order.
-        let pi = self.pending[&ctx.func].iter().position(|q| q.ptr == p.ptr).expect("own pending read");
-        let mut inner = Ctx { func: ctx.func, me: ctx.me.clone(), entry: ctx.entry, atomic_depth: 1 };
-        for d in &p.deferred {
-            let flag = var(d.flag, &Type::Bool);
-            let mut again = vec![assign(flag.clone(), int(0), loc)];
-            let mut perform = vec![];
-            self.stmt_inner(&d.stmt, &mut inner, &mut perform, Some(pi));
-            match d.sup {
-                // Coherence-before a later write already performed: nobody reads it now.
-                Some(sup) => again.push(if_(var(sup, &Type::Bool), vec![assign(var(sup, &Type::Bool), int(0), loc)], perform, loc)),
-                None => again.extend(perform),
-            }
-            body.push(if_(flag, again, vec![], loc));
-        }
-        // Reads that took a deferred store's value early must have guessed right.
-        for f in &p.fwd {
-            let StmtKind::Assign { lhs: slhs, rhs: srhs } = &f.store.kind else { continue };
-            let gty = self.out.var(f.guess).ty.clone();
-            let aty = self.out.var(f.addr).ty.clone();
-            let guess = var(f.guess, &gty);
-            let hit = eq(addr_of(slhs.clone()), var(f.addr, &aty));
-            let value = Expr::new(ExprKind::Cast(Box::new(srhs.clone())), gty.clone());
-            let check = vec![
-                if_(hit, vec![assume(eq(guess.clone(), value), loc)], vec![assume(eq(guess, var(f.mem, &gty)), loc)], loc),
-                assign(var(f.flag, &Type::Bool), int(0), loc),
-            ];
-            body.push(if_(var(f.flag, &Type::Bool), check, vec![], loc));
-        }
-        // The branches taken on guesses must have guessed right.
-        for sp in &p.spec {
-            let ty = self.out.var(sp.var).ty.clone();
-            let flag = var(sp.flag, &Type::Bool);
-            let check = vec![assume(eq(var(sp.var, &ty), var(sp.guess, &ty)), loc), assign(flag.clone(), int(0), loc)];
-            body.push(if_(flag, check, vec![], loc));
-        }
-        if_(ne(ptr, null(&pty)), body, vec![], loc)
-    }
-
+    /// Completes the pending reads `filter` selects (READ FROM SET, rule f(r(w, r))), with
+    /// what their deferred statements need (see `complete`).
     fn complete_reads(&self, ctx: &Ctx, filter: impl Fn(&PendingRead) -> bool, loc: Loc) -> Block {
-        self.pending
-            .get(&ctx.func)
-            .map(|v| v.iter().filter(|p| filter(p)).map(|p| self.complete_read(p, ctx, loc)).collect())
-            .unwrap_or_default()
+        let pending: &[PendingRead] = self.pending.get(&ctx.func).map_or(&[], Vec::as_slice);
+        let triggers = pending.iter().enumerate().filter(|(_, p)| filter(p)).map(|(i, _)| (i, None)).collect();
+        self.complete(ctx, triggers, loc)
     }
 
     /// Completes the reads whose value a branch has guessed (a control dependency orders them
@@ -1758,14 +1689,16 @@ impl Rewriter<'_> {
     /// which must see real values; a pick orders nothing).
     fn complete_speculated(&self, ctx: &Ctx, loc: Loc, picks: bool) -> Block {
         let Some(pending) = self.pending.get(&ctx.func) else { return vec![] };
-        pending
+        let triggers = pending
             .iter()
-            .filter_map(|p| {
+            .enumerate()
+            .filter_map(|(i, p)| {
                 let flags = p.spec.iter().filter(|sp| picks || sp.ctrl).map(|sp| sp.flag).chain(p.fwd.iter().map(|f| f.flag));
                 let any = flags.map(|f| var(f, &Type::Bool)).reduce(or)?;
-                Some(if_(any, vec![self.complete_read(p, ctx, loc)], vec![], loc))
+                Some((i, Some(any)))
             })
-            .collect()
+            .collect();
+        self.complete(ctx, triggers, loc)
     }
 
     fn fence_effect(&self, f: Fence) -> FenceEffect {
@@ -1861,10 +1794,13 @@ impl Rewriter<'_> {
                 }
             }
         }
-        let mut ctx = Ctx { func: f, me, entry, atomic_depth: 0 };
+        let mut ctx = Ctx { func: f, me, entry, atomic_depth: 0, at: None };
+        self.plan_cascades(f, &ctx);
+        prologue.extend(self.cascade_prologue(f, loc));
         let mut out = prologue;
         out.extend(self.block(&body, &mut ctx));
         // Falling off the end of a thread: THREAD END flushes everything.
+        ctx.at = None;
         out.extend(self.end_of_thread(&ctx, loc));
         self.out.funcs[f.0 as usize].body = Some(out);
     }
@@ -1886,6 +1822,7 @@ impl Rewriter<'_> {
     }
 
     fn stmt(&self, s: &Stmt, ctx: &mut Ctx, out: &mut Block) {
+        ctx.at = Some(s.id);
         let pending: &[PendingRead] = self.pending.get(&ctx.func).map_or(&[], Vec::as_slice);
         let deferred = pending.iter().enumerate().find_map(|(i, p)| p.deferred.iter().find(|d| d.stmt.id == s.id).map(|d| (i, d.clone())));
         if let Some((pi, d)) = deferred {
@@ -1924,7 +1861,9 @@ impl Rewriter<'_> {
         let mut pre = vec![];
         // A read of a location a deferred store will write must see that store.
         let read_objs = self.stmt_objects(s.id, Some(Dir::R));
-        let mut forward: Option<(&PendingRead, &Forward)> = None;
+        let mut forward: Option<(usize, &PendingRead, &Forward)> = None;
+        // Completions not yet emitted: consecutive ones form one cascade (see `complete`).
+        let mut triggers = vec![];
         for (i, p) in pending.iter().enumerate() {
             if deferring == Some(i) {
                 continue;
@@ -1932,7 +1871,7 @@ impl Rewriter<'_> {
             let waits_for_store = !p.deferred_writes.is_disjoint(&read_objs);
             if waits_for_store && deferring.is_none() && forward.is_none() {
                 if let Some(f) = p.fwd.iter().find(|f| f.site == s.id) {
-                    forward = Some((p, f));
+                    forward = Some((i, p, f));
                     continue;
                 }
             }
@@ -1952,6 +1891,8 @@ impl Rewriter<'_> {
                 && !waits_for_store
                 && used.iter().filter(|v| p.derived.contains(v)).all(|v| p.spec.iter().any(|sp| sp.var == *v));
             if uses_value && speculable {
+                // (Guesses stay where they were among the completions: after the earlier ones.)
+                pre.extend(self.complete(ctx, std::mem::take(&mut triggers), loc));
                 let pty = self.out.var(p.ptr).ty.clone();
                 for sp in p.spec.iter().filter(|sp| used.contains(&sp.var)) {
                     let ty = self.out.var(sp.var).ty.clone();
@@ -1976,13 +1917,14 @@ impl Rewriter<'_> {
                 }
             }
             if always {
-                pre.push(self.complete_read(p, ctx, loc));
+                triggers.push((i, None));
             } else if let Some(any) = when.into_iter().reduce(or) {
-                pre.push(if_(any, vec![self.complete_read(p, ctx, loc)], vec![], loc));
+                triggers.push((i, Some(any)));
             }
         }
+        pre.extend(self.complete(ctx, triggers, loc));
         out.extend(self.wrap(ctx, pre, loc));
-        if let Some((p, f)) = forward {
+        if let Some((pi, p, f)) = forward {
             // Either the pending read completes first (the read then sees the store, or not),
             // or the read takes a guess now (see `Forward`).
             let StmtKind::Assign { lhs, rhs } = &s.kind else { unreachable!("forwards are made for plain reads") };
@@ -1996,7 +1938,7 @@ impl Rewriter<'_> {
             early.push(assign(var(f.guess, &gty), Expr::new(ExprKind::Nondet, gty.clone()), loc));
             early.push(assign(lhs.clone(), var(f.guess, &gty), loc));
             early.push(assign(var(f.flag, &Type::Bool), int(1), loc));
-            let mut wait = self.wrap(ctx, vec![self.complete_read(p, ctx, loc)], loc);
+            let mut wait = self.wrap(ctx, self.complete(ctx, vec![(pi, None)], loc), loc);
             self.emit(s, ctx, &mut wait, deferring);
             let forward = if_(and(ne(var(p.ptr, &pty), null(&pty)), nondet_bool()), early, wait, loc);
             match self.superseded(p, &read_objs) {
@@ -2051,7 +1993,7 @@ impl Rewriter<'_> {
                         })
                         .collect();
                     let go = and(and(ne(var(p.ptr, &pty), null(&pty)), waiting), nondet_bool());
-                    b.push(if_(go, ahead, vec![self.complete_read(p, ctx, loc)], loc));
+                    b.push(if_(go, ahead, self.complete(ctx, vec![(si, None)], loc), loc));
                 }
                 match group {
                     Some(g) => {
@@ -2084,7 +2026,7 @@ impl Rewriter<'_> {
                                 hold_args.push(addr_of(var(h.snap, &sty)));
                                 hold_args.extend(args[3..].iter().cloned());
                                 let hold = vec![assign(held.clone(), int(1), loc), call(fns.hold.expect("made"), hold_args, loc)];
-                                write.insert(0, if_(not(held), vec![self.complete_read(p, ctx, loc)], vec![], loc));
+                                write.insert(0, if_(not(held), self.complete(ctx, vec![(hi, None)], loc), vec![], loc));
                                 write = vec![if_(keep, hold, write, loc)];
                             }
                             b.extend(write);
@@ -2115,7 +2057,8 @@ impl Rewriter<'_> {
                     Some(p) => {
                         // DELAY READ, rule d(r(w, r)): remember the address in the read set.
                         let t = self.out.var(p.ptr).ty.clone();
-                        let delay = vec![assign(var(p.ptr, &t), addr_of(rhs.clone()), loc)];
+                        let mut delay = vec![assign(var(p.ptr, &t), addr_of(rhs.clone()), loc)];
+                        delay.extend(self.count_delay(ctx, self.pending_of_site[&s.id], loc));
                         let mut now = vec![assign(var(p.ptr, &t), null(&t), loc)];
                         now.extend(normal);
                         out.extend(self.wrap(ctx, vec![if_(nondet_bool(), delay, now, loc)], loc));
