@@ -483,6 +483,33 @@ impl Expr {
             | ExprKind::Nondet => {}
         }
     }
+    /// Calls `f` on every sub-expression and then on this expression, innermost first (what
+    /// `f` puts in place is not visited again).
+    pub fn visit_mut_post(&mut self, f: &mut impl FnMut(&mut Expr)) {
+        match &mut self.kind {
+            ExprKind::Unary(_, a)
+            | ExprKind::Cast(a)
+            | ExprKind::Deref(a)
+            | ExprKind::AddrOf(a)
+            | ExprKind::Member(a, _) => a.visit_mut_post(f),
+            ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => {
+                a.visit_mut_post(f);
+                b.visit_mut_post(f);
+            }
+            ExprKind::Cond(c, a, b) => {
+                c.visit_mut_post(f);
+                a.visit_mut_post(f);
+                b.visit_mut_post(f);
+            }
+            ExprKind::Const(_)
+            | ExprKind::FloatConst(_)
+            | ExprKind::Str(_)
+            | ExprKind::Var(_)
+            | ExprKind::FuncAddr(_)
+            | ExprKind::Nondet => {}
+        }
+        f(self);
+    }
 }
 
 /// A whole translation unit after lowering.

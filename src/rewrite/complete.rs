@@ -145,6 +145,7 @@ impl Rewriter<'_> {
         let mut body = self.read_code(p, ctx, loc);
         body.extend(self.stmts_code(&c.reads[t], loc));
         body.extend(self.check_code(p, loc));
+        body.extend(self.guess_checks(ctx, &[t], loc));
         let s = if_(ne(var(p.ptr, &pty), null(&pty)), body, vec![], loc);
         match cond {
             Some(cond) => if_(cond, vec![s], vec![], loc),
@@ -288,6 +289,7 @@ impl Rewriter<'_> {
                 }
             }
         }
+        b.extend(self.guess_checks(ctx, &by_age, loc));
         b
     }
 
@@ -490,7 +492,7 @@ impl Rewriter<'_> {
         body
     }
 
-    /// After the read and its deferred statements: the guesses made for it must hold.
+    /// After the read and its deferred statements: the values it forwarded must hold.
     fn check_code(&self, p: &PendingRead, loc: Loc) -> Block {
         let mut body = vec![];
         // Reads that took a deferred store's value early must have guessed right.
@@ -507,13 +509,31 @@ impl Rewriter<'_> {
             ];
             body.push(if_(var(f.flag, &Type::Bool), check, vec![], loc));
         }
-        // The branches taken on guesses must have guessed right.
-        for sp in &p.spec {
-            let ty = self.out.var(sp.var).ty.clone();
-            let flag = var(sp.flag, &Type::Bool);
-            let check = vec![assume(eq(var(sp.var, &ty), var(sp.guess, &ty)), loc), assign(flag.clone(), int(0), loc)];
-            body.push(if_(flag, check, vec![], loc));
-        }
         body
+    }
+
+    /// After the deferred statements of the reads `done`: the branches taken on a guess of a
+    /// variable must have guessed its value, once every read it derives from is complete
+    /// (before, the statements that compute it from the others have not all run).
+    fn guess_checks(&self, ctx: &Ctx, done: &[usize], loc: Loc) -> Block {
+        let pending = &self.pending[&ctx.func];
+        let specs: BTreeSet<(VarId, VarId, VarId)> = done.iter().flat_map(|&i| pending[i].spec.iter().map(|sp| (sp.flag, sp.var, sp.guess))).collect();
+        specs
+            .into_iter()
+            .map(|(f, v, guess)| {
+                let ty = self.out.var(v).ty.clone();
+                let flag = var(f, &Type::Bool);
+                let ready = pending
+                    .iter()
+                    .filter(|q| q.spec.iter().any(|sp| sp.flag == f))
+                    .map(|q| {
+                        let pty = self.out.var(q.ptr).ty.clone();
+                        eq(var(q.ptr, &pty), null(&pty))
+                    })
+                    .fold(flag.clone(), and);
+                let check = vec![assume(eq(var(v, &ty), var(guess, &ty)), loc), assign(flag, int(0), loc)];
+                if_(ready, check, vec![], loc)
+            })
+            .collect()
     }
 }

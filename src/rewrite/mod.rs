@@ -1006,6 +1006,7 @@ impl<'a> Rewriter<'a> {
                     });
                 }
             });
+            let mut shared: BTreeMap<(VarId, bool), (VarId, VarId)> = BTreeMap::new();
             for pi in 0..self.pending[&func].len() {
                 let p = &self.pending[&func][pi];
                 let global = self.out.var(p.ptr).is_global();
@@ -1025,8 +1026,16 @@ impl<'a> Rewriter<'a> {
                         }
                         id
                     };
-                    let guess = mk(self, format!("{name}$guess"), ty);
-                    let flag = mk(self, format!("{name}$guessed"), Type::Bool);
+                    // One guess per variable: the branch takes it whichever pending reads the
+                    // value derives from, and it is checked once all of them are complete.
+                    let (guess, flag) = match shared.get(&(v, global)) {
+                        Some(&gf) => gf,
+                        None => {
+                            let gf = (mk(self, format!("{name}$guess"), ty), mk(self, format!("{name}$guessed"), Type::Bool));
+                            shared.insert((v, global), gf);
+                            gf
+                        }
+                    };
                     self.pending.get_mut(&func).expect("exists")[pi].spec.push(Speculation { var: v, guess, flag, ctrl });
                 }
             }
@@ -1897,11 +1906,10 @@ impl Rewriter<'_> {
                 for sp in p.spec.iter().filter(|sp| used.contains(&sp.var)) {
                     let ty = self.out.var(sp.var).ty.clone();
                     let flag = var(sp.flag, &Type::Bool);
-                    let guess = vec![
-                        assign(var(sp.guess, &ty), Expr::new(ExprKind::Nondet, ty.clone()), loc),
-                        assign(var(sp.var, &ty), var(sp.guess, &ty), loc),
-                        assign(flag.clone(), int(1), loc),
-                    ];
+                    // The variable keeps its value: the statements that wait for the read
+                    // compute the real one from it (`r = r + t`), and the branch reads the
+                    // guess instead (see `guessed`).
+                    let guess = vec![assign(var(sp.guess, &ty), Expr::new(ExprKind::Nondet, ty.clone()), loc), assign(flag.clone(), int(1), loc)];
                     pre.push(if_(and(ne(var(p.ptr, &pty), null(&pty)), not(flag)), guess, vec![], loc));
                 }
                 continue;
@@ -1953,6 +1961,26 @@ impl Rewriter<'_> {
             return;
         }
         self.emit(s, ctx, out, deferring);
+    }
+
+    /// A branch condition reading, for each speculated variable, its guess while one is in
+    /// force (`r$guessed ? r$guess : r`).
+    fn guessed(&self, ctx: &Ctx, cond: &Expr) -> Expr {
+        let mut guesses: BTreeMap<VarId, BTreeSet<(VarId, VarId)>> = BTreeMap::new();
+        for p in self.pending.get(&ctx.func).map_or(&[][..], Vec::as_slice) {
+            for sp in &p.spec {
+                guesses.entry(sp.var).or_default().insert((sp.flag, sp.guess));
+            }
+        }
+        let mut cond = cond.clone();
+        cond.visit_mut_post(&mut |e| {
+            let ExprKind::Var(v) = e.kind else { return };
+            for &(flag, guess) in guesses.get(&v).into_iter().flatten() {
+                let g = Expr::new(ExprKind::Var(guess), e.ty.clone());
+                *e = Expr::new(ExprKind::Cond(Box::new(var(flag, &Type::Bool)), Box::new(g), Box::new(e.clone())), e.ty.clone());
+            }
+        });
+        cond
     }
 
     /// Whether every deferred store of `p` to `objs` has been gone ahead of by a later write
@@ -2175,9 +2203,10 @@ impl Rewriter<'_> {
                 out.push(s.clone());
             }
             StmtKind::If { cond, then_, else_ } => {
+                let cond = if deferring.is_none() { self.guessed(ctx, cond) } else { cond.clone() };
                 let then_ = self.block(then_, ctx);
                 let else_ = self.block(else_, ctx);
-                out.push(Stmt { kind: StmtKind::If { cond: cond.clone(), then_, else_ }, loc, id: s.id, hw: s.hw });
+                out.push(Stmt { kind: StmtKind::If { cond, then_, else_ }, loc, id: s.id, hw: s.hw });
             }
             StmtKind::Loop { body, latch } => {
                 let body = self.block(body, ctx);
