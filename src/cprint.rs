@@ -1526,7 +1526,7 @@ impl<'a> Printer<'a> {
                     .unwrap_or_else(|| format!("__weakc_label{}", id.0));
                 self.out.line(&format!("{n}: ;"));
             }
-            StmtKind::Assert { cond, msg } => {
+            StmtKind::Assert { cond, msg, .. } => {
                 let c = self.truth(cond);
                 let l = if msg.trim().is_empty() {
                     format!("__VERIFIER_assert({c});")

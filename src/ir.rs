@@ -212,7 +212,11 @@ pub enum StmtKind {
     Goto(LabelId),
     Label(LabelId, String),
     /// `assert`, `__VERIFIER_assert`, `__CPROVER_assert`, `reach_error()` (as `false`).
-    Assert { cond: Expr, msg: String },
+    /// `ctrl`: the assertion is a branch of the program (glibc's `assert` and `if (c)
+    /// reach_error()` compile to one), so later events depend on its condition as on any
+    /// branch's; `__VERIFIER_assert` and `__CPROVER_assert` are properties only and order
+    /// nothing (as in Dat3M: a verifier's assertion adds no control flow).
+    Assert { cond: Expr, msg: String, ctrl: bool },
     /// `__VERIFIER_assume`, `__CPROVER_assume`, `assume_abort_if_not`; `abort()`/`exit()` are
     /// `assume(false)` (the path ends).
     Assume(Expr),

@@ -205,7 +205,7 @@ impl Normalizer<'_> {
             }
             StmtKind::Block(b) => StmtKind::Block(self.block(b)),
             StmtKind::Return(Some(e)) => StmtKind::Return(Some(self.pure(e, loc, out))),
-            StmtKind::Assert { cond, msg } => StmtKind::Assert { cond: self.pure(cond, loc, out), msg },
+            StmtKind::Assert { cond, msg, ctrl } => StmtKind::Assert { cond: self.pure(cond, loc, out), msg, ctrl },
             StmtKind::Assume(c) => StmtKind::Assume(self.pure(c, loc, out)),
             StmtKind::Spawn { tid, func, arg } => {
                 let func = self.pure(func, loc, out);

@@ -540,6 +540,8 @@ impl ThreadWalk<'_> {
                 preds.extend(self.frame().gotos.remove(l).unwrap_or_default());
                 vec![self.cfg.add(NodeKind::Nop, &preds)]
             }
+            // A verifier's assertion is no branch: nothing depends on it.
+            StmtKind::Assert { ctrl: false, .. } => front,
             StmtKind::Assert { cond, .. } | StmtKind::Assume(cond) => {
                 let mut uses = BTreeSet::new();
                 local_uses(prog, cond, &mut uses);

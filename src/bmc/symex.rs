@@ -1070,7 +1070,7 @@ impl<'p> Symex<'p> {
                     self.state = self.merge(all, None);
                 }
             }
-            StmtKind::Assert { cond, msg } => {
+            StmtKind::Assert { cond, msg, .. } => {
                 let c = self.eval_cond(cond)?;
                 let viol = self.sat.and(self.state.guard, !c);
                 if viol != Lit::FALSE {

@@ -84,7 +84,7 @@ impl B {
         self.s(StmtKind::Assign { lhs: l.clone(), rhs: r })
     }
     pub fn assert(&mut self, c: Expr) -> Stmt {
-        self.s(StmtKind::Assert { cond: c, msg: String::new() })
+        self.s(StmtKind::Assert { cond: c, msg: String::new(), ctrl: true })
     }
     pub fn assume(&mut self, c: Expr) -> Stmt {
         self.s(StmtKind::Assume(c))

@@ -683,14 +683,17 @@ fn simple_statements() {
             st(StmtKind::Assert {
                 cond: bin(BinOp::Eq, x.clone(), int(1)),
                 msg: "x == 1 */ oops".into(),
+                ctrl: true,
             }),
             st(StmtKind::Assert {
                 cond: int(0),
                 msg: String::new(),
+                ctrl: true,
             }),
             st(StmtKind::Assert {
                 cond: p.clone(),
                 msg: "p".into(),
+                ctrl: true,
             }),
             st(StmtKind::Assume(cond.clone())),
             st(StmtKind::Fence(Fence::Lwsync)),
@@ -1115,6 +1118,7 @@ fn file_scope_names() {
         vec![st(StmtKind::Assert {
             cond: params[0].clone(),
             msg: String::new(),
+            ctrl: true,
         })],
     );
     let ext_assume = b.external("__VERIFIER_assume", Type::Void, vec![Type::INT], false);
@@ -1743,6 +1747,7 @@ fn kitchen_sink() -> B {
         st(StmtKind::Assert {
             cond: bin(Ne, p.clone(), c(0, Type::ptr_to(Type::Struct(node)))),
             msg: "p != NULL".into(),
+            ctrl: true,
         }),
         st(StmtKind::Assume(bin(Ge, old.clone(), int(0)))),
         st(StmtKind::Assume(wp[0].clone())),
@@ -1998,6 +2003,7 @@ fn svcomp_shaped_program_compiles() {
                 st(StmtKind::Assert {
                     cond: int(0),
                     msg: "reach_error()".into(),
+                    ctrl: true,
                 }),
                 st(StmtKind::Call {
                     dest: None,

@@ -271,7 +271,8 @@ impl<'t> Lowerer<'t> {
                 }
                 _ => self.text(args[0]).split_whitespace().collect::<Vec<_>>().join(" "),
             };
-            self.emit(StmtKind::Assert { cond: c, msg }, loc);
+            // `assert` as a function (no <assert.h>) stands for the macro, a branch.
+            self.emit(StmtKind::Assert { cond: c, msg, ctrl: name == "assert" }, loc);
             return Ok(Some(r(&dest, void())));
         }
         if ASSERT_FAIL.contains(&name) {
@@ -281,7 +282,7 @@ impl<'t> Lowerer<'t> {
                 }
                 _ => format!("{name}()"),
             };
-            self.emit(StmtKind::Assert { cond: Expr::int(0), msg }, loc);
+            self.emit(StmtKind::Assert { cond: Expr::int(0), msg, ctrl: true }, loc);
             return Ok(Some(r(&dest, void())));
         }
         if ABORT.contains(&name) {

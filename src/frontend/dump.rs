@@ -110,7 +110,7 @@ fn stmt(p: &Program, s: &Stmt, ind: usize, out: &mut String) {
         StmtKind::Return(Some(x)) => writeln!(out, "{pad}return {};", e(x)),
         StmtKind::Goto(l) => writeln!(out, "{pad}goto L{};", l.0),
         StmtKind::Label(l, n) => writeln!(out, "{pad}L{}: // {n}", l.0),
-        StmtKind::Assert { cond, msg } => writeln!(out, "{pad}assert({}); // {msg}", e(cond)),
+        StmtKind::Assert { cond, msg, .. } => writeln!(out, "{pad}assert({}); // {msg}", e(cond)),
         StmtKind::Assume(c) => writeln!(out, "{pad}assume({});", e(c)),
         StmtKind::Fence(f) => writeln!(out, "{pad}fence({});", f.name()),
         StmtKind::AtomicBegin => writeln!(out, "{pad}atomic_begin;"),

@@ -831,19 +831,19 @@ impl<'t> Lowerer<'t> {
     pub fn emit_if(&mut self, c: Expr, then_: Block, else_: Block, loc: Loc) {
         let assert_false = |b: &Block| -> Option<String> {
             match b.as_slice() {
-                [Stmt { kind: StmtKind::Assert { cond: Expr { kind: ExprKind::Const(0), .. }, msg }, .. }] => Some(msg.clone()),
+                [Stmt { kind: StmtKind::Assert { cond: Expr { kind: ExprKind::Const(0), .. }, msg, .. }, .. }] => Some(msg.clone()),
                 _ => None,
             }
         };
         if then_.is_empty() {
             if let Some(msg) = assert_false(&else_) {
-                self.emit(StmtKind::Assert { cond: c, msg }, loc);
+                self.emit(StmtKind::Assert { cond: c, msg, ctrl: true }, loc);
                 return;
             }
         }
         if else_.is_empty() {
             if let Some(msg) = assert_false(&then_) {
-                self.emit(StmtKind::Assert { cond: negate(c), msg }, loc);
+                self.emit(StmtKind::Assert { cond: negate(c), msg, ctrl: true }, loc);
                 return;
             }
         }

@@ -847,6 +847,23 @@ impl<'a> Rewriter<'a> {
                             jumped = true;
                             continue;
                         }
+                        if let StmtKind::Assert { ctrl: false, .. } = &t.kind {
+                            // A verifier's assertion is checked when the values it reads are
+                            // there; it is no branch, so nothing after it waits.
+                            if uses_any(t, &derived) {
+                                let mut uses = BTreeSet::new();
+                                crate::ir::for_each_expr(t, &mut |e| {
+                                    e.visit(&mut |x| {
+                                        if let ExprKind::Var(v) = x.kind {
+                                            uses.insert(v);
+                                        }
+                                    })
+                                });
+                                inputs.extend(uses.difference(&derived).copied());
+                                chain.push(t.clone());
+                            }
+                            continue;
+                        }
                         let StmtKind::Assign { lhs, rhs } = &t.kind else { break };
                         // A store through a pointer (`*(&x + r3) = r4`) waits too when its
                         // address or value depends on the read; an unrelated one ends the scan.
