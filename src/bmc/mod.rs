@@ -58,7 +58,9 @@
 //!   (object, cell offset). Out-of-bounds and null dereferences are not checked: a read
 //!   outside any object yields an unconstrained value and a write there is lost only for
 //!   thread-local arrays (shared memory writes to a wild address still happen, at that
-//!   address). Byte-level type punning is not modelled (unions overlay cells at offset 0).
+//!   address). Byte-level type punning is not modelled (unions overlay cells at offset 0):
+//!   a program that reads memory through a type of other cell widths gets `Unknown`
+//!   ([`punning`]).
 //! * **Uninitialised** locals are unconstrained; globals are zero unless initialised;
 //!   `malloc` never fails and returns fresh, unconstrained memory (each read of a cell never
 //!   written is unconstrained on its own); `calloc` memory is zero; `free` does nothing.
@@ -92,6 +94,7 @@ mod bv;
 mod graph;
 mod layout;
 mod order;
+mod punning;
 mod sat;
 pub use sat::resident_bytes;
 mod symex;
@@ -393,8 +396,16 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
     };
     let complete = sx.cuts.iter().all(|&c| c == sat::Lit::FALSE) && !sx.approximate;
     let warnings = sx.warnings.clone();
+    // Memory read through a type of other widths: neither verdict is certain.
+    let punned = punning::find(prog);
+    let honest = |v: Verdict| match (&v, punned.first()) {
+        (Verdict::Safe { .. } | Verdict::Unsafe, Some((loc, why))) => {
+            Verdict::Unknown(format!("{} at line {}: {why}", if v == Verdict::Unsafe { "a violation was found, but the program reinterprets memory" } else { "no violation was found, but the program reinterprets memory" }, loc.line))
+        }
+        _ => v,
+    };
     if any == sat::Lit::FALSE {
-        return Ok(Outcome { verdict: Verdict::Safe { complete }, failed: None, trace: vec![], stats, warnings, graph: None, stopped: None });
+        return Ok(Outcome { verdict: honest(Verdict::Safe { complete }), failed: None, trace: vec![], stats, warnings, graph: None, stopped: None });
     }
     progress(&format!(
         "solving: {} variables, {} clauses ({} shared-memory events, {} threads)",
@@ -409,7 +420,7 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
             let stop = sx.sat.stopped().unwrap_or(sat::Stop::Time);
             Ok(Outcome { warnings, ..stopped(stop, PHASE_SOLVE, stats) })
         }
-        Some(false) => Ok(Outcome { verdict: Verdict::Safe { complete }, failed: None, trace: vec![], stats, warnings, graph: None, stopped: None }),
+        Some(false) => Ok(Outcome { verdict: honest(Verdict::Safe { complete }), failed: None, trace: vec![], stats, warnings, graph: None, stopped: None }),
         Some(true) => {
             let mut cex = counterexample(&sx, &enc);
             // Prefer a violated assertion to a violated unwinding assertion (CBMC reports
@@ -431,7 +442,7 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
             }
             let (failed, trace, unmodelled, graph) = cex;
             let verdict = match unmodelled {
-                None => Verdict::Unsafe,
+                None => honest(Verdict::Unsafe),
                 Some(f) => Verdict::Unknown(format!("the counterexample calls `{f}`, whose effects are not modelled")),
             };
             Ok(Outcome { verdict, failed: Some(failed), trace, stats, warnings, graph: Some(graph), stopped: None })
