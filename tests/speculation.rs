@@ -38,3 +38,18 @@ fn a_guess_leaves_the_inputs_of_the_waiting_statements_alone() {
 fn a_value_from_two_delayed_reads_is_checked_once_both_are_complete() {
     check("tests/c/spec_two_inputs.c");
 }
+
+/// A read completed where its value is redefined on one path orders it before what follows
+/// on both: the behaviour the other path allows is not simulated, and the verdict says so.
+#[test]
+fn a_read_completed_at_a_redefinition_makes_safety_unknown() {
+    let file = "tests/c/idd_redefined.c";
+    for arch in ["aarch64", "power", "arm"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_weakc")).args(["verify", "--mm", arch, file]).output().expect("run weakc");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(5), "{arch}: {stdout}");
+        assert!(stdout.contains("`s` is redefined"), "{arch}: {stdout}");
+    }
+    // Where reads are not delayed, nothing is lost.
+    assert_eq!(verify("tso", file, &[]), 0);
+}

@@ -116,6 +116,29 @@ impl Cascades {
     }
 }
 
+impl Cascades {
+    /// Whether a site of read `i` comes before statement `at` on every path to it (in an
+    /// enclosing block, earlier): the read may then be pending there in the same iteration.
+    pub(super) fn before_on_every_path(&self, body: &[Stmt], i: usize, at: u32) -> bool {
+        fn path(block: &[Stmt], at: u32, sites: &[u32]) -> Option<bool> {
+            for (k, s) in block.iter().enumerate() {
+                let inner = match &s.kind {
+                    _ if s.id == at => Some(false),
+                    StmtKind::If { then_, else_, .. } => path(then_, at, sites).or_else(|| path(else_, at, sites)),
+                    StmtKind::Loop { body, latch } => path(body, at, sites).or_else(|| path(latch, at, sites)),
+                    StmtKind::Block(b) => path(b, at, sites),
+                    _ => None,
+                };
+                if let Some(found) = inner {
+                    return Some(found || block[..k].iter().any(|t| sites.contains(&t.id)));
+                }
+            }
+            None
+        }
+        path(body, at, &self.reads[i].sites).unwrap_or(false)
+    }
+}
+
 impl Rewriter<'_> {
     /// Completes the triggered pending reads (and what their deferred statements need).
     /// While the code of deferred statements is made (`plan_cascades`), records them instead.

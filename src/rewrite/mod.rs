@@ -244,7 +244,8 @@ struct Deferred {
 pub fn rewrite(prog: &Program, aeg: &Aeg, plan: &Plan, model: &Model, opts: &Options) -> Rewritten {
     let mut rw = Rewriter::new(prog, aeg, plan, model, opts);
     rw.run();
-    let Rewriter { out, summary, .. } = rw;
+    let Rewriter { out, mut summary, early_completions, .. } = rw;
+    summary.approximations.extend(early_completions.into_inner().into_values());
     Rewritten { program: out, summary }
 }
 
@@ -288,6 +289,9 @@ struct Rewriter<'a> {
     /// While the code of a deferred statement is made: the completions it asks for, recorded
     /// instead of emitted (the cascade that performs the statement makes them).
     sink: std::cell::RefCell<Option<Vec<complete::Trigger>>>,
+    /// Statements that complete a pending read only because they redefine its value (see
+    /// `stmt_inner`), by statement: approximations of the instrumented program.
+    early_completions: std::cell::RefCell<BTreeMap<u32, (Loc, String)>>,
     /// Groups whose writes may hold a pending read (see [`Hold`]).
     hold_groups: BTreeSet<usize>,
     /// Groups a read-modify-write updates (they get a `flush_addr` helper).
@@ -333,6 +337,7 @@ impl<'a> Rewriter<'a> {
             tso_fifo: false,
             cascades: HashMap::new(),
             sink: Default::default(),
+            early_completions: Default::default(),
             hold_groups: BTreeSet::new(),
             rmw_groups: BTreeSet::new(),
             lw_bits: lw_bits(plan),
@@ -1930,6 +1935,18 @@ impl Rewriter<'_> {
                     pre.push(if_(and(ne(var(p.ptr, &pty), null(&pty)), not(flag)), guess, vec![], loc));
                 }
                 continue;
+            }
+            if overwrites && !uses_value && deferring.is_none() && defined.is_some_and(|d| derived_now(&d)) && read_objs.is_empty()
+                && self.cascades.get(&ctx.func).is_some_and(|c| self.src.func(ctx.func).body.as_ref().is_some_and(|b| c.before_on_every_path(b, i, s.id)))
+            {
+                // The read completes here though nothing here depends on it: everything after
+                // this point in the thread now waits for it, also what is independent of it
+                // (`idd_dynamic`: the store after the join, on the path that redefined it).
+                // Only where the read is surely pending from this iteration's site: from an
+                // earlier iteration of a loop, or a sibling branch, not said (see the README).
+                let v = defined.map(|d| self.src.var(d).name.clone()).unwrap_or_default();
+                let why = format!("`{v}` is redefined while the delayed read into `{}` may be pending: weakc completes the read there, so later accesses that do not depend on it cannot go before it", self.out.var(p.dest).name);
+                self.early_completions.borrow_mut().entry(s.id).or_insert((loc, why));
             }
             // When the read must complete: always, or under one of these conditions.
             let mut when = cond_flags;
