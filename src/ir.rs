@@ -461,56 +461,35 @@ impl Expr {
     pub fn var(v: VarId, ty: Type) -> Expr {
         Expr::new(ExprKind::Var(v), ty)
     }
+    /// The direct sub-expressions, in evaluation order.
+    fn children(&self) -> [Option<&Expr>; 3] {
+        match &self.kind {
+            ExprKind::Unary(_, a) | ExprKind::Cast(a) | ExprKind::Deref(a) | ExprKind::AddrOf(a) | ExprKind::Member(a, _) => [Some(a), None, None],
+            ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => [Some(a), Some(b), None],
+            ExprKind::Cond(c, a, b) => [Some(c), Some(a), Some(b)],
+            ExprKind::Const(_) | ExprKind::FloatConst(_) | ExprKind::Str(_) | ExprKind::Var(_) | ExprKind::FuncAddr(_) | ExprKind::Nondet => [None, None, None],
+        }
+    }
+    fn children_mut(&mut self) -> [Option<&mut Expr>; 3] {
+        match &mut self.kind {
+            ExprKind::Unary(_, a) | ExprKind::Cast(a) | ExprKind::Deref(a) | ExprKind::AddrOf(a) | ExprKind::Member(a, _) => [Some(a), None, None],
+            ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => [Some(a), Some(b), None],
+            ExprKind::Cond(c, a, b) => [Some(c), Some(a), Some(b)],
+            ExprKind::Const(_) | ExprKind::FloatConst(_) | ExprKind::Str(_) | ExprKind::Var(_) | ExprKind::FuncAddr(_) | ExprKind::Nondet => [None, None, None],
+        }
+    }
     /// Calls `f` on this expression and every sub-expression, outermost first.
     pub fn visit<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
         f(self);
-        match &self.kind {
-            ExprKind::Unary(_, a)
-            | ExprKind::Cast(a)
-            | ExprKind::Deref(a)
-            | ExprKind::AddrOf(a)
-            | ExprKind::Member(a, _) => a.visit(f),
-            ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => {
-                a.visit(f);
-                b.visit(f);
-            }
-            ExprKind::Cond(c, a, b) => {
-                c.visit(f);
-                a.visit(f);
-                b.visit(f);
-            }
-            ExprKind::Const(_)
-            | ExprKind::FloatConst(_)
-            | ExprKind::Str(_)
-            | ExprKind::Var(_)
-            | ExprKind::FuncAddr(_)
-            | ExprKind::Nondet => {}
+        for c in self.children().into_iter().flatten() {
+            c.visit(f);
         }
     }
     /// Calls `f` on every sub-expression and then on this expression, innermost first (what
     /// `f` puts in place is not visited again).
     pub fn visit_mut_post(&mut self, f: &mut impl FnMut(&mut Expr)) {
-        match &mut self.kind {
-            ExprKind::Unary(_, a)
-            | ExprKind::Cast(a)
-            | ExprKind::Deref(a)
-            | ExprKind::AddrOf(a)
-            | ExprKind::Member(a, _) => a.visit_mut_post(f),
-            ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => {
-                a.visit_mut_post(f);
-                b.visit_mut_post(f);
-            }
-            ExprKind::Cond(c, a, b) => {
-                c.visit_mut_post(f);
-                a.visit_mut_post(f);
-                b.visit_mut_post(f);
-            }
-            ExprKind::Const(_)
-            | ExprKind::FloatConst(_)
-            | ExprKind::Str(_)
-            | ExprKind::Var(_)
-            | ExprKind::FuncAddr(_)
-            | ExprKind::Nondet => {}
+        for c in self.children_mut().into_iter().flatten() {
+            c.visit_mut_post(f);
         }
         f(self);
     }

@@ -8,6 +8,7 @@
 //! machine: a narrower member read from a wider value is its low bytes).
 
 use super::layout::Layout;
+use crate::frontend::dump::type_str;
 use crate::ir::*;
 use crate::source::Loc;
 use std::collections::BTreeMap;
@@ -20,7 +21,7 @@ pub fn find(prog: &Program) -> Vec<(Loc, String)> {
     let mut members: BTreeMap<StructId, BTreeMap<usize, Loc>> = BTreeMap::new();
     // Per union type: a member narrower than the union written (first place).
     let mut narrow: BTreeMap<StructId, (usize, Loc)> = BTreeMap::new();
-    let mut casts_seen = std::collections::BTreeSet::new();
+    let mut casts_seen = std::collections::HashSet::new();
     for f in &prog.funcs {
         let Some(body) = &f.body else { continue };
         walk_stmts(body, &mut |s| {
@@ -55,8 +56,8 @@ pub fn find(prog: &Program) -> Vec<(Loc, String)> {
                         if a.starts_with(&b) || b.starts_with(&a) {
                             return;
                         }
-                        if casts_seen.insert((format!("{from:?}"), format!("{to:?}"))) {
-                            out.push((s.loc, format!("a pointer to {} is cast to a pointer to {}: weakc's engine does not model reading memory through a type of other widths", type_name(prog, from), type_name(prog, to))));
+                        if casts_seen.insert((from.clone(), (**to).clone())) {
+                            out.push((s.loc, format!("a pointer to `{}` is cast to `{}*`: weakc's engine does not model reading memory through a type of other widths", type_str(prog, from), type_str(prog, to))));
                         }
                     }
                     _ => {}
@@ -89,11 +90,3 @@ fn object_of(e: &Expr) -> Option<&Type> {
     }
 }
 
-fn type_name(prog: &Program, ty: &Type) -> String {
-    match ty {
-        Type::Struct(s) => format!("{} {}", if prog.strukt(*s).is_union { "union" } else { "struct" }, prog.strukt(*s).tag),
-        Type::Int { bits, signed } => format!("a {}{bits}-bit integer", if *signed { "" } else { "unsigned " }),
-        Type::Ptr(_) => "a pointer".into(),
-        t => format!("{t:?}").to_lowercase(),
-    }
-}

@@ -114,9 +114,7 @@ impl Cascades {
         let (Some(&p), l) = (self.pos.get(&at), self.outer.get(&at)) else { return true };
         self.reads[i].sites.iter().any(|s| self.pos.get(s).is_none_or(|&q| q < p) || (l.is_some() && self.outer.get(s) == l))
     }
-}
 
-impl Cascades {
     /// Whether a site of read `i` comes before statement `at` on every path to it (in an
     /// enclosing block, earlier): the read may then be pending there in the same iteration.
     pub(super) fn before_on_every_path(&self, body: &[Stmt], i: usize, at: u32) -> bool {

@@ -856,15 +856,7 @@ impl<'a> Rewriter<'a> {
                             // A verifier's assertion is checked when the values it reads are
                             // there; it is no branch, so nothing after it waits.
                             if uses_any(t, &derived) {
-                                let mut uses = BTreeSet::new();
-                                crate::ir::for_each_expr(t, &mut |e| {
-                                    e.visit(&mut |x| {
-                                        if let ExprKind::Var(v) = x.kind {
-                                            uses.insert(v);
-                                        }
-                                    })
-                                });
-                                inputs.extend(uses.difference(&derived).copied());
+                                inputs.extend(vars_used(t).difference(&derived).copied());
                                 chain.push(t.clone());
                             }
                             continue;
@@ -1618,6 +1610,19 @@ fn contains_stmt(outer: &Stmt, id: u32) -> bool {
 }
 
 /// Whether a statement's expressions use any of `vars`.
+/// The variables a statement's expressions mention.
+fn vars_used(s: &Stmt) -> BTreeSet<VarId> {
+    let mut used = BTreeSet::new();
+    crate::ir::for_each_expr(s, &mut |e| {
+        e.visit(&mut |x| {
+            if let ExprKind::Var(v) = x.kind {
+                used.insert(v);
+            }
+        })
+    });
+    used
+}
+
 fn uses_any(s: &Stmt, vars: &BTreeSet<VarId>) -> bool {
     let mut hit = false;
     crate::ir::for_each_expr(s, &mut |e| e.visit(&mut |x| hit |= matches!(x.kind, ExprKind::Var(v) if vars.contains(&v))));
@@ -1872,15 +1877,8 @@ impl Rewriter<'_> {
         let loc = s.loc;
         let pending: &[PendingRead] = self.pending.get(&ctx.func).map_or(&[], Vec::as_slice);
         // Uses of a delayed read's destination complete it first (dependencies are kept).
-        let mut used = BTreeSet::new();
+        let mut used = vars_used(s);
         let mut defined = None;
-        crate::ir::for_each_expr(s, &mut |e| {
-            e.visit(&mut |x| {
-                if let ExprKind::Var(v) = x.kind {
-                    used.insert(v);
-                }
-            })
-        });
         if let StmtKind::Assign { lhs: Expr { kind: ExprKind::Var(v), .. }, rhs } = &s.kind {
             let mut in_rhs = false;
             rhs.visit(&mut |x| in_rhs |= matches!(x.kind, ExprKind::Var(w) if w == *v));

@@ -1,7 +1,7 @@
 /* MP+lwsync whose reader branches on a value computed from the delayed read and an older
  * value of the same variable (`r = r + t`): the guess the branch takes must not replace the
  * input the waiting statement computes from. PROP selects the property (see
- * tests/speculation.rs): the weak outcome (t = 1, branch taken, x read early) is allowed on
+ * tests/delayed_reads.rs): the weak outcome (t = 1, branch taken, x read early) is allowed on
  * Power and ARM; r = 1 with t = 0 is never possible. */
 #include <pthread.h>
 #include <assert.h>

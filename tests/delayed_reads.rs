@@ -1,7 +1,9 @@
-//! Branches on a delayed read's value take a guess (`src/rewrite`, `Speculation`): the guess
-//! must neither replace an input the waiting statements compute from (a spurious
-//! counterexample and a missed one, both seen before) nor be checked before every read the
-//! value derives from is complete.
+//! What waits with a delayed read (`src/rewrite`) and what does not. Branches on its value
+//! take a guess (`Speculation`): the guess must neither replace an input the waiting
+//! statements compute from (a spurious counterexample and a missed one, both seen before) nor
+//! be checked before every read the value derives from is complete. A verifier's assertion
+//! waits with the read it checks and orders nothing; glibc's `assert` is a branch. A read
+//! completed early, where its value is redefined, makes safety UNKNOWN.
 
 use std::process::Command;
 
@@ -52,4 +54,17 @@ fn a_read_completed_at_a_redefinition_makes_safety_unknown() {
     }
     // Where reads are not delayed, nothing is lost.
     assert_eq!(verify("tso", file, &[]), 0);
+}
+
+/// An assertion of the program (glibc's `assert`, a branch) orders what follows it through a
+/// control dependency; a verifier's assertion (`__VERIFIER_assert`) orders nothing.
+#[test]
+fn a_verifier_assertion_is_no_control_dependency() {
+    let file = "tests/c/lb_assert.c";
+    // (architecture, fails with assert(), fails with __VERIFIER_assert)
+    let expected = [("sc", false, false), ("tso", false, false), ("pso", false, false), ("rmo", true, true), ("power", false, true), ("arm", false, true), ("aarch64", false, true)];
+    for (arch, branch, property) in expected {
+        assert_eq!(verify(arch, file, &[]) == 10, branch, "{file} with assert() on {arch}");
+        assert_eq!(verify(arch, file, &["-D", "VERIFIER"]) == 10, property, "{file} with __VERIFIER_assert on {arch}");
+    }
 }
