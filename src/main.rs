@@ -120,6 +120,17 @@ struct VerifyArgs {
     /// Write the counterexample's execution graph (po, rf, co, fr) as Graphviz to FILE.
     #[arg(long, value_name = "FILE")]
     trace_dot: Option<PathBuf>,
+    /// How a weak architecture is decided: auto (axiomatic where the built-in engine runs
+    /// and has the model: tso, pso), instrument (rewrite, then any back end), axiomatic.
+    #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
+    engine: EngineArg,
+}
+
+#[derive(Copy, Clone, ValueEnum)]
+enum EngineArg {
+    Auto,
+    Instrument,
+    Axiomatic,
 }
 
 #[derive(Copy, Clone, ValueEnum)]
@@ -404,6 +415,11 @@ fn verify(common: Common, v: VerifyArgs, guard: u64) -> Result<u8, Failure> {
         quiet: v.quiet,
         json: v.json,
         trace_dot: v.trace_dot.clone(),
+        route: match v.engine {
+            EngineArg::Auto => weakc::verify::Route::Auto,
+            EngineArg::Instrument => weakc::verify::Route::Instrument,
+            EngineArg::Axiomatic => weakc::verify::Route::Axiomatic,
+        },
     };
     weakc::verify::run(&mut a, &subject, &opts).map_err(fail)
 }

@@ -20,6 +20,66 @@ pub const EXIT_SAFE: u8 = 0;
 pub const EXIT_VIOLATED: u8 = 10;
 pub const EXIT_UNKNOWN: u8 = 5;
 
+/// How `verify` decides a weak architecture (`--engine`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Route {
+    /// The axiomatic route where the built-in engine runs and has the model (tso, pso), the
+    /// instrumentation otherwise.
+    #[default]
+    Auto,
+    /// Instrument the program (ESOP 2013) and decide it under SC with the chosen back end.
+    Instrument,
+    /// Decide the program itself under the architecture's axioms, with the built-in engine
+    /// ([`bmc::StoreBufferModel`]).
+    Axiomatic,
+}
+
+/// The built-in engine's axiomatic model of `arch`, or why it has none: store-buffer models
+/// only (multi-copy-atomic, read→read and read→write kept, write→read relaxed, write→write
+/// relaxed or not), with fences each ordering a product of directions.
+pub fn store_buffer_model(arch: &Arch) -> Result<bmc::StoreBufferModel, String> {
+    use crate::aeg::Dir::{R, W};
+    use crate::arch::PairSet;
+    let ppo = arch.ppo;
+    let ww_relaxed = ppo == PairSet::RR | PairSet::RW;
+    let store_buffers = arch.rfe_safe() && (ww_relaxed || ppo == PairSet::ALL.minus(PairSet::WR));
+    if !store_buffers {
+        return Err(format!(
+            "the built-in engine's axiomatic route has store-buffer models only (tso, pso); {} relaxes more (its reads, or the atomicity of its stores)",
+            arch.name
+        ));
+    }
+    let mut fences = vec![];
+    for f in crate::ir::ALL_FENCES {
+        let orders = arch.fence_rule(f).orders;
+        let with_ppo = orders | ppo;
+        if with_ppo == PairSet::ALL {
+            fences.push((f, bmc::FenceSides { before_r: true, before_w: true, after_r: true, after_w: true }));
+            continue;
+        }
+        let own = orders.minus(ppo);
+        if own.is_empty() {
+            continue;
+        }
+        let sides = bmc::FenceSides {
+            before_r: own.contains(R, R) || own.contains(R, W),
+            before_w: own.contains(W, R) || own.contains(W, W),
+            after_r: own.contains(R, R) || own.contains(W, R),
+            after_w: own.contains(R, W) || own.contains(W, W),
+        };
+        let dirs = |r: bool, w: bool| [(r, R), (w, W)].into_iter().filter(|x| x.0).map(|x| x.1).collect::<Vec<_>>();
+        for a in dirs(sides.before_r, sides.before_w) {
+            for b in dirs(sides.after_r, sides.after_w) {
+                if !with_ppo.contains(a, b) {
+                    return Err(format!("{} on {}: it orders some pairs of directions but not all their combinations, which one clock cannot express", f.name(), arch.name));
+                }
+            }
+        }
+        fences.push((f, sides));
+    }
+    Ok(bmc::StoreBufferModel { name: arch.name, ww_relaxed, fences })
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     pub unwind: u32,
@@ -36,6 +96,7 @@ pub struct Options {
     /// The built-in engine's memory guard in bytes (its check ends UNKNOWN there): below the
     /// process-wide guard ([`crate::guard`]), which ends weakc without a verdict.
     pub max_memory: u64,
+    pub route: Route,
 }
 
 /// What `weakc verify` decides: the analysed program, instrumented for `arch`.
@@ -70,6 +131,8 @@ pub struct Checked {
     /// Behaviours the program has that the C source may not ([`Program::warnings`]): a
     /// violation found may rely on one, so it proves nothing either.
     pub doubts: Vec<(crate::source::Loc, String)>,
+    /// Decided by the axiomatic route ([`Route::Axiomatic`]), not instrumented.
+    pub axiomatic: bool,
 }
 
 impl Checked {
@@ -173,7 +236,7 @@ pub fn check(
     let approximations = rw.summary.approximations;
     drop(rw.program);
     let doubts = a.program.warnings.clone();
-    let mut done = Checked { checks: vec![first], no_fallback: None, instrumented, approximations, doubts };
+    let mut done = Checked { checks: vec![first], no_fallback: None, instrumented, approximations, doubts, axiomatic: false };
     if buffer_size == 1 || !instrumented || !done.checks[0].outcome.memory_guard_hit() {
         return Ok(done);
     }
@@ -259,6 +322,7 @@ pub fn bmc_options(o: &Options, timeout: Option<Duration>, progress: bool) -> Bm
         max_clauses: Some(bmc::DEFAULT_MAX_CLAUSES),
         max_memory: Some(o.max_memory),
         progress: if progress { Some(print_progress) } else { None },
+        model: None,
     }
 }
 
@@ -270,10 +334,22 @@ pub fn run(a: &mut Analysis, s: &Subject, o: &Options) -> Result<u8, Error> {
     } else if !o.unwindset.is_empty() {
         // External verifiers number loops their own way (CBMC: by back edge, inner first).
         Some("--unwindset")
+    } else if o.route == Route::Axiomatic {
+        Some("--engine axiomatic")
     } else {
         None
     };
     let sel = backend::select(o.backend, needs)?;
+    let model = match o.route {
+        _ if s.arch.relaxes_nothing() => None,
+        Route::Instrument => None,
+        Route::Axiomatic => Some(store_buffer_model(s.arch).map_err(|e| Error::Usage(format!("--engine axiomatic: {e}")))?),
+        Route::Auto if sel.backend == Backend::Builtin => store_buffer_model(s.arch).ok(),
+        Route::Auto => None,
+    };
+    if let Some(m) = model {
+        return run_axiomatic(a, s, o, &sel, m);
+    }
     let chosen = pipeline::choose(a, s.arch, s.strategy);
     let progress = !o.quiet && !o.json && std::io::stderr().is_terminal();
     let text = !o.quiet && !o.json;
@@ -349,12 +425,45 @@ pub fn run(a: &mut Analysis, s: &Subject, o: &Options) -> Result<u8, Error> {
     Ok(code)
 }
 
+/// [`run`] on the axiomatic route: the program itself, decided by the built-in engine under
+/// `model` (no cycles, no instrumentation, no buffer depth).
+fn run_axiomatic(a: &Analysis, s: &Subject, o: &Options, sel: &backend::Selection, model: bmc::StoreBufferModel) -> Result<u8, Error> {
+    let progress = !o.quiet && !o.json && std::io::stderr().is_terminal();
+    let mut out = String::new();
+    if !o.quiet && !o.json {
+        out.push_str(&format!("weakc verify: {}\n", s.file));
+        out.push_str(&format!(
+            "  architecture {} (axiomatic: the program under the architecture's axioms, store buffers unbounded), backend builtin ({}), {}\n",
+            s.arch.name,
+            sel.reason,
+            bounds_text(o)
+        ));
+        flush(&mut out);
+    }
+    let left = o.deadline.map(|d| d.saturating_duration_since(Instant::now()));
+    let bo = BmcOptions { model: Some(model), ..bmc_options(o, left, progress) };
+    let outcome = bmc::verify(&a.program, &bo)?;
+    let checked = Checked {
+        checks: vec![Check { buffer_size: 0, outcome }],
+        no_fallback: None,
+        instrumented: false,
+        approximations: vec![],
+        doubts: a.program.warnings.clone(),
+        axiomatic: true,
+    };
+    let (report, code) = report(&checked, s, sel, o, &a.map)?;
+    out.push_str(&report);
+    flush(&mut out);
+    Ok(code)
+}
+
 /// The printing step of [`run`]: counterexample, verdict line (or JSON), execution graph.
 fn report(checked: &Checked, s: &Subject, sel: &backend::Selection, o: &Options, map: &SourceMap) -> Result<(String, u8), Error> {
     let outcome = &checked.last().outcome;
     let verdict = checked.verdict();
     let bounds = bounds_text(o);
-    let (line, code) = verdict_line(&verdict, checked, s.arch.name, &bounds);
+    let arch_label = if checked.axiomatic { format!("{}, axiomatic", s.arch.name) } else { s.arch.name.to_string() };
+    let (line, code) = verdict_line(&verdict, checked, &arch_label, &bounds);
     if let Some(path) = &o.trace_dot {
         // Written only when there is a counterexample; an earlier file is left alone.
         if let Some(g) = &outcome.graph {
@@ -385,6 +494,7 @@ fn report(checked: &Checked, s: &Subject, sel: &backend::Selection, o: &Options,
             .collect();
         let j = serde_json::json!({
             "file": s.file, "arch": s.arch.name, "backend": sel.backend.name(), "backend_reason": sel.reason,
+            "engine": if checked.axiomatic { "axiomatic" } else { "instrument" },
             "unwind": o.unwind, "unwindset": o.unwindset, "unwinding_assertions": o.unwinding_assertions,
             "buffer_size": checked.instrumented.then_some(checked.requested()),
             "verdict": verdict_word(&verdict),

@@ -132,6 +132,41 @@ pub struct BmcOptions {
     /// Told each phase as it starts, with the formula's size before solving (the CLI shows
     /// it on a terminal during long runs).
     pub progress: Option<fn(&str)>,
+    /// The memory model the program is decided under: `None` is sequential consistency; a
+    /// [`StoreBufferModel`] decides TSO/PSO executions directly (`verify --engine
+    /// axiomatic`), with no instrumentation.
+    pub model: Option<StoreBufferModel>,
+}
+
+/// A multi-copy-atomic memory model with store buffers, as partial orders (Alglave,
+/// Kroening, Tautschnig, CAV 2013): read→read and read→write program order is kept, write→read
+/// is relaxed (a read may take its thread's buffered write early: store forwarding), and on
+/// PSO write→write between different addresses too. Fences order what their row says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoreBufferModel {
+    /// Architecture name, for messages.
+    pub name: &'static str,
+    /// Write→write between different addresses is relaxed (PSO).
+    pub ww_relaxed: bool,
+    /// Per fence the model does not make void: the directions it waits for before it and
+    /// the directions it holds back after it (every such pair is ordered).
+    pub fences: Vec<(crate::ir::Fence, FenceSides)>,
+}
+
+/// Directions a fence orders across it: every earlier access of a direction in `before`
+/// comes before every later access of a direction in `after`.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct FenceSides {
+    pub before_r: bool,
+    pub before_w: bool,
+    pub after_r: bool,
+    pub after_w: bool,
+}
+
+impl StoreBufferModel {
+    pub fn fence(&self, f: crate::ir::Fence) -> Option<FenceSides> {
+        self.fences.iter().find(|(g, _)| *g == f).map(|(_, s)| *s)
+    }
 }
 
 impl Default for BmcOptions {
@@ -144,6 +179,7 @@ impl Default for BmcOptions {
             max_clauses: Some(DEFAULT_MAX_CLAUSES),
             max_memory: None,
             progress: None,
+            model: None,
         }
     }
 }

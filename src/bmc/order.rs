@@ -17,6 +17,8 @@
 //! Orders fixed by the program structure (same thread, or parent-before-spawn and child)
 //! are constants, which prunes most candidate pairs before the solver sees them.
 
+mod ppo;
+
 use super::bv::{self, as_const, Bv};
 use super::layout::*;
 use super::sat::{Lit, Sat};
@@ -41,6 +43,8 @@ struct Enc<'a, 'p> {
     fr_mode: FrMode,
     clock_reads: usize,
     src_clauses: usize,
+    /// Under a store-buffer model: what its program-order constraints fix (`None`: SC).
+    ppo: Option<ppo::Ppo>,
 }
 
 /// The encoding, or `None` when a limit of the gate store ([`Sat::stopped`]: deadline,
@@ -53,9 +57,12 @@ pub fn encode(sx: &mut Symex) -> Option<Encoding> {
     if debug {
         eprintln!("bmc: after symex: {} vars, {} clauses, {} events, {} blocks", sx.sat.num_vars(), sx.sat.clauses, sx.events.len(), nblocks);
     }
-    let mut e = Enc { sx, clocks, lt_cache: HashMap::new(), aeq_cache: HashMap::new(), init_clauses: 0, fr_clauses: 0, fr_pairs: 0, rw_pairs: 0, fr_mode: fr_mode(), clock_reads: 0, src_clauses: 0 };
+    let mut e = Enc { sx, clocks, lt_cache: HashMap::new(), aeq_cache: HashMap::new(), init_clauses: 0, fr_clauses: 0, fr_pairs: 0, rw_pairs: 0, fr_mode: fr_mode(), clock_reads: 0, src_clauses: 0, ppo: None };
     let c0 = e.sx.sat.clauses;
     e.program_order();
+    if let Some(m) = e.sx.opts.model.clone() {
+        e.ppo = Some(e.store_buffer_order(&m));
+    }
     e.joins();
     let po_clauses = e.sx.sat.clauses - c0;
     e.reads();
@@ -166,12 +173,15 @@ impl Enc<'_, '_> {
         self.sx.sat.bv_ult(&c1, &c2)
     }
 
+    /// A spawn before the child's first block, and under SC each block of a thread before
+    /// the next (a store-buffer model adds its own program order, [`ppo`]).
     fn program_order(&mut self) {
+        let sc = self.sx.opts.model.is_none();
         for t in 0..self.sx.threads.len() {
             if self.sx.sat.stopped().is_some() {
                 return;
             }
-            let bs = self.sx.threads[t].blocks.clone();
+            let bs = if sc { self.sx.threads[t].blocks.clone() } else { vec![] };
             for w in bs.windows(2) {
                 let l = self.raw_lt(w[0], w[1]);
                 self.sx.sat.assert(l);
@@ -189,7 +199,10 @@ impl Enc<'_, '_> {
         let i1 = &self.sx.blocks[b1 as usize];
         let i2 = &self.sx.blocks[b2 as usize];
         if i1.thread == i2.thread {
-            return Some(i1.seq < i2.seq);
+            return match &self.ppo {
+                None => Some(i1.seq < i2.seq),
+                Some(p) => p.before(b1, i1.seq, b2, i2.seq),
+            };
         }
         if self.ancestor_before(i1.thread, i1.seq, i2.thread) {
             return Some(true);
@@ -235,6 +248,31 @@ impl Enc<'_, '_> {
             return Lit::from_bool(p1 < p2);
         }
         self.lt_block(b1, b2)
+    }
+
+    /// Write `w` is among what read `r` may see: ordered before it, or (under a store-buffer
+    /// model) an earlier write of its own thread, which it sees even while buffered.
+    fn visible(&mut self, w: usize, r: usize) -> Lit {
+        if self.ppo.is_none() {
+            return self.lt(w, r);
+        }
+        let (bw, br) = (self.sx.events[w].block, self.sx.events[r].block);
+        if bw == br {
+            return Lit::from_bool(self.sx.events[w].po < self.sx.events[r].po);
+        }
+        let (iw, ir) = (&self.sx.blocks[bw as usize], &self.sx.blocks[br as usize]);
+        if iw.thread == ir.thread {
+            return Lit::from_bool(iw.seq < ir.seq);
+        }
+        self.lt_block(bw, br)
+    }
+
+    /// Write `w` is not among what read `r` sees: under SC, `r` comes before it.
+    fn hidden(&mut self, w: usize, r: usize) -> Lit {
+        if self.ppo.is_none() {
+            return self.lt(r, w);
+        }
+        !self.visible(w, r)
     }
 
     fn aeq(&mut self, e1: usize, e2: usize) -> Lit {
@@ -369,8 +407,7 @@ impl Enc<'_, '_> {
             // Writes that may be ordered before the read.
             let mut cands: Vec<usize> = vec![];
             for w in pool {
-                let after = self.lt(r, w);
-                if after != Lit::TRUE {
+                if self.hidden(w, r) != Lit::TRUE {
                     cands.push(w);
                 }
             }
@@ -381,7 +418,7 @@ impl Enc<'_, '_> {
             if rconst.is_some() {
                 for &w in &cands {
                     if as_const(&self.sx.events[w].addr) == rconst
-                        && self.lt(w, r) == Lit::TRUE
+                        && self.visible(w, r) == Lit::TRUE
                         && self.sx.sat.syntactically_implies(rguard, self.sx.events[w].guard)
                     {
                         dom.push(w);
@@ -412,7 +449,7 @@ impl Enc<'_, '_> {
                 sources.push((None, s));
             }
             for &w in &cands {
-                let ok_order = self.lt(w, r);
+                let ok_order = self.visible(w, r);
                 let g = self.sx.events[w].guard;
                 let a = self.aeq(w, r);
                 if ok_order == Lit::FALSE || a == Lit::FALSE {
@@ -455,7 +492,7 @@ impl Enc<'_, '_> {
                         if Some(w2) == src {
                             continue;
                         }
-                        let r_before = self.lt(r, w2);
+                        let r_before = self.hidden(w2, r);
                         if r_before == Lit::TRUE {
                             continue;
                         }
@@ -517,7 +554,7 @@ impl Enc<'_, '_> {
             if self.sx.sat.stopped().is_some() {
                 return;
             }
-            let r_before = self.lt(r, w2);
+            let r_before = self.hidden(w2, r);
             if r_before == Lit::TRUE {
                 continue;
             }

@@ -89,6 +89,22 @@ pub struct Thread {
 pub struct BlockInfo {
     pub thread: usize,
     pub seq: u32,
+    pub kind: BlockKind,
+    /// The path condition when the block began.
+    pub guard: Lit,
+}
+
+/// What made a block: the weak memory models order blocks by it ([`super::order`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum BlockKind {
+    /// One shared-memory access outside any atomic section.
+    Access,
+    /// An atomic section, lock or read-modify-write: its events happen at once.
+    Atomic,
+    /// Thread start and end, spawn, join: ordered with everything around them.
+    Marker,
+    /// A fence statement (recorded only under a weak [`super::StoreBufferModel`]).
+    Fence(Fence),
 }
 
 pub struct Event {
@@ -264,7 +280,7 @@ pub type ThreadKey = (usize, usize, Vec<usize>);
 
 pub struct Symex<'p> {
     pub prog: &'p Program,
-    opts: &'p BmcOptions,
+    pub opts: &'p BmcOptions,
     /// Set when symbolic execution gave up because a limit of [`Sat::set_limits`] (deadline,
     /// clause count) was reached; [`Sat::stopped`] says which.
     pub limit_hit: bool,
@@ -424,7 +440,7 @@ impl<'p> Symex<'p> {
     }
 
     fn begin_thread(&mut self, t: usize) {
-        let b = self.new_block();
+        let b = self.new_block(BlockKind::Marker);
         self.threads[t].start = b;
     }
 
@@ -435,7 +451,7 @@ impl<'p> Symex<'p> {
         if t != 0 {
             self.run_destructors(loc)?;
         }
-        let b = self.new_block();
+        let b = self.new_block(BlockKind::Marker);
         self.threads[t].end = b;
         self.threads[t].finished = self.state.guard;
         let rt = self.prog.func(f).ty.ret.clone();
@@ -656,11 +672,11 @@ impl<'p> Symex<'p> {
 
     // ---------------------------------------------------------------- blocks, events, steps
 
-    fn new_block(&mut self) -> u32 {
+    fn new_block(&mut self, kind: BlockKind) -> u32 {
         let t = self.ctx.thread;
         let id = self.blocks.len() as u32;
         let seq = self.threads[t].blocks.len() as u32;
-        self.blocks.push(BlockInfo { thread: t, seq });
+        self.blocks.push(BlockInfo { thread: t, seq, kind, guard: self.state.guard });
         self.threads[t].blocks.push(id);
         self.ctx.last_block = id;
         id
@@ -669,7 +685,7 @@ impl<'p> Symex<'p> {
     fn event_block(&mut self) -> u32 {
         match self.state.cur_block {
             Some(b) => b,
-            None => self.new_block(),
+            None => self.new_block(BlockKind::Access),
         }
     }
 
@@ -713,9 +729,18 @@ impl<'p> Symex<'p> {
         Ok(())
     }
 
+    /// Under a weak model a fence that orders something is a block of its own; under SC,
+    /// and inside an atomic section, it is nothing.
+    fn fence(&mut self, f: Fence) {
+        let orders = self.opts.model.as_ref().and_then(|m| m.fence(f));
+        if orders.is_some() && !self.dead() && self.state.atomic_depth == 0 {
+            self.new_block(BlockKind::Fence(f));
+        }
+    }
+
     fn atomic_begin(&mut self) {
         if self.state.atomic_depth == 0 {
-            let b = self.new_block();
+            let b = self.new_block(BlockKind::Atomic);
             self.state.cur_block = Some(b);
             self.state.blk.clear();
         }
@@ -1001,7 +1026,8 @@ impl<'p> Symex<'p> {
         self.cur_stmt = s.id;
         self.cur_stmt_ptr = s as *const Stmt as usize;
         match &s.kind {
-            StmtKind::Skip | StmtKind::Fence(_) => {}
+            StmtKind::Skip => {}
+            StmtKind::Fence(f) => self.fence(*f),
             StmtKind::Block(b) => self.block(b)?,
             StmtKind::Assign { lhs, rhs } => {
                 let v = self.eval_as_value(rhs, &lhs.ty)?;
@@ -1562,7 +1588,7 @@ impl<'p> Symex<'p> {
             return Ok(());
         }
         let k = self.threads.len();
-        let block = self.new_block();
+        let block = self.new_block(BlockKind::Marker);
         self.threads.push(Thread {
             name: format!("{}#{k}", self.prog.func(f).name),
             guard: self.state.guard,
@@ -1602,7 +1628,7 @@ impl<'p> Symex<'p> {
         if self.dead() {
             return Ok(());
         }
-        let block = self.new_block();
+        let block = self.new_block(BlockKind::Marker);
         let joined = self.sat.fresh();
         let retv = self.sat.fresh_bv(PTR_BITS);
         self.joins.push(JoinRec { thread: self.ctx.thread, block, guard: self.state.guard, tid: tv.clone(), joined, ret: retv.clone() });

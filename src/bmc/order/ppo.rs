@@ -1,0 +1,236 @@
+//! Preserved program order of the store-buffer models (TSO, PSO) as clock constraints
+//! (Alglave, Kroening, Tautschnig, CAV 2013, §5): instead of one chain through all blocks of
+//! a thread (SC), each block is put after exactly the earlier blocks the model orders
+//! before it, and transitivity does the rest:
+//!
+//! * after the thread's last block with a read (read→anything is kept);
+//! * after the last full barrier (thread start, spawn, join, a fence ordering every pair);
+//! * a block with a write: after the thread's last block with a write (TSO), or after its
+//!   last write to the same address (PSO: coherence), conditionally on the addresses being
+//!   equal where one of them is not a constant;
+//! * after each partial fence (`membar #StoreStore`, …) whose later side it belongs to, and
+//!   the fence after the earlier accesses of its earlier side.
+//!
+//! A chain through a block whose path is not taken must not order more than the model
+//! does. Links into reads and writes are safe that way (read→X and X→write are kept whatever
+//! X is); links out of fences and of barriers under a condition are not, so they hold only
+//! when both ends execute, and such a barrier does not stand for the ones before it.
+
+use super::Enc;
+use crate::bmc::bv::as_const;
+use crate::bmc::sat::Lit;
+use crate::bmc::symex::BlockKind;
+use crate::bmc::{FenceSides, StoreBufferModel};
+use std::collections::HashMap;
+
+/// What the constraints say about one block, for [`Ppo::before`].
+#[derive(Clone, Copy, Default)]
+struct BlockOrd {
+    /// The block got its constraints (it has active events, or is an unconditional barrier).
+    linked: bool,
+    r: bool,
+    w: bool,
+    /// An unconditional full barrier: every block of the thread is ordered with it.
+    reset: bool,
+    /// Position of the last such barrier at or before this block in its thread.
+    last_reset: Option<u32>,
+}
+
+/// The order the constraints fix between blocks of one thread without the solver.
+pub(in crate::bmc) struct Ppo {
+    info: Vec<BlockOrd>,
+    ww_relaxed: bool,
+}
+
+const FULL: FenceSides = FenceSides { before_r: true, before_w: true, after_r: true, after_w: true };
+
+impl Ppo {
+    /// Whether block `b1` (at position `s1` of a thread) comes before `b2` (position `s2` of
+    /// the same thread) in every model of the constraints: `Some(true)`/`Some(false)` when
+    /// fixed, `None` when the clocks decide.
+    pub(super) fn before(&self, b1: u32, s1: u32, b2: u32, s2: u32) -> Option<bool> {
+        let (a, b, sa, flip) = if s1 < s2 { (b1, b2, s1, false) } else { (b2, b1, s2, true) };
+        let (x, y) = (&self.info[a as usize], &self.info[b as usize]);
+        if !(x.linked && y.linked) {
+            return None;
+        }
+        let ordered = x.r || x.reset || y.reset || y.last_reset.is_some_and(|s| s > sa) || (!self.ww_relaxed && x.w && y.w);
+        ordered.then_some(!flip)
+    }
+}
+
+impl Enc<'_, '_> {
+    fn link(&mut self, from: u32, to: u32) {
+        if from != to {
+            let l = self.raw_lt(from, to);
+            self.sx.sat.assert(l);
+        }
+    }
+
+    /// `from` before `to` whenever all of `conds` hold.
+    fn link_if(&mut self, conds: &[Lit], from: u32, to: u32) {
+        if from == to {
+            return;
+        }
+        let l = self.raw_lt(from, to);
+        let mut c: Vec<Lit> = conds.iter().map(|&x| !x).collect();
+        c.push(l);
+        self.sx.sat.add_clause(&c);
+    }
+
+    /// Write events `w1` (earlier) and `w2` of one thread, one address not constant: ordered
+    /// when both happen at one address.
+    fn link_same_address(&mut self, w1: usize, w2: usize) {
+        let (b1, b2) = (self.sx.events[w1].block, self.sx.events[w2].block);
+        if b1 == b2 || !self.may_alias(w1, w2) {
+            return;
+        }
+        let a = self.aeq(w1, w2);
+        let (g1, g2) = (self.sx.events[w1].guard, self.sx.events[w2].guard);
+        self.link_if(&[g1, g2, a], b1, b2);
+    }
+
+    /// The program-order constraints of `m` (module docs).
+    pub(super) fn store_buffer_order(&mut self, m: &StoreBufferModel) -> Ppo {
+        let nb = self.sx.blocks.len();
+        let mut info = vec![BlockOrd::default(); nb];
+        let mut writes: Vec<Vec<usize>> = vec![vec![]; nb];
+        for (i, ev) in self.sx.events.iter().enumerate() {
+            if ev.guard == Lit::FALSE {
+                continue;
+            }
+            let b = ev.block as usize;
+            if ev.write {
+                info[b].w = true;
+                writes[b].push(i);
+            } else {
+                info[b].r = true;
+            }
+        }
+        for t in 0..self.sx.threads.len() {
+            let tg = self.sx.threads[t].guard;
+            let mut last_r: Option<u32> = None;
+            let mut last_full: Option<u32> = None;
+            let mut last_reset: Option<u32> = None;
+            // TSO: the last block with a write. PSO: per constant address the last write's
+            // block; every write since the last reset, and those at other addresses.
+            let mut pend: Option<u32> = None;
+            let mut pend_at: HashMap<u128, u32> = HashMap::new();
+            let mut w_since: Vec<usize> = vec![];
+            let mut sym_since: Vec<usize> = vec![];
+            let mut fences: Vec<(u32, FenceSides, Lit)> = vec![];
+            let blocks = self.sx.threads[t].blocks.clone();
+            for b in blocks {
+                if self.sx.sat.stopped().is_some() {
+                    break;
+                }
+                let (kind, guard, seq) = {
+                    let bi = &self.sx.blocks[b as usize];
+                    (bi.kind, bi.guard, bi.seq)
+                };
+                let uncond = guard == tg || guard == Lit::TRUE;
+                let sides = match kind {
+                    BlockKind::Marker => Some(FULL),
+                    BlockKind::Fence(f) => m.fence(f),
+                    BlockKind::Access | BlockKind::Atomic => None,
+                };
+                if let Some(sd) = sides {
+                    if sd.before_r {
+                        if let Some(x) = last_r {
+                            self.link(x, b);
+                        }
+                    }
+                    if sd.before_w {
+                        if m.ww_relaxed {
+                            let mut from: Vec<u32> = pend_at.values().copied().collect();
+                            from.extend(sym_since.iter().map(|&e| self.sx.events[e].block));
+                            from.sort_unstable();
+                            from.dedup();
+                            for x in from {
+                                self.link(x, b);
+                            }
+                        } else if let Some(x) = pend {
+                            self.link(x, b);
+                        }
+                    }
+                    let full = sd == FULL;
+                    if full {
+                        if let Some(x) = last_full {
+                            self.link(x, b);
+                        }
+                    }
+                    if full && uncond {
+                        last_r = None;
+                        pend = None;
+                        pend_at.clear();
+                        w_since.clear();
+                        sym_since.clear();
+                        fences.clear();
+                        last_full = Some(b);
+                        last_reset = Some(seq);
+                        info[b as usize].reset = true;
+                        info[b as usize].linked = kind == BlockKind::Marker;
+                    } else {
+                        if uncond {
+                            // An unconditional fence stands for the earlier ones like it.
+                            fences.retain(|(_, s, _)| *s != sd);
+                        }
+                        fences.push((b, sd, guard));
+                    }
+                    info[b as usize].last_reset = last_reset;
+                    continue;
+                }
+                let (r, w) = (info[b as usize].r, info[b as usize].w);
+                if !(r || w) {
+                    continue;
+                }
+                info[b as usize].linked = true;
+                info[b as usize].last_reset = last_reset;
+                if let Some(x) = last_full {
+                    self.link(x, b);
+                }
+                if let Some(x) = last_r {
+                    self.link(x, b);
+                }
+                for &(f, sd, gf) in &fences {
+                    if (sd.after_r && r) || (sd.after_w && w) {
+                        self.link_if(&[gf, guard], f, b);
+                    }
+                }
+                if w {
+                    if !m.ww_relaxed {
+                        if let Some(x) = pend {
+                            self.link(x, b);
+                        }
+                        pend = Some(b);
+                    } else {
+                        for e in writes[b as usize].clone() {
+                            match as_const(&self.sx.events[e].addr) {
+                                Some(a) => {
+                                    if let Some(&x) = pend_at.get(&a) {
+                                        self.link(x, b);
+                                    }
+                                    for s in sym_since.clone() {
+                                        self.link_same_address(s, e);
+                                    }
+                                    pend_at.insert(a, b);
+                                }
+                                None => {
+                                    for s in w_since.clone() {
+                                        self.link_same_address(s, e);
+                                    }
+                                    sym_since.push(e);
+                                }
+                            }
+                            w_since.push(e);
+                        }
+                    }
+                }
+                if r {
+                    last_r = Some(b);
+                }
+            }
+        }
+        Ppo { info, ww_relaxed: m.ww_relaxed }
+    }
+}
