@@ -1,5 +1,6 @@
 //! The C11 litmus family of `litmus/C11/` (scripts/gen-litmus-c11) on every architecture:
-//! each C program is verified with `weakc verify --mm ARCH`, and its expected verdict is the
+//! each C program is verified with `weakc verify --mm ARCH` (on tso and pso on both routes,
+//! `--engine instrument` and `--engine axiomatic`), and its expected verdict is the
 //! axiomatic engine's on the hardware litmus test the program compiles to with the
 //! architecture's C11 mapping (`weakc::litmus::c11::hardware`, the rows of
 //! `src/arch/c11.rs`). A reachable outcome must be reported FAILED (exit 10: anything else
@@ -23,6 +24,18 @@ use weakc::litmus::Litmus;
 use weakc::source::SourceMap;
 
 const ARCHS: [&str; 6] = ["tso", "pso", "rmo", "power", "arm", "aarch64"];
+
+/// Each architecture with the `--engine` routes it runs on (none given: the default).
+const ROUTES: [(&str, &str); 8] = [
+    ("tso", "instrument"),
+    ("tso", "axiomatic"),
+    ("pso", "instrument"),
+    ("pso", "axiomatic"),
+    ("rmo", ""),
+    ("power", ""),
+    ("arm", ""),
+    ("aarch64", ""),
+];
 
 fn family() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/C11");
@@ -130,6 +143,8 @@ fn herd_verdicts() -> BTreeMap<(String, &'static str), (String, bool)> {
 struct Run {
     test: String,
     arch: &'static str,
+    /// Index in [`ROUTES`].
+    route: usize,
     /// The reference: herd's verdict if the compiled test is in its corpus, else the engine's.
     reachable: bool,
     engine: bool,
@@ -155,7 +170,8 @@ fn expected(t: &c11::C11Test, mm: &str) -> (bool, String, String) {
 fn c11_family_agrees_with_the_axiomatic_engine_on_every_architecture() {
     let files = family();
     assert!(!files.is_empty());
-    let jobs: Vec<(&PathBuf, &'static str)> = files.iter().flat_map(|f| ARCHS.iter().map(move |a| (f, *a))).collect();
+    let jobs: Vec<(&PathBuf, usize)> = files.iter().flat_map(|f| (0..ROUTES.len()).map(move |k| (f, k))).collect();
+    assert!(ARCHS.iter().all(|a| ROUTES.iter().any(|r| r.0 == *a)));
     let herd = herd_verdicts();
     let next = AtomicUsize::new(0);
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
@@ -166,15 +182,21 @@ fn c11_family_agrees_with_the_axiomatic_engine_on_every_architecture() {
                     let mut out = vec![];
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(&(file, arch)) = jobs.get(i) else { break };
+                        let Some(&(file, route)) = jobs.get(i) else { break };
+                        let (arch, engine_flag) = ROUTES[route];
                         let test = name_of(file);
                         let t = c11::parse_name(&test).expect("name");
                         let (engine, hardware, k) = expected(&t, arch);
                         let herd = herd.get(&(k, arch)).cloned();
                         let reachable = herd.as_ref().map_or(engine, |h| h.1);
-                        let o = Command::new(env!("CARGO_BIN_EXE_weakc")).args(["verify", "--mm", arch]).arg(file).output().expect("run weakc");
+                        let mut cmd = Command::new(env!("CARGO_BIN_EXE_weakc"));
+                        cmd.args(["verify", "--mm", arch]);
+                        if !engine_flag.is_empty() {
+                            cmd.args(["--engine", engine_flag]);
+                        }
+                        let o = cmd.arg(file).output().expect("run weakc");
                         let output = String::from_utf8_lossy(&o.stdout).into_owned() + &String::from_utf8_lossy(&o.stderr);
-                        out.push(Run { test, arch, reachable, engine, herd, code: o.status.code().unwrap_or(-1), output, hardware });
+                        out.push(Run { test, arch, route, reachable, engine, herd, code: o.status.code().unwrap_or(-1), output, hardware });
                     }
                     out
                 })
@@ -182,23 +204,28 @@ fn c11_family_agrees_with_the_axiomatic_engine_on_every_architecture() {
             .collect();
         handles.into_iter().flat_map(|h| h.join().expect("worker")).collect()
     });
-    runs.sort_by(|a, b| (&a.test, a.arch).cmp(&(&b.test, b.arch)));
+    runs.sort_by(|a, b| (&a.test, a.route).cmp(&(&b.test, b.route)));
 
     // per architecture: tests, reachable, agree, unknown, missed, spurious
-    let mut table: BTreeMap<usize, (&str, [usize; 6])> = BTreeMap::new();
+    let mut table: BTreeMap<usize, (String, [usize; 6])> = BTreeMap::new();
     let mut wrong = vec![];
     let mut unknown = vec![];
     let mut engine_vs_herd = vec![];
     let mut matched = 0;
     for r in &runs {
-        if let Some((h, v)) = &r.herd {
+        let label = match ROUTES[r.route] {
+            (a, "") => a.to_string(),
+            (a, e) => format!("{a} --engine {e}"),
+        };
+        // herd against the engine: once per test and architecture (the second route of tso
+        // and pso repeats the comparison).
+        if let (Some((h, v)), false) = (&r.herd, ROUTES[r.route].1 == "axiomatic") {
             matched += 1;
             if *v != r.engine {
                 engine_vs_herd.push(format!("{} --mm {} is herd's {h}: herd {}, engine {}", r.test, r.arch, reach(*v), reach(r.engine)));
             }
         }
-        let k = ARCHS.iter().position(|a| *a == r.arch).expect("arch");
-        let row = &mut table.entry(k).or_insert((r.arch, [0; 6])).1;
+        let row = &mut table.entry(r.route).or_insert((label.clone(), [0; 6])).1;
         row[0] += 1;
         row[1] += r.reachable as usize;
         let verdict = r.output.lines().find(|l| l.contains("VERIFICATION")).unwrap_or("").to_string();
@@ -206,17 +233,17 @@ fn c11_family_agrees_with_the_axiomatic_engine_on_every_architecture() {
             (true, 10) | (false, 0) => row[2] += 1,
             (false, 5) => {
                 row[3] += 1;
-                unknown.push(format!("{} --mm {}: {verdict}", r.test, r.arch));
+                unknown.push(format!("{} --mm {label}: {verdict}", r.test));
             }
             (true, _) => {
                 row[4] += 1;
-                wrong.push(format!("MISSED (reachable, exit {}) {} --mm {}: {verdict}\n{}", r.code, r.test, r.arch, r.hardware));
+                wrong.push(format!("MISSED (reachable, exit {}) {} --mm {label}: {verdict}\n{}", r.code, r.test, r.hardware));
             }
             (false, 10) => {
                 row[5] += 1;
-                wrong.push(format!("SPURIOUS (unreachable, FAILED) {} --mm {}\n{}", r.test, r.arch, r.hardware));
+                wrong.push(format!("SPURIOUS (unreachable, FAILED) {} --mm {label}\n{}", r.test, r.hardware));
             }
-            (false, c) => wrong.push(format!("exit {c} {} --mm {}:\n{}", r.test, r.arch, r.output)),
+            (false, c) => wrong.push(format!("exit {c} {} --mm {label}:\n{}", r.test, r.output)),
         }
     }
     println!("| architecture | tests | reachable | agree | unknown | missed | spurious |");

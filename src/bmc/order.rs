@@ -267,12 +267,23 @@ impl Enc<'_, '_> {
         self.lt_block(bw, br)
     }
 
-    /// Write `w` is not among what read `r` sees: under SC, `r` comes before it.
+    /// Write `w` is not among what read `r` may see: `r` comes before it, or (under a
+    /// store-buffer model) it is a later write of `r`'s own thread. Strictly before, as for
+    /// [`Self::visible`]: blocks of different threads with equal clocks are thereby forced
+    /// apart when one reads where the other writes (two read-modify-writes with one clock
+    /// would otherwise both read the value before them).
     fn hidden(&mut self, w: usize, r: usize) -> Lit {
-        if self.ppo.is_none() {
-            return self.lt(r, w);
+        if self.ppo.is_some() {
+            let (bw, br) = (self.sx.events[w].block, self.sx.events[r].block);
+            let (iw, ir) = (&self.sx.blocks[bw as usize], &self.sx.blocks[br as usize]);
+            if bw == br {
+                return Lit::from_bool(self.sx.events[w].po > self.sx.events[r].po);
+            }
+            if iw.thread == ir.thread {
+                return Lit::from_bool(iw.seq > ir.seq);
+            }
         }
-        !self.visible(w, r)
+        self.lt(r, w)
     }
 
     fn aeq(&mut self, e1: usize, e2: usize) -> Lit {
