@@ -505,6 +505,11 @@ fn report(checked: &Checked, s: &Subject, sel: &backend::Selection, o: &Options,
             "counterexample_buffer_size": (checked.instrumented && outcome.failed.is_some()).then_some(checked.last().buffer_size),
             "failed": outcome.failed.as_ref().map(|p| serde_json::json!({"kind": format!("{:?}", p.kind), "file": map.name(p.loc), "line": p.loc.line, "message": p.message})),
             "trace": crate::trace::json(outcome, map),
+            "stats": {
+                "events": outcome.stats.events, "threads": outcome.stats.threads, "vars": outcome.stats.vars,
+                "clauses": outcome.stats.clauses, "symex_s": outcome.stats.symex_time.as_secs_f64(),
+                "encode_s": outcome.stats.encode_time.as_secs_f64(), "solve_s": outcome.stats.solve_time.as_secs_f64(),
+            },
         });
         out.push_str(&serde_json::to_string_pretty(&j).unwrap_or_default());
         out.push('\n');

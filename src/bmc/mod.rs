@@ -214,6 +214,9 @@ pub enum StepKind {
     Read { object: String, value: String },
     /// Shared memory was written.
     Write { object: String, value: String },
+    /// A write reached memory after later accesses of its thread had been performed: it
+    /// waited in the store buffer (the axiomatic route, where steps are in memory order).
+    BufferedWrite { object: String, value: String },
     /// An assumption held (the path went on).
     Assume,
     Spawn { thread: String },
@@ -657,6 +660,9 @@ fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<St
     // value from it (a write: rf from it; a read: the same rf).
     let mut last_access: HashMap<(usize, u128), usize> = HashMap::new();
     let mut user_loc: HashMap<usize, Loc> = HashMap::new();
+    // Per thread the last access performed so far in program order (steps are in memory
+    // order: under a weak model a write can come after its thread's later accesses).
+    let mut later_done: HashMap<usize, u32> = HashMap::new();
     for s in live {
         let thread = sx.threads[s.thread].name.clone();
         if s.loc.line > 0 {
@@ -702,7 +708,12 @@ fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<St
             }
             symex::RawKind::Write { ev, ty } => {
                 let e = &sx.events[*ev];
-                StepKind::Write { object: e.label.clone(), value: format_value(sx, &e.val, ty) }
+                let (object, value) = (e.label.clone(), format_value(sx, &e.val, ty));
+                if later_done.get(&s.thread).is_some_and(|&po| po > s.po) {
+                    StepKind::BufferedWrite { object, value }
+                } else {
+                    StepKind::Write { object, value }
+                }
             }
             symex::RawKind::Assume => StepKind::Assume,
             symex::RawKind::Spawn { thread } => StepKind::Spawn { thread: sx.threads[*thread].name.clone() },
@@ -730,6 +741,10 @@ fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<St
                 continue;
             }
         };
+        if matches!(s.kind, symex::RawKind::Read { .. } | symex::RawKind::Write { .. }) {
+            let done = later_done.entry(s.thread).or_default();
+            *done = (*done).max(s.po);
+        }
         trace.push(Step { thread, loc: s.loc, kind });
     }
     let failed = failed.unwrap_or_else(|| {
