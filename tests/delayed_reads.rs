@@ -9,7 +9,8 @@ use std::process::Command;
 
 /// Exit code of `weakc verify` (0 successful, 10 failed).
 fn verify(arch: &str, file: &str, extra: &[&str]) -> i32 {
-    let mut args = vec!["verify", "--mm", arch, file];
+    // the instrumentation is what these programs test (tso and pso default to the axiomatic route)
+    let mut args = vec!["verify", "--mm", arch, "--engine", "instrument", file];
     args.extend_from_slice(extra);
     let out = Command::new(env!("CARGO_BIN_EXE_weakc")).args(&args).output().expect("run weakc");
     let code = out.status.code().unwrap_or(-1);

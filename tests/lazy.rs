@@ -66,8 +66,8 @@ fn lazy_and_naive_instrumentation_agree() {
                 if v["lazy_rounds"].is_u64() {
                     lazy_used += 1;
                 }
-                let (lazy, out_lazy, _) = weakc(&["verify", "--mm", arch, "--max-cycles", "2", "--quiet", f]);
-                let (naive, out_naive, _) = weakc(&["verify", "--mm", arch, "--strategy", "all", "--quiet", f]);
+                let (lazy, out_lazy, _) = weakc(&["verify", "--mm", arch, "--engine", "instrument", "--max-cycles", "2", "--quiet", f]);
+                let (naive, out_naive, _) = weakc(&["verify", "--mm", arch, "--engine", "instrument", "--strategy", "all", "--quiet", f]);
                 assert_eq!(lazy, naive, "{arch} seed {seed}: lazy `{out_lazy}` vs all `{out_naive}`\n{src}");
                 assert_eq!(lazy, if weak { 10 } else { 0 }, "{arch} seed {seed}: {out_lazy}\n{src}");
             }

@@ -82,7 +82,7 @@ fn emitted_program_grows_with_statements_times_delayed_reads() {
 
 /// `weakc verify --strategy all ARGS…` exits with `code` (0 holds, 10 fails).
 fn verifies_as(arch: &str, file: &str, extra: &[&str], code: i32) {
-    let mut args = vec!["verify", "--mm", arch, "--strategy", "all", file];
+    let mut args = vec!["verify", "--mm", arch, "--engine", "instrument", "--strategy", "all", file];
     args.extend(extra);
     let (got, out, err) = weakc(&args);
     assert_eq!(got, code, "weakc verify --mm {arch} --strategy all {file} {extra:?}: {out}{err}");

@@ -242,3 +242,36 @@ fn random_programs_agree_with_the_instrumentation() {
     assert!(verdicts[0] > 0 && verdicts[1] > 0, "{verdicts:?}");
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+#[test]
+fn the_route_is_chosen_and_reported() {
+    let sb = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/sb.c");
+    let sb = sb.to_str().unwrap();
+    // auto: the axiomatic route on tso with the built-in engine; the trace says which write
+    // waited in the store buffer, the header and verdict line name the route.
+    let (code, out) = weakc(&["verify", "--mm", "tso", "--backend", "builtin", sb]);
+    assert_eq!(code, 10, "{out}");
+    assert!(out.contains("architecture tso (axiomatic:"), "{out}");
+    assert!(out.contains("reaches memory now, after later accesses of its thread (store buffer)"), "{out}");
+    assert!(out.contains("VERIFICATION FAILED (tso, axiomatic; unwind 2)"), "{out}");
+    let (code, out) = weakc(&["verify", "--mm", "pso", "--backend", "builtin", "--json", sb]);
+    assert_eq!(code, 10, "{out}");
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}"));
+    assert_eq!(j["engine"], "axiomatic");
+    assert!(j["buffer_size"].is_null());
+    assert!(j["stats"]["events"].as_u64().unwrap() > 0, "{out}");
+    let (code, out) = weakc(&["verify", "--mm", "tso", "--engine", "instrument", "--json", sb]);
+    assert_eq!(code, 10, "{out}");
+    let j: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(j["engine"], "instrument");
+    // Elsewhere the instrumentation, and asking for the axiomatic route there is an input error.
+    let (code, out) = weakc(&["verify", "--mm", "power", "--quiet", sb]);
+    assert_eq!(code, 10, "{out}");
+    assert!(!out.contains("axiomatic"), "{out}");
+    let (code, out) = weakc(&["verify", "--mm", "power", "--engine", "axiomatic", sb]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("store-buffer models only"), "{out}");
+    let (code, out) = weakc(&["verify", "--mm", "tso", "--engine", "axiomatic", "--backend", "cbmc", sb]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("--engine axiomatic needs the built-in back end"), "{out}");
+}
