@@ -99,8 +99,11 @@ pub struct BlockInfo {
 pub enum BlockKind {
     /// One shared-memory access outside any atomic section.
     Access,
-    /// An atomic section, lock or read-modify-write: its events happen at once.
+    /// A lock or read-modify-write: its events happen at once.
     Atomic,
+    /// An atomic section of the program (`__VERIFIER_atomic_*`): its events happen at once,
+    /// and it orders everything before it before everything after it.
+    AtomicSection,
     /// Thread start and end, spawn, join: ordered with everything around them.
     Marker,
     /// A fence statement (recorded only under a weak [`super::StoreBufferModel`]).
@@ -1115,7 +1118,13 @@ impl<'p> Symex<'p> {
                 self.state.guard = self.sat.and(self.state.guard, c);
             }
             StmtKind::AtomicBegin => {
+                let outer = self.state.atomic_depth == 0;
                 self.atomic_begin();
+                if outer {
+                    // The program's own atomic section is a full fence too, as for the
+                    // instrumentation (README, conventions).
+                    self.blocks[self.ctx.last_block as usize].kind = BlockKind::AtomicSection;
+                }
                 self.step(loc, RawKind::AtomicBegin);
             }
             StmtKind::AtomicEnd => {

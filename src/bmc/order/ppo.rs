@@ -4,7 +4,8 @@
 //! before it, and transitivity does the rest:
 //!
 //! * after the thread's last block with a read (read→anything is kept);
-//! * after the last full barrier (thread start, spawn, join, a fence ordering every pair);
+//! * after the last full barrier (thread start and end, spawn, join, an atomic section of the
+//!   program, a fence ordering every pair);
 //! * a block with a write: after the thread's last block with a write (TSO), or after its
 //!   last write to the same address (PSO: coherence), conditionally on the addresses being
 //!   equal where one of them is not a constant;
@@ -130,10 +131,57 @@ impl Enc<'_, '_> {
                 };
                 let uncond = guard == tg || guard == Lit::TRUE;
                 let sides = match kind {
-                    BlockKind::Marker => Some(FULL),
+                    BlockKind::Marker | BlockKind::AtomicSection => Some(FULL),
                     BlockKind::Fence(f) => m.fence(f),
                     BlockKind::Access | BlockKind::Atomic => None,
                 };
+                let (r, w) = (info[b as usize].r, info[b as usize].w);
+                if r || w {
+                    info[b as usize].linked = true;
+                    if let Some(x) = last_full {
+                        self.link(x, b);
+                    }
+                    if let Some(x) = last_r {
+                        self.link(x, b);
+                    }
+                    for &(f, sd, gf) in &fences {
+                        if (sd.after_r && r) || (sd.after_w && w) {
+                            self.link_if(&[gf, guard], f, b);
+                        }
+                    }
+                    if w {
+                        if !m.ww_relaxed {
+                            if let Some(x) = pend {
+                                self.link(x, b);
+                            }
+                            pend = Some(b);
+                        } else {
+                            for e in writes[b as usize].clone() {
+                                match as_const(&self.sx.events[e].addr) {
+                                    Some(a) => {
+                                        if let Some(&x) = pend_at.get(&a) {
+                                            self.link(x, b);
+                                        }
+                                        for s in sym_since.clone() {
+                                            self.link_same_address(s, e);
+                                        }
+                                        pend_at.insert(a, b);
+                                    }
+                                    None => {
+                                        for s in w_since.clone() {
+                                            self.link_same_address(s, e);
+                                        }
+                                        sym_since.push(e);
+                                    }
+                                }
+                                w_since.push(e);
+                            }
+                        }
+                    }
+                    if r {
+                        last_r = Some(b);
+                    }
+                }
                 if let Some(sd) = sides {
                     if sd.before_r {
                         if let Some(x) = last_r {
@@ -169,7 +217,8 @@ impl Enc<'_, '_> {
                         last_full = Some(b);
                         last_reset = Some(seq);
                         info[b as usize].reset = true;
-                        info[b as usize].linked = kind == BlockKind::Marker;
+                        // A fence block has no event: nothing asks for its order.
+                        info[b as usize].linked = !matches!(kind, BlockKind::Fence(_));
                     } else {
                         if uncond {
                             // An unconditional fence stands for the earlier ones like it.
@@ -177,58 +226,8 @@ impl Enc<'_, '_> {
                         }
                         fences.push((b, sd, guard));
                     }
-                    info[b as usize].last_reset = last_reset;
-                    continue;
                 }
-                let (r, w) = (info[b as usize].r, info[b as usize].w);
-                if !(r || w) {
-                    continue;
-                }
-                info[b as usize].linked = true;
                 info[b as usize].last_reset = last_reset;
-                if let Some(x) = last_full {
-                    self.link(x, b);
-                }
-                if let Some(x) = last_r {
-                    self.link(x, b);
-                }
-                for &(f, sd, gf) in &fences {
-                    if (sd.after_r && r) || (sd.after_w && w) {
-                        self.link_if(&[gf, guard], f, b);
-                    }
-                }
-                if w {
-                    if !m.ww_relaxed {
-                        if let Some(x) = pend {
-                            self.link(x, b);
-                        }
-                        pend = Some(b);
-                    } else {
-                        for e in writes[b as usize].clone() {
-                            match as_const(&self.sx.events[e].addr) {
-                                Some(a) => {
-                                    if let Some(&x) = pend_at.get(&a) {
-                                        self.link(x, b);
-                                    }
-                                    for s in sym_since.clone() {
-                                        self.link_same_address(s, e);
-                                    }
-                                    pend_at.insert(a, b);
-                                }
-                                None => {
-                                    for s in w_since.clone() {
-                                        self.link_same_address(s, e);
-                                    }
-                                    sym_since.push(e);
-                                }
-                            }
-                            w_since.push(e);
-                        }
-                    }
-                }
-                if r {
-                    last_r = Some(b);
-                }
             }
         }
         Ppo { info, ww_relaxed: m.ww_relaxed }
