@@ -411,7 +411,7 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
         run!(sx);
     }
     let symex_time = t0.elapsed();
-    progress("encoding sequential consistency");
+    progress(if opts.model.is_some() { "encoding the memory model" } else { "encoding sequential consistency" });
     let t1 = Instant::now();
     let enc = order::encode(&mut sx);
     let viols: Vec<sat::Lit> = sx.props.iter().map(|p| p.viol).collect();
@@ -431,7 +431,10 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
     };
     let enc = match (enc, sx.sat.check_limits()) {
         (Some(enc), None) => enc,
-        (_, stop) => return Ok(stopped(stop.unwrap_or(sat::Stop::Time), PHASE_ENCODE, stats)),
+        (_, stop) => {
+            let phase = if opts.model.is_some() { PHASE_ENCODE_MODEL } else { PHASE_ENCODE };
+            return Ok(stopped(stop.unwrap_or(sat::Stop::Time), phase, stats));
+        }
     };
     let complete = sx.cuts.iter().all(|&c| c == sat::Lit::FALSE) && !sx.approximate;
     let warnings = sx.warnings.clone();
@@ -492,6 +495,8 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
 /// The phases [`verify`] names when a limit stops it.
 pub const PHASE_SYMEX: &str = "symbolic execution";
 pub const PHASE_ENCODE: &str = "the encoding of sequential consistency";
+/// The same phase under a [`StoreBufferModel`].
+pub const PHASE_ENCODE_MODEL: &str = "the encoding of the memory model";
 pub const PHASE_SOLVE: &str = "SAT solving";
 
 /// Default of [`BmcOptions::max_clauses`]: 20 million clauses take about 2.5 GB (CaDiCaL's
