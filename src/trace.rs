@@ -126,7 +126,7 @@ fn render_step(s: &Step, map: &SourceMap) -> Option<String> {
         StepKind::Assign { lhs, value } if !internal(lhs) && s.loc.line > 0 => format!("{lhs} = {value}"),
         StepKind::Read { object, value } if !internal(object) && s.loc.line > 0 => format!("read {object} = {value}"),
         StepKind::Write { object, value } if !internal(object) && s.loc.line > 0 => format!("write {object} = {value}"),
-        StepKind::BufferedWrite { object, value } if s.loc.line > 0 => {
+        StepKind::BufferedWrite { object, value } if !internal(object) && s.loc.line > 0 => {
             format!("write {object} = {value}: reaches memory now, after later accesses of its thread (store buffer)")
         }
         StepKind::Spawn { thread } => format!("start thread {thread}"),

@@ -77,7 +77,7 @@ pub fn store_buffer_model(arch: &Arch) -> Result<bmc::StoreBufferModel, String> 
         }
         fences.push((f, sides));
     }
-    Ok(bmc::StoreBufferModel { name: arch.name, ww_relaxed, fences })
+    Ok(bmc::StoreBufferModel { ww_relaxed, fences })
 }
 
 #[derive(Clone, Debug, Default)]

@@ -144,8 +144,6 @@ pub struct BmcOptions {
 /// PSO write→write between different addresses too. Fences order what their row says.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoreBufferModel {
-    /// Architecture name, for messages.
-    pub name: &'static str,
     /// Write→write between different addresses is relaxed (PSO).
     pub ww_relaxed: bool,
     /// Per fence the model does not make void: the directions it waits for before it and

@@ -181,10 +181,12 @@ impl Enc<'_, '_> {
             if self.sx.sat.stopped().is_some() {
                 return;
             }
-            let bs = if sc { self.sx.threads[t].blocks.clone() } else { vec![] };
-            for w in bs.windows(2) {
-                let l = self.raw_lt(w[0], w[1]);
-                self.sx.sat.assert(l);
+            if sc {
+                let bs = self.sx.threads[t].blocks.clone();
+                for w in bs.windows(2) {
+                    let l = self.raw_lt(w[0], w[1]);
+                    self.sx.sat.assert(l);
+                }
             }
             if let Some((_, sb)) = self.sx.threads[t].parent {
                 let start = self.sx.threads[t].start;

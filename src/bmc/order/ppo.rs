@@ -60,14 +60,23 @@ impl Ppo {
     }
 }
 
-impl Enc<'_, '_> {
-    fn link(&mut self, from: u32, to: u32) {
-        if from != to {
-            let l = self.raw_lt(from, to);
-            self.sx.sat.assert(l);
-        }
-    }
+/// Per thread, what later blocks must be put after (since the last unconditional barrier).
+#[derive(Default)]
+struct Chain {
+    last_r: Option<u32>,
+    last_full: Option<u32>,
+    /// TSO: the last block with a write.
+    pend: Option<u32>,
+    /// PSO: per constant address, the last write's block.
+    pend_at: HashMap<u128, u32>,
+    /// PSO: every write event since the last reset, and those at a non-constant address.
+    w_since: Vec<usize>,
+    sym_since: Vec<usize>,
+    /// Partial fences and conditional barriers: block, sides, guard.
+    fences: Vec<(u32, FenceSides, Lit)>,
+}
 
+impl Enc<'_, '_> {
     /// `from` before `to` whenever all of `conds` hold.
     fn link_if(&mut self, conds: &[Lit], from: u32, to: u32) {
         if from == to {
@@ -77,6 +86,12 @@ impl Enc<'_, '_> {
         let mut c: Vec<Lit> = conds.iter().map(|&x| !x).collect();
         c.push(l);
         self.sx.sat.add_clause(&c);
+    }
+
+    fn link(&mut self, from: Option<u32>, to: u32) {
+        if let Some(x) = from {
+            self.link_if(&[], x, to);
+        }
     }
 
     /// Write events `w1` (earlier) and `w2` of one thread, one address not constant: ordered
@@ -89,6 +104,79 @@ impl Enc<'_, '_> {
         let a = self.aeq(w1, w2);
         let (g1, g2) = (self.sx.events[w1].guard, self.sx.events[w2].guard);
         self.link_if(&[g1, g2, a], b1, b2);
+    }
+
+    /// The links into block `b`, with reads (`r`) and the write events `writes`, as an access.
+    fn order_access(&mut self, ch: &mut Chain, m: &StoreBufferModel, b: u32, guard: Lit, r: bool, writes: &[usize]) {
+        let w = !writes.is_empty();
+        self.link(ch.last_full, b);
+        self.link(ch.last_r, b);
+        for &(f, sd, gf) in &ch.fences {
+            if (sd.after_r && r) || (sd.after_w && w) {
+                self.link_if(&[gf, guard], f, b);
+            }
+        }
+        if w && !m.ww_relaxed {
+            self.link(ch.pend, b);
+            ch.pend = Some(b);
+        }
+        if w && m.ww_relaxed {
+            for &e in writes {
+                match as_const(&self.sx.events[e].addr) {
+                    Some(a) => {
+                        self.link(ch.pend_at.get(&a).copied(), b);
+                        for &s in &ch.sym_since {
+                            self.link_same_address(s, e);
+                        }
+                        ch.pend_at.insert(a, b);
+                    }
+                    None => {
+                        for &s in &ch.w_since {
+                            self.link_same_address(s, e);
+                        }
+                        ch.sym_since.push(e);
+                    }
+                }
+                ch.w_since.push(e);
+            }
+        }
+        if r {
+            ch.last_r = Some(b);
+        }
+    }
+
+    /// The links into block `b` as a fence with sides `sd`; an unconditional full one starts
+    /// the chain again. Returns whether it did.
+    fn order_barrier(&mut self, ch: &mut Chain, m: &StoreBufferModel, b: u32, guard: Lit, uncond: bool, sd: FenceSides) -> bool {
+        if sd.before_r {
+            self.link(ch.last_r, b);
+        }
+        if sd.before_w && !m.ww_relaxed {
+            self.link(ch.pend, b);
+        }
+        if sd.before_w && m.ww_relaxed {
+            let mut from: Vec<u32> = ch.pend_at.values().copied().collect();
+            from.extend(ch.sym_since.iter().map(|&e| self.sx.events[e].block));
+            from.sort_unstable();
+            from.dedup();
+            for x in from {
+                self.link(Some(x), b);
+            }
+        }
+        let full = sd == FULL;
+        if full {
+            self.link(ch.last_full, b);
+        }
+        if full && uncond {
+            *ch = Chain { last_full: Some(b), ..Chain::default() };
+            return true;
+        }
+        if uncond {
+            // An unconditional fence stands for the earlier ones like it.
+            ch.fences.retain(|(_, s, _)| *s != sd);
+        }
+        ch.fences.push((b, sd, guard));
+        false
     }
 
     /// The program-order constraints of `m` (module docs).
@@ -110,121 +198,32 @@ impl Enc<'_, '_> {
         }
         for t in 0..self.sx.threads.len() {
             let tg = self.sx.threads[t].guard;
-            let mut last_r: Option<u32> = None;
-            let mut last_full: Option<u32> = None;
-            let mut last_reset: Option<u32> = None;
-            // TSO: the last block with a write. PSO: per constant address the last write's
-            // block; every write since the last reset, and those at other addresses.
-            let mut pend: Option<u32> = None;
-            let mut pend_at: HashMap<u128, u32> = HashMap::new();
-            let mut w_since: Vec<usize> = vec![];
-            let mut sym_since: Vec<usize> = vec![];
-            let mut fences: Vec<(u32, FenceSides, Lit)> = vec![];
-            let blocks = self.sx.threads[t].blocks.clone();
-            for b in blocks {
+            let mut ch = Chain::default();
+            let mut last_reset = None;
+            for b in self.sx.threads[t].blocks.clone() {
                 if self.sx.sat.stopped().is_some() {
                     break;
                 }
-                let (kind, guard, seq) = {
-                    let bi = &self.sx.blocks[b as usize];
-                    (bi.kind, bi.guard, bi.seq)
-                };
+                let bi = &self.sx.blocks[b as usize];
+                let (kind, guard, seq) = (bi.kind, bi.guard, bi.seq);
                 let uncond = guard == tg || guard == Lit::TRUE;
                 let sides = match kind {
                     BlockKind::Marker | BlockKind::AtomicSection => Some(FULL),
                     BlockKind::Fence(f) => m.fence(f),
                     BlockKind::Access | BlockKind::Atomic => None,
                 };
-                let (r, w) = (info[b as usize].r, info[b as usize].w);
-                if r || w {
-                    info[b as usize].linked = true;
-                    if let Some(x) = last_full {
-                        self.link(x, b);
-                    }
-                    if let Some(x) = last_r {
-                        self.link(x, b);
-                    }
-                    for &(f, sd, gf) in &fences {
-                        if (sd.after_r && r) || (sd.after_w && w) {
-                            self.link_if(&[gf, guard], f, b);
-                        }
-                    }
-                    if w {
-                        if !m.ww_relaxed {
-                            if let Some(x) = pend {
-                                self.link(x, b);
-                            }
-                            pend = Some(b);
-                        } else {
-                            for e in writes[b as usize].clone() {
-                                match as_const(&self.sx.events[e].addr) {
-                                    Some(a) => {
-                                        if let Some(&x) = pend_at.get(&a) {
-                                            self.link(x, b);
-                                        }
-                                        for s in sym_since.clone() {
-                                            self.link_same_address(s, e);
-                                        }
-                                        pend_at.insert(a, b);
-                                    }
-                                    None => {
-                                        for s in w_since.clone() {
-                                            self.link_same_address(s, e);
-                                        }
-                                        sym_since.push(e);
-                                    }
-                                }
-                                w_since.push(e);
-                            }
-                        }
-                    }
-                    if r {
-                        last_r = Some(b);
-                    }
+                let bo = &mut info[b as usize];
+                if bo.r || bo.w {
+                    bo.linked = true;
+                    let r = bo.r;
+                    self.order_access(&mut ch, m, b, guard, r, &writes[b as usize]);
                 }
                 if let Some(sd) = sides {
-                    if sd.before_r {
-                        if let Some(x) = last_r {
-                            self.link(x, b);
-                        }
-                    }
-                    if sd.before_w {
-                        if m.ww_relaxed {
-                            let mut from: Vec<u32> = pend_at.values().copied().collect();
-                            from.extend(sym_since.iter().map(|&e| self.sx.events[e].block));
-                            from.sort_unstable();
-                            from.dedup();
-                            for x in from {
-                                self.link(x, b);
-                            }
-                        } else if let Some(x) = pend {
-                            self.link(x, b);
-                        }
-                    }
-                    let full = sd == FULL;
-                    if full {
-                        if let Some(x) = last_full {
-                            self.link(x, b);
-                        }
-                    }
-                    if full && uncond {
-                        last_r = None;
-                        pend = None;
-                        pend_at.clear();
-                        w_since.clear();
-                        sym_since.clear();
-                        fences.clear();
-                        last_full = Some(b);
+                    if self.order_barrier(&mut ch, m, b, guard, uncond, sd) {
                         last_reset = Some(seq);
                         info[b as usize].reset = true;
                         // A fence block has no event: nothing asks for its order.
                         info[b as usize].linked = !matches!(kind, BlockKind::Fence(_));
-                    } else {
-                        if uncond {
-                            // An unconditional fence stands for the earlier ones like it.
-                            fences.retain(|(_, s, _)| *s != sd);
-                        }
-                        fences.push((b, sd, guard));
                     }
                 }
                 info[b as usize].last_reset = last_reset;
