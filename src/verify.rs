@@ -41,13 +41,28 @@ pub fn store_buffer_model(arch: &Arch) -> Result<bmc::StoreBufferModel, String> 
     use crate::aeg::Dir::{R, W};
     use crate::arch::PairSet;
     let ppo = arch.ppo;
-    let ww_relaxed = ppo == PairSet::RR | PairSet::RW;
-    let store_buffers = arch.rfe_safe() && (ww_relaxed || ppo == PairSet::ALL.minus(PairSet::WR));
-    if !store_buffers {
+    if !arch.rfe_safe() {
         return Err(format!(
-            "the built-in engine's axiomatic route has store-buffer models only (tso, pso); {} relaxes more (its reads, or the atomicity of its stores)",
+            "the built-in engine's axiomatic route has multi-copy-atomic models only (tso, pso, rmo, aarch64); on {} a write may reach some threads before others",
             arch.name
         ));
+    }
+    if ppo == PairSet::NONE {
+        let fences = crate::ir::ALL_FENCES
+            .iter()
+            .map(|&f| (f, arch.fence_rule(f).orders))
+            .filter(|(_, o)| !o.is_empty())
+            .collect();
+        let d = &arch.deps;
+        let deps = bmc::DepPairs { addr: d.addr, data: d.data, ctrl: d.ctrl, ctrl_isync: d.ctrl_isync, addr_po: d.addr_po };
+        let a = &arch.acq_rel;
+        let acq_rel = bmc::AcqRelPairs { acquire: a.acquire, release: a.release, release_acquire: a.release_acquire };
+        let relaxed = Some(bmc::Relaxed { fences, deps, acq_rel });
+        return Ok(bmc::StoreBufferModel { ww_relaxed: true, fences: vec![], relaxed });
+    }
+    let ww_relaxed = ppo == PairSet::RR | PairSet::RW;
+    if !ww_relaxed && ppo != PairSet::ALL.minus(PairSet::WR) {
+        return Err(format!("the built-in engine's axiomatic route has no encoding of {}'s preserved program order", arch.name));
     }
     let mut fences = vec![];
     for f in crate::ir::ALL_FENCES {
@@ -77,7 +92,7 @@ pub fn store_buffer_model(arch: &Arch) -> Result<bmc::StoreBufferModel, String> 
         }
         fences.push((f, sides));
     }
-    Ok(bmc::StoreBufferModel { ww_relaxed, fences })
+    Ok(bmc::StoreBufferModel { ww_relaxed, fences, relaxed: None })
 }
 
 #[derive(Clone, Debug, Default)]

@@ -1,14 +1,17 @@
 //! The axiomatic route of `weakc verify` (`--engine axiomatic`: the built-in engine decides
-//! TSO and PSO on the program itself, `src/bmc/order/ppo.rs`) against references:
+//! TSO, PSO, RMO and AArch64 on the program itself, `src/bmc/order/ppo.rs` and
+//! `src/bmc/order/relaxed.rs`) against references:
 //! * the small programs of `tests/c/sb/`, each with its verdict per model in its first line,
 //!   on both routes;
-//! * the ESOP 2013 suite's TSO and PSO rows (`../shared/litmus/esop/expected.csv`);
-//! * herd's x86 litmus tests translated to C, against herd7's `x86tso.cat` and `pso.cat`
-//!   verdicts (`../shared/litmus/herd/verdicts.tsv`);
+//! * the ESOP 2013 suite's TSO, PSO and RMO rows (`../shared/litmus/esop/expected.csv`);
+//! * herd's x86 litmus tests translated to C, against herd7's `x86tso.cat`, `pso.cat` and
+//!   `rmo.cat` verdicts, and its AArch64 tests against `aarch64.cat`
+//!   (`../shared/litmus/herd/verdicts.tsv`);
 //! * random programs (`scripts/gen-random`'s shape), against the instrumentation with every
 //!   relaxable pair delayed.
 //!
-//! Every comparison is exact: a disagreement either way fails the test.
+//! Every comparison is exact: a disagreement either way fails the test, but for the listed
+//! rows, each with the reason the reference and the route differ.
 
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -81,8 +84,24 @@ fn small_programs_give_their_verdicts_on_both_routes() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// ESOP rows where the axiomatic route and `expected.csv` differ, and why.
+const ESOP_KNOWN: &[(&str, &str)] = &[
+    // Expected FAILED, forbidden by uniproc and an address dependency (rmo.cat and the ESOP
+    // paper's §2 model alike): the first read of the location sees the new value, so the
+    // second one does too (CoRR), the address-dependent read of the other location comes
+    // after it and sees that location's new value (the writer's fence), and the last read of
+    // that location cannot go back to the old one. goto-instrument and the instrumentation
+    // route, which order no chain of pairs through the same location, report them.
+    ("ppc/posrr000", "rmo"),
+    ("ppc/posrr001", "rmo"),
+    ("ppc/posrr003", "rmo"),
+    // Expected SUCCESSFUL, allowed by rmo.cat (store forwarding is not in its happens-before),
+    // as the instrumentation route says (tests/esop_e2e.rs, litmus/RESULTS.md).
+    ("ppc/thin003", "rmo"),
+];
+
 #[test]
-fn esop_suite_tso_and_pso_rows() {
+fn esop_suite_rows() {
     let root = shared("litmus/esop");
     let Ok(csv) = std::fs::read_to_string(root.join("expected.csv")) else {
         println!("skipped: ../shared/litmus/esop is absent");
@@ -92,12 +111,17 @@ fn esop_suite_tso_and_pso_rows() {
     let mut exp: HashMap<(String, String), Vec<bool>> = HashMap::new();
     for line in csv.lines().skip(1) {
         let f: Vec<&str> = line.trim_end().split(',').collect();
-        if f.len() == 6 && (f[2] == "TSO" || f[2] == "PSO") {
+        if f.len() == 6 && (f[2] == "TSO" || f[2] == "PSO" || f[2] == "RMO") {
             exp.entry((format!("{}/{}", f[0], f[1]), f[2].to_ascii_lowercase())).or_default().push(f[5] == "FAILED");
         }
     }
-    let cases: Vec<_> = exp.into_iter().filter(|(_, v)| v.iter().all(|x| *x == v[0])).map(|(k, v)| (k, v[0])).collect();
-    assert!(cases.len() > 400, "{} rows", cases.len());
+    let cases: Vec<_> = exp
+        .into_iter()
+        .filter(|(_, v)| v.iter().all(|x| *x == v[0]))
+        .filter(|((t, a), _)| !ESOP_KNOWN.contains(&(t.as_str(), a.as_str())))
+        .map(|(k, v)| (k, v[0]))
+        .collect();
+    assert!(cases.len() > 700, "{} rows", cases.len());
     let wrong: Vec<String> = cases
         .par_iter()
         .filter_map(|((test, arch), fails)| {
@@ -109,12 +133,22 @@ fn esop_suite_tso_and_pso_rows() {
             }
         })
         .collect();
-    println!("ESOP suite: {} TSO/PSO rows, {} disagree", cases.len(), wrong.len());
+    println!("ESOP suite: {} TSO/PSO/RMO rows (and {} listed), {} disagree", cases.len(), ESOP_KNOWN.len(), wrong.len());
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// herd tests the axiomatic route reports reachable though herd7 forbids them (never the
+/// other way round), and why: the same verdicts as the instrumentation route's.
+const HERD_SPURIOUS: &[(&str, &str)] = &[
+    // the litmus translator writes SWP and CAS as a plain read and write (issue 20)
+    ("MP+rel+SWP-dmb.ld", "aarch64"),
+    ("MP+rel+CAS-ok-bothRs-addr", "aarch64"),
+    // `addr; rfi` into an acquire read is in aarch64.cat's `dob`, not in weakc's table
+    ("MP+rel+addr-lrs-acq", "aarch64"),
+];
+
 #[test]
-fn herd_x86_tests_against_herd7() {
+fn herd_tests_against_herd7() {
     let Ok(tsv) = std::fs::read_to_string(shared("litmus/herd/verdicts.tsv")) else {
         println!("skipped: ../shared/litmus/herd is absent");
         return;
@@ -122,20 +156,23 @@ fn herd_x86_tests_against_herd7() {
     let mut reach: HashMap<(String, &str), bool> = HashMap::new();
     for line in tsv.lines().skip(1) {
         let f: Vec<&str> = line.split('\t').collect();
-        let arch = match f.get(3) {
-            Some(&"x86tso.cat") => "tso",
-            Some(&"corpus/cats/pso.cat") => "pso",
+        let arch = match (f[0], f.get(3)) {
+            ("X86", Some(&"x86tso.cat")) => "tso",
+            ("X86", Some(&"corpus/cats/pso.cat")) => "pso",
+            ("X86", Some(&"corpus/cats/rmo.cat")) => "rmo",
+            ("AArch64", Some(&"aarch64.cat")) => "aarch64",
             _ => continue,
         };
-        if f[0] == "X86" {
-            reach.insert((f[1].to_string(), arch), f[11] == "yes");
-        }
+        reach.insert((f[1].to_string(), arch), f[11] == "yes");
     }
-    let mut files = vec![];
-    for dir in [shared("litmus/herd/X86"), Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/X86")] {
-        collect(&dir, &mut files);
+    let mut runs: Vec<(PathBuf, &str)> = vec![];
+    for (dir, archs) in [("X86", &["tso", "pso", "rmo"][..]), ("AArch64", &["aarch64"][..])] {
+        let mut files = vec![];
+        collect(&shared("litmus/herd").join(dir), &mut files);
+        collect(&Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus").join(dir), &mut files);
+        runs.extend(files.iter().flat_map(|f| archs.iter().map(|a| (f.clone(), *a))));
     }
-    let runs: Vec<(PathBuf, &str)> = files.iter().flat_map(|f| ["tso", "pso"].map(|a| (f.clone(), a))).collect();
+    let files = &runs;
     let results: Vec<Option<Result<(), String>>> = runs
         .par_iter()
         .map(|(f, arch)| {
@@ -151,6 +188,7 @@ fn herd_x86_tests_against_herd7() {
                 .and_then(|an| axiomatic(&an.program, arch));
             Some(match got {
                 Ok(g) if g == want => Ok(()),
+                Ok(true) if HERD_SPURIOUS.contains(&(lit.name.as_str(), *arch)) => Ok(()),
                 other => Err(format!("{} on {arch}: herd says {}, got {other:?}", lit.name, if want { "reachable" } else { "unreachable" })),
             })
         })
@@ -158,11 +196,11 @@ fn herd_x86_tests_against_herd7() {
     let checked = results.iter().flatten().count();
     let wrong: Vec<String> = results.into_iter().flatten().filter_map(|r| r.err()).collect();
     if files.is_empty() {
-        println!("skipped: no x86 litmus files");
+        println!("skipped: no litmus files");
         return;
     }
-    println!("herd x86: {checked} test/model pairs with a herd7 verdict, {} disagree", wrong.len());
-    assert!(checked >= 20, "only {checked} tests have a herd7 verdict");
+    println!("herd: {checked} test/model pairs with a herd7 verdict, {} disagree ({} listed)", wrong.len(), HERD_SPURIOUS.len());
+    assert!(checked >= 100, "only {checked} tests have a herd7 verdict");
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 

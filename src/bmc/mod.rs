@@ -149,6 +149,39 @@ pub struct StoreBufferModel {
     /// Per fence the model does not make void: the directions it waits for before it and
     /// the directions it holds back after it (every such pair is ordered).
     pub fences: Vec<(crate::ir::Fence, FenceSides)>,
+    /// Models that relax pairs from reads too (RMO, AArch64): what keeps them instead. The
+    /// `fences` above are then unused; these rules decide every pair ([`order`]'s `relaxed`).
+    pub relaxed: Option<Relaxed>,
+}
+
+/// Program order of a multi-copy-atomic model where nothing is preserved by itself: same
+/// address pairs (but write→read, store forwarding), dependencies, fences and
+/// acquire/release instructions, as the architecture's table says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Relaxed {
+    /// Per fence that orders something: the pairs it orders across it.
+    pub fences: Vec<(crate::ir::Fence, crate::arch::PairSet)>,
+    pub deps: DepPairs,
+    pub acq_rel: AcqRelPairs,
+}
+
+/// What each dependency from a read preserves (a copy of the table's
+/// [`crate::arch::DepRules`] without its documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DepPairs {
+    pub addr: crate::arch::PairSet,
+    pub data: crate::arch::PairSet,
+    pub ctrl: crate::arch::PairSet,
+    pub ctrl_isync: crate::arch::PairSet,
+    pub addr_po: crate::arch::PairSet,
+}
+
+/// What acquire reads and release writes order (the table's [`crate::arch::AcqRelRules`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AcqRelPairs {
+    pub acquire: crate::arch::PairSet,
+    pub release: crate::arch::PairSet,
+    pub release_acquire: bool,
 }
 
 /// Directions a fence orders across it: every earlier access of a direction in `before`
@@ -164,6 +197,20 @@ pub struct FenceSides {
 impl StoreBufferModel {
     pub fn fence(&self, f: crate::ir::Fence) -> Option<FenceSides> {
         self.fences.iter().find(|(g, _)| *g == f).map(|(_, s)| *s)
+    }
+
+    /// Whether fence `f` is a block of its own: it orders something, or (an `isync`/`isb`)
+    /// it completes a control dependency the model honours.
+    pub fn fence_matters(&self, f: crate::ir::Fence) -> bool {
+        match &self.relaxed {
+            None => self.fence(f).is_some(),
+            Some(r) => r.fences.iter().any(|(g, _)| *g == f),
+        }
+    }
+
+    /// Whether symbolic execution must record dependencies.
+    pub fn tracks_deps(&self) -> bool {
+        self.relaxed.is_some()
     }
 }
 

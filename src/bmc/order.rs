@@ -18,6 +18,7 @@
 //! are constants, which prunes most candidate pairs before the solver sees them.
 
 mod ppo;
+mod relaxed;
 
 use super::bv::{self, as_const, Bv};
 use super::layout::*;
@@ -66,6 +67,9 @@ pub fn encode(sx: &mut Symex) -> Option<Encoding> {
     e.joins();
     let po_clauses = e.sx.sat.clauses - c0;
     e.reads();
+    if e.sx.opts.model.as_ref().is_some_and(|m| m.relaxed.is_some()) {
+        e.read_read_coherence();
+    }
     let stopped = e.sx.sat.check_limits().is_some();
     if debug {
         if stopped {

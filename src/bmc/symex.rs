@@ -25,7 +25,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::rc::Rc;
 
 mod scanf;
+mod taint;
 mod tsd;
+
+pub use taint::{EventDeps, Taint};
 
 /// The roots (variables, allocation sites) an access through a pointer may reach, from the
 /// points-to analysis; `None` when unknown (anything).
@@ -56,6 +59,12 @@ pub struct State {
     /// thread's event falls between two events of one block, so a later read there under a
     /// guard implying `g` needs no event (and no choice of source) of its own.
     blk: BTreeMap<u128, (Lit, Bv)>,
+    /// Under a model with dependencies: per local, per cell, the reads its value depends on.
+    taint: HashMap<VKey, Vec<Taint>>,
+    /// Likewise per constant address of `mem`: a read taken from there depends on what the
+    /// value written was computed from, as through a register.
+    mem_taint: HashMap<u128, Taint>,
+    deps: taint::PathDeps,
 }
 
 pub enum ObjInit {
@@ -122,6 +131,8 @@ pub struct Event {
     #[allow(dead_code)]
     pub loc: Loc,
     pub roots: Roots,
+    /// Under a model with dependencies ([`super::StoreBufferModel::tracks_deps`]).
+    pub deps: Option<Box<EventDeps>>,
 }
 
 pub struct JoinRec {
@@ -334,12 +345,21 @@ pub struct Symex<'p> {
     next_frame: u32,
     state: State,
     ctx: Ctx,
+    /// Dependencies are recorded ([`super::StoreBufferModel::tracks_deps`]).
+    track: bool,
+    /// Reads the expression being evaluated depends on so far (see [`taint`]).
+    acc: Vec<u32>,
+    /// Dependencies of the shared-memory accesses about to be made: their address, and a
+    /// write's value; the hardware ordering of the statement's instruction.
+    cur_addr: Taint,
+    cur_data: Taint,
+    cur_hw: HwOrder,
 }
 
 type R<T> = Result<T, Error>;
 
 fn dead_state() -> State {
-    State { guard: Lit::FALSE, vars: HashMap::new(), atomic_depth: 0, cur_block: None, mem: HashMap::new(), blk: BTreeMap::new() }
+    State { guard: Lit::FALSE, vars: HashMap::new(), atomic_depth: 0, cur_block: None, mem: HashMap::new(), blk: BTreeMap::new(), taint: HashMap::new(), mem_taint: HashMap::new(), deps: Default::default() }
 }
 
 fn is_cond_prefix(s: &Stmt) -> bool {
@@ -395,8 +415,13 @@ impl<'p> Symex<'p> {
             loop_ids,
             keys: Default::default(),
             next_frame: 0,
-            state: State { guard: Lit::TRUE, vars: HashMap::new(), atomic_depth: 0, cur_block: None, mem: HashMap::new(), blk: BTreeMap::new() },
+            state: State { guard: Lit::TRUE, vars: HashMap::new(), atomic_depth: 0, cur_block: None, mem: HashMap::new(), blk: BTreeMap::new(), taint: HashMap::new(), mem_taint: HashMap::new(), deps: Default::default() },
             ctx: Ctx { thread: 0, po: 0, last_block: 0, frames: vec![] },
+            track: opts.model.as_ref().is_some_and(|m| m.tracks_deps()),
+            acc: vec![],
+            cur_addr: Taint::default(),
+            cur_data: Taint::default(),
+            cur_hw: HwOrder::default(),
         }
     }
 
@@ -430,7 +455,7 @@ impl<'p> Symex<'p> {
         while let Some((t, f, arg, mem)) = self.queue.pop_front() {
             self.ctx = Ctx { thread: t, po: 0, last_block: 0, frames: vec![] };
             self.path.clear();
-            self.state = State { guard: self.threads[t].guard, vars: HashMap::new(), atomic_depth: 0, cur_block: None, mem, blk: BTreeMap::new() };
+            self.state = State { guard: self.threads[t].guard, vars: HashMap::new(), atomic_depth: 0, cur_block: None, mem, blk: BTreeMap::new(), taint: HashMap::new(), mem_taint: HashMap::new(), deps: Default::default() };
             self.begin_thread(t);
             let np = self.prog.func(f).params.len();
             let mut args = vec![];
@@ -449,7 +474,7 @@ impl<'p> Symex<'p> {
 
     fn run_thread_body(&mut self, f: FuncId, args: Vec<Value>) -> R<()> {
         let loc = self.prog.func(f).loc;
-        let ret = self.inline_call(f, args, loc)?;
+        let (ret, _) = self.inline_call(f, args, vec![], loc)?;
         let t = self.ctx.thread;
         if t != 0 {
             self.run_destructors(loc)?;
@@ -697,6 +722,40 @@ impl<'p> Symex<'p> {
         self.ctx.po
     }
 
+    /// The dependencies of an access made now; it then counts for `addr; po`.
+    fn event_deps(&mut self, write: bool) -> Option<Box<EventDeps>> {
+        if !self.track {
+            return None;
+        }
+        let d = &self.state.deps;
+        let ev = EventDeps {
+            addr: self.cur_addr.clone(),
+            data: if write { self.cur_data.clone() } else { Taint::default() },
+            ctrl: d.ctrl.clone(),
+            isync: d.isync.clone(),
+            addr_po: d.addr_po.clone(),
+            acquire: if write { Acquire::None } else { self.cur_hw.acquire },
+            release: write && self.cur_hw.release,
+        };
+        self.state.deps.addr_po = self.state.deps.addr_po.union(&self.cur_addr);
+        Some(Box::new(ev))
+    }
+
+    /// The reads evaluated since `mark` (of [`Self::acc`]), taken out of it.
+    fn taint_since(&mut self, mark: usize) -> Taint {
+        if !self.track || self.acc.len() <= mark {
+            self.acc.truncate(mark);
+            return Taint::default();
+        }
+        Taint::of(self.acc.split_off(mark))
+    }
+
+    fn push_taint(&mut self, t: &Taint) {
+        if self.track {
+            self.acc.extend_from_slice(t.ids());
+        }
+    }
+
     fn step(&mut self, loc: Loc, kind: RawKind) {
         let po = self.next_po();
         self.steps.push(RawStep {
@@ -735,8 +794,13 @@ impl<'p> Symex<'p> {
     /// Under a weak model a fence that orders something is a block of its own; under SC,
     /// and inside an atomic section, it is nothing.
     fn fence(&mut self, f: Fence) {
-        let orders = self.opts.model.as_ref().and_then(|m| m.fence(f));
-        if orders.is_some() && !self.dead() && self.state.atomic_depth == 0 {
+        if self.track && matches!(f, Fence::Isync | Fence::Isb) {
+            // ctrl+isync: every later access waits for the reads the branches so far
+            // depended on.
+            self.state.deps.isync = self.state.deps.isync.union(&self.state.deps.ctrl);
+        }
+        let orders = self.opts.model.as_ref().is_some_and(|m| m.fence_matters(f));
+        if orders && !self.dead() && self.state.atomic_depth == 0 {
             self.new_block(BlockKind::Fence(f));
         }
     }
@@ -771,6 +835,9 @@ impl<'p> Symex<'p> {
                         Some(v) => self.sat.bv_resize(v, width, false),
                         None => self.init_cell(a, width),
                     };
+                    if let Some(t) = self.state.mem_taint.get(&a).cloned() {
+                        self.push_taint(&t);
+                    }
                     self.step(loc, RawKind::ReadValue { label, val: v.clone(), ty: ty.clone(), reused: None });
                     return v;
                 }
@@ -791,6 +858,7 @@ impl<'p> Symex<'p> {
         let block = self.event_block();
         let po = self.next_po();
         let ev = self.events.len();
+        let deps = self.event_deps(false);
         self.events.push(Event {
             thread: self.ctx.thread,
             block,
@@ -802,7 +870,11 @@ impl<'p> Symex<'p> {
             label,
             loc,
             roots,
+            deps,
         });
+        if self.track {
+            self.acc.push(ev as u32);
+        }
         self.step(loc, RawKind::Read { ev, ty: ty.clone() });
         val
     }
@@ -818,6 +890,9 @@ impl<'p> Symex<'p> {
             Some(a) => {
                 if ((a >> OFF_BITS) as u32) < self.stable_objs {
                     self.state.mem.insert(a, val.clone());
+                    if self.track {
+                        self.state.mem_taint.insert(a, self.cur_data.clone());
+                    }
                 }
                 if let Some(c) = self.collecting.as_mut() {
                     c.writes[self.ctx.thread].insert(a);
@@ -840,6 +915,7 @@ impl<'p> Symex<'p> {
         let block = self.event_block();
         let po = self.next_po();
         let ev = self.events.len();
+        let deps = self.event_deps(true);
         self.events.push(Event {
             thread: self.ctx.thread,
             block,
@@ -851,6 +927,7 @@ impl<'p> Symex<'p> {
             label,
             loc,
             roots,
+            deps,
         });
         self.step(loc, RawKind::Write { ev, ty: ty.clone() });
     }
@@ -981,7 +1058,28 @@ impl<'p> Symex<'p> {
                 blk.insert(a, (guard, acc));
             }
         }
-        State { guard, vars, atomic_depth, cur_block, mem, blk }
+        let mut taint: HashMap<VKey, Vec<Taint>> = HashMap::new();
+        let mut mem_taint: HashMap<u128, Taint> = HashMap::new();
+        let mut deps = taint::PathDeps::default();
+        if self.track {
+            for s in &live {
+                deps = deps.union(&s.deps);
+                for (a, t) in &s.mem_taint {
+                    let e = mem_taint.entry(*a).or_default();
+                    *e = e.union(t);
+                }
+                for (k, v) in &s.taint {
+                    let e = taint.entry(*k).or_default();
+                    if e.len() < v.len() {
+                        e.resize(v.len(), Taint::default());
+                    }
+                    for (i, t) in v.iter().enumerate() {
+                        e[i] = e[i].union(t);
+                    }
+                }
+            }
+        }
+        State { guard, vars, atomic_depth, cur_block, mem, blk, taint, mem_taint, deps }
     }
 
     fn frame(&mut self) -> &mut Frame {
@@ -1028,17 +1126,28 @@ impl<'p> Symex<'p> {
         self.cur_loc = loc;
         self.cur_stmt = s.id;
         self.cur_stmt_ptr = s as *const Stmt as usize;
+        self.acc.clear();
+        self.cur_addr = Taint::default();
+        self.cur_data = Taint::default();
+        self.cur_hw = s.hw;
         match &s.kind {
             StmtKind::Skip => {}
             StmtKind::Fence(f) => self.fence(*f),
             StmtKind::Block(b) => self.block(b)?,
             StmtKind::Assign { lhs, rhs } => {
                 let v = self.eval_as_value(rhs, &lhs.ty)?;
+                let data = self.taint_since(0);
                 let place = self.place(lhs)?;
+                self.cur_addr = self.taint_since(0);
+                self.cur_data = data;
                 self.store(place, v, lhs, loc)?;
             }
             StmtKind::If { cond, then_, else_ } => {
                 let c = self.eval_cond(cond)?;
+                if self.track {
+                    let t = self.taint_since(0);
+                    self.state.deps.ctrl = self.state.deps.ctrl.union(&t);
+                }
                 let g = self.state.guard;
                 let gt = self.sat.and(g, c);
                 let ge = self.sat.and(g, !c);
@@ -1082,6 +1191,10 @@ impl<'p> Symex<'p> {
                     let rt = self.prog.func(f).ty.ret.clone();
                     let v = if rt == Type::Void { self.eval(e)? } else { self.eval_as_value(e, &rt)? };
                     self.state.vars.insert((fid, RETVAL), v);
+                    if self.track {
+                        let t = self.taint_since(0);
+                        self.state.taint.insert((fid, RETVAL), vec![t]);
+                    }
                 }
                 let st = self.kill();
                 self.frame().returns.push(st);
@@ -1143,6 +1256,7 @@ impl<'p> Symex<'p> {
 
     fn lock(&mut self, p: &Expr, loc: Loc) -> R<()> {
         let addr = self.eval_ptr(p)?;
+        self.cur_addr = self.taint_since(0);
         let roots = self.ptr_roots(p);
         let ty = Type::INT;
         self.atomic_begin();
@@ -1158,6 +1272,7 @@ impl<'p> Symex<'p> {
 
     fn unlock(&mut self, p: &Expr, loc: Loc) -> R<()> {
         let addr = self.eval_ptr(p)?;
+        self.cur_addr = self.taint_since(0);
         let roots = self.ptr_roots(p);
         let label = format!("*{}", expr_text(self.prog, p));
         self.step(loc, RawKind::Unlock);
@@ -1243,7 +1358,7 @@ impl<'p> Symex<'p> {
     // ---------------------------------------------------------------- calls and threads
 
     /// Inlines `f`; returns the merged return value.
-    fn inline_call(&mut self, f: FuncId, args: Vec<Value>, loc: Loc) -> R<Option<Value>> {
+    fn inline_call(&mut self, f: FuncId, args: Vec<Value>, taints: Vec<Taint>, loc: Loc) -> R<(Option<Value>, Taint)> {
         let func = self.prog.func(f);
         let Some(body) = &func.body else {
             return Err(Error::Internal(format!("`{}` has no body", func.name)));
@@ -1278,6 +1393,8 @@ impl<'p> Symex<'p> {
             };
             let pe = Expr::var(p, pty);
             let place = self.place(&pe)?;
+            self.cur_addr = Taint::default();
+            self.cur_data = taints.get(i).cloned().unwrap_or_default();
             self.store(place, v, &pe, loc)?;
         }
         self.block(body)?;
@@ -1288,7 +1405,9 @@ impl<'p> Symex<'p> {
         self.state = self.merge(all, None);
         let ret = self.state.vars.remove(&(id, RETVAL));
         self.state.vars.retain(|k, _| k.0 != id);
-        Ok(ret)
+        let ret_taint = self.state.taint.remove(&(id, RETVAL)).and_then(|v| v.into_iter().next()).unwrap_or_default();
+        self.state.taint.retain(|k, _| k.0 != id);
+        Ok((ret, ret_taint))
     }
 
     fn call(&mut self, dest: Option<&Expr>, callee: &Callee, args: &[Expr], loc: Loc) -> R<()> {
@@ -1377,6 +1496,7 @@ impl<'p> Symex<'p> {
     fn direct_call(&mut self, dest: Option<&Expr>, f: FuncId, args: Args, loc: Loc) -> R<()> {
         let func = self.prog.func(f);
         let mut vals = vec![];
+        let mut taints = vec![];
         match args {
             Args::Exprs(args) if func.body.is_none() => return self.external_call(dest, &func.name, args, loc),
             Args::Exprs(args) => {
@@ -1384,7 +1504,9 @@ impl<'p> Symex<'p> {
                     match func.params.get(i) {
                         Some(&p) => {
                             let pty = self.prog.var(p).ty.clone();
+                            let mark = self.acc.len();
                             vals.push(self.eval_as_value(a, &pty)?);
+                            taints.push(self.taint_since(mark));
                         }
                         None => {
                             self.eval(a)?;
@@ -1403,9 +1525,9 @@ impl<'p> Symex<'p> {
         }
         self.step(loc, RawKind::Call { func: func.name.clone(), approx: false });
         self.path.push(self.cur_stmt_ptr);
-        let ret = self.inline_call(f, vals, loc);
+        let ret = self.inline_call(f, vals, taints, loc);
         self.path.pop();
-        let ret = ret?;
+        let (ret, ret_taint) = ret?;
         if let Some(d) = dest {
             let rt = func.ty.ret.clone();
             let v = match ret {
@@ -1413,7 +1535,10 @@ impl<'p> Symex<'p> {
                 Some(v) => v,
                 None => self.nondet_value(&d.ty),
             };
+            let mark = self.acc.len();
             let place = self.place(d)?;
+            self.cur_addr = self.taint_since(mark);
+            self.cur_data = ret_taint;
             self.store(place, v, d, loc)?;
         }
         Ok(())
@@ -1657,6 +1782,7 @@ impl<'p> Symex<'p> {
         let ty = if ty.is_scalar() { ty } else { Type::INT };
         let w = width(&ty);
         let addr = self.eval_ptr(&r.ptr)?;
+        let addr_taint = self.taint_since(0);
         let roots = self.ptr_roots(&r.ptr);
         let val = self.eval_as(&r.val, &ty)?;
         let label = format!("*{}", expr_text(self.prog, &r.ptr));
@@ -1670,8 +1796,13 @@ impl<'p> Symex<'p> {
             (_, Some(e)) => (Some(self.eval_as(e, &ty)?), None),
             (_, None) => (None, None),
         };
+        let operands = self.taint_since(0);
         self.atomic_begin();
+        self.cur_addr = addr_taint;
         let old = if r.op == Store { bv::constant(0, w) } else { self.read_mem(addr.clone(), w, &ty, label.clone(), loc, roots.clone()) };
+        // The new value and the result depend on the operands and on the read.
+        let result_taint = operands.union(&self.taint_since(0));
+        self.cur_data = result_taint.clone();
         let signed = is_signed(&ty);
         let _ = signed;
         let (new, result, write_cond): (Option<Bv>, Bv, Lit) = match r.op {
@@ -1723,6 +1854,7 @@ impl<'p> Symex<'p> {
             })?;
         }
         self.atomic_end();
+        self.cur_addr = Taint::default();
         if let (Some(ea), CompareExchange) = (exp_addr, r.op) {
             // On failure the current value is written back to *expected.
             let label = format!("*{}", expr_text(self.prog, r.expected.as_ref().unwrap()));
@@ -1736,6 +1868,8 @@ impl<'p> Symex<'p> {
             let from = if matches!(r.op, CasBool | CompareExchange) { Type::Bool } else { ty.clone() };
             let v = self.convert(&result, &from, &d.ty);
             let place = self.place(d)?;
+            self.cur_addr = self.taint_since(0);
+            self.cur_data = result_taint;
             self.store(place, vec![v], d, loc)?;
         }
         Ok(())
@@ -1935,6 +2069,16 @@ impl<'p> Symex<'p> {
                 let cells = self.local_cells(key, &var_ty);
                 let widths = self.layout.cells(&ty);
                 let n = widths.len();
+                if self.track {
+                    let ts = self.state.taint.get(&key).cloned().unwrap_or_default();
+                    let range = match as_const(&off) {
+                        Some(k) => (k as usize).min(ts.len())..(k as usize + n).min(ts.len()),
+                        None => 0..ts.len(),
+                    };
+                    for t in &ts[range] {
+                        self.push_taint(t);
+                    }
+                }
                 match as_const(&off) {
                     Some(k) => {
                         let k = k as usize;
@@ -2016,6 +2160,24 @@ impl<'p> Symex<'p> {
                                         cells[p + j] = self.sat.bv_ite(c, &x, &cells[p + j]);
                                     }
                                 }
+                            }
+                        }
+                    }
+                }
+                if self.track {
+                    let t = self.cur_data.union(&self.cur_addr);
+                    let ncells = cells.len();
+                    let ts = self.state.taint.entry(key).or_default();
+                    ts.resize(ncells.max(ts.len()), Taint::default());
+                    match as_const(&off) {
+                        Some(k) => {
+                            for c in ts.iter_mut().skip(k as usize).take(n) {
+                                *c = t.clone();
+                            }
+                        }
+                        None => {
+                            for c in ts.iter_mut() {
+                                *c = c.union(&t);
                             }
                         }
                     }
@@ -2164,9 +2326,20 @@ impl<'p> Symex<'p> {
                     return Ok(vec![self.sat.fresh_bv(PTR_BITS)]);
                 }
                 let text = expr_text(self.prog, e);
+                let mark = self.acc.len();
                 let place = self.place(e)?;
                 let loc = self.cur_loc;
-                self.load(place, &text, loc)?
+                if matches!(place, Place::Mem { .. }) {
+                    // The address's reads order the access; the value read depends on the
+                    // access alone.
+                    let at = self.taint_since(mark);
+                    let saved = std::mem::replace(&mut self.cur_addr, at);
+                    let v = self.load(place, &text, loc);
+                    self.cur_addr = saved;
+                    v?
+                } else {
+                    self.load(place, &text, loc)?
+                }
             }
             ExprKind::AddrOf(lv) => {
                 if let (ExprKind::Var(_), Type::Func(_)) = (&lv.kind, &lv.ty) {

@@ -26,21 +26,23 @@ use std::collections::HashMap;
 
 /// What the constraints say about one block, for [`Ppo::before`].
 #[derive(Clone, Copy, Default)]
-struct BlockOrd {
+pub(super) struct BlockOrd {
     /// The block got its constraints (it has active events, or is an unconditional barrier).
-    linked: bool,
-    r: bool,
-    w: bool,
+    pub(super) linked: bool,
+    pub(super) r: bool,
+    pub(super) w: bool,
     /// An unconditional full barrier: every block of the thread is ordered with it.
-    reset: bool,
+    pub(super) reset: bool,
     /// Position of the last such barrier at or before this block in its thread.
-    last_reset: Option<u32>,
+    pub(super) last_reset: Option<u32>,
 }
 
 /// The order the constraints fix between blocks of one thread without the solver.
 pub(in crate::bmc) struct Ppo {
-    info: Vec<BlockOrd>,
-    ww_relaxed: bool,
+    pub(super) info: Vec<BlockOrd>,
+    pub(super) ww_relaxed: bool,
+    /// Pairs from reads are relaxed too (RMO, AArch64): only barriers fix an order.
+    pub(super) reads_relaxed: bool,
 }
 
 const FULL: FenceSides = FenceSides { before_r: true, before_w: true, after_r: true, after_w: true };
@@ -55,7 +57,8 @@ impl Ppo {
         if !(x.linked && y.linked) {
             return None;
         }
-        let ordered = x.r || x.reset || y.reset || y.last_reset.is_some_and(|s| s > sa) || (!self.ww_relaxed && x.w && y.w);
+        let kept = !self.reads_relaxed && (x.r || (!self.ww_relaxed && x.w && y.w));
+        let ordered = kept || x.reset || y.reset || y.last_reset.is_some_and(|s| s > sa);
         ordered.then_some(!flip)
     }
 }
@@ -78,7 +81,7 @@ struct Chain {
 
 impl Enc<'_, '_> {
     /// `from` before `to` whenever all of `conds` hold.
-    fn link_if(&mut self, conds: &[Lit], from: u32, to: u32) {
+    pub(super) fn link_if(&mut self, conds: &[Lit], from: u32, to: u32) {
         if from == to {
             return;
         }
@@ -88,7 +91,7 @@ impl Enc<'_, '_> {
         self.sx.sat.add_clause(&c);
     }
 
-    fn link(&mut self, from: Option<u32>, to: u32) {
+    pub(super) fn link(&mut self, from: Option<u32>, to: u32) {
         if let Some(x) = from {
             self.link_if(&[], x, to);
         }
@@ -181,6 +184,9 @@ impl Enc<'_, '_> {
 
     /// The program-order constraints of `m` (module docs).
     pub(super) fn store_buffer_order(&mut self, m: &StoreBufferModel) -> Ppo {
+        if let Some(r) = &m.relaxed {
+            return self.relaxed_order(r);
+        }
         let nb = self.sx.blocks.len();
         let mut info = vec![BlockOrd::default(); nb];
         let mut writes: Vec<Vec<usize>> = vec![vec![]; nb];
@@ -229,6 +235,6 @@ impl Enc<'_, '_> {
                 info[b as usize].last_reset = last_reset;
             }
         }
-        Ppo { info, ww_relaxed: m.ww_relaxed }
+        Ppo { info, ww_relaxed: m.ww_relaxed, reads_relaxed: false }
     }
 }

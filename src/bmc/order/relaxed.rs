@@ -1,0 +1,321 @@
+//! Program order of the multi-copy-atomic models that keep no pair by itself (RMO,
+//! AArch64), as clock constraints: an access is put after exactly the earlier accesses of
+//! its thread the model orders before it —
+//!
+//! * the same address, unless the earlier one is a write and the later a read (the read may
+//!   take the thread's own write before it reaches memory: store forwarding);
+//! * the reads its address, its value (a write), the branches before it (alone, or followed
+//!   by `isync`/`isb`) or the address of an access between depended on, as far as the table's
+//!   dependency rules keep them;
+//! * acquire reads before it, every earlier access before a release write, a release write
+//!   before an RCsc acquire read;
+//! * across a fence, the pairs of directions it orders; across a barrier of the execution
+//!   (thread start and end, spawn, join, an atomic section of the program), everything.
+//!
+//! Every link between two accesses holds only when both execute, so an access on a path not
+//! taken orders nothing through it. A fence's clock stands between the accesses it orders
+//! when it orders every earlier direction it waits for with every later one it holds back;
+//! otherwise (`lwsync`-like fences) its pairs are linked directly.
+
+use super::ppo::{BlockOrd, Ppo};
+use super::Enc;
+use crate::aeg::Dir::{self, R, W};
+use crate::arch::PairSet;
+use crate::bmc::bv::as_const;
+use crate::bmc::sat::Lit;
+use crate::bmc::symex::BlockKind;
+use crate::bmc::Relaxed;
+use crate::ir::Acquire;
+
+/// A fence since the thread's last unconditional barrier.
+struct FenceAt {
+    block: u32,
+    guard: Lit,
+    orders: PairSet,
+    /// How many accesses of the thread came before it (an index into `Thread::accs`).
+    after: usize,
+    /// Its clock stands between the pairs (see the module docs).
+    node: bool,
+}
+
+/// Per thread, since its last unconditional barrier.
+#[derive(Default)]
+struct Thread {
+    last_full: Option<u32>,
+    accs: Vec<usize>,
+    fences: Vec<FenceAt>,
+    acquires: Vec<usize>,
+}
+
+fn dir(write: bool) -> Dir {
+    if write {
+        W
+    } else {
+        R
+    }
+}
+
+/// Whether `orders` is a product: every direction it waits for is held back from every
+/// direction it orders after it.
+fn is_product(orders: PairSet) -> bool {
+    let after = |d: Dir| [R, W].map(|e| orders.contains(d, e));
+    let (r, w) = (after(R), after(W));
+    r == w || r == [false, false] || w == [false, false]
+}
+
+impl Enc<'_, '_> {
+    /// Event `e1` (earlier, of the same thread) before event `e2` when both execute.
+    fn link_events(&mut self, e1: usize, e2: usize, extra: &[Lit]) {
+        let (a, b) = (&self.sx.events[e1], &self.sx.events[e2]);
+        if a.block == b.block || a.guard == Lit::FALSE {
+            return;
+        }
+        let mut conds = vec![a.guard, b.guard];
+        conds.extend_from_slice(extra);
+        let (b1, b2) = (a.block, b.block);
+        self.link_if(&conds, b1, b2);
+    }
+
+    /// The links into access `e` of a thread in state `th`.
+    fn order_relaxed_access(&mut self, th: &mut Thread, m: &Relaxed, e: usize) {
+        let ev = &self.sx.events[e];
+        let (d2, g2, b2) = (dir(ev.write), ev.guard, ev.block);
+        let deps = ev.deps.clone().unwrap_or_default();
+        self.link(th.last_full, b2);
+        // The same address. Two reads are not ordered (SPARC RMO does not order loads to
+        // one address, AArch64 lets them read one write in either order): that they see
+        // writes in coherence order is `read_read_coherence`'s.
+        for i in 0..th.accs.len() {
+            let e1 = th.accs[i];
+            if d2 == R || !self.may_alias(e1, e) {
+                continue;
+            }
+            let (a1, a2) = (as_const(&self.sx.events[e1].addr), as_const(&self.sx.events[e].addr));
+            let extra = match (a1, a2) {
+                (Some(x), Some(y)) if x == y => vec![],
+                (Some(_), Some(_)) => continue,
+                _ => vec![self.aeq(e1, e)],
+            };
+            self.link_events(e1, e, &extra);
+        }
+        // Dependencies.
+        let rules = m.deps;
+        let mut from: Vec<u32> = vec![];
+        let mut add = |set: PairSet, t: &crate::bmc::symex::Taint| {
+            if set.contains(R, d2) {
+                from.extend_from_slice(t.ids());
+            }
+        };
+        add(rules.addr, &deps.addr);
+        if d2 == W {
+            add(rules.data, &deps.data);
+            add(rules.addr_po, &deps.addr_po);
+        }
+        add(rules.ctrl, &deps.ctrl);
+        add(rules.ctrl_isync, &deps.isync);
+        from.sort_unstable();
+        from.dedup();
+        for r in from {
+            self.link_events(r as usize, e, &[]);
+        }
+        // Acquire reads before, release writes after everything.
+        for i in 0..th.acquires.len() {
+            let a = th.acquires[i];
+            if m.acq_rel.acquire.contains(R, d2) {
+                self.link_events(a, e, &[]);
+            }
+        }
+        let release = d2 == W && deps.release;
+        let rcsc = d2 == R && deps.acquire == Acquire::Sc && m.acq_rel.release_acquire;
+        if release || rcsc {
+            for i in 0..th.accs.len() {
+                let e1 = th.accs[i];
+                let ev1 = &self.sx.events[e1];
+                let d1 = dir(ev1.write);
+                let ordered = if release {
+                    m.acq_rel.release.contains(d1, W)
+                } else {
+                    ev1.write && ev1.deps.as_ref().is_some_and(|x| x.release)
+                };
+                if ordered {
+                    self.link_events(e1, e, &[]);
+                }
+            }
+        }
+        // Fences.
+        for k in 0..th.fences.len() {
+            let f = &th.fences[k];
+            let (fb, fg, orders, node, upto) = (f.block, f.guard, f.orders, f.node, f.after);
+            if node {
+                if orders.contains(R, d2) || orders.contains(W, d2) {
+                    self.link_if(&[fg, g2], fb, b2);
+                }
+                continue;
+            }
+            for i in 0..upto {
+                let e1 = th.accs[i];
+                if orders.contains(dir(self.sx.events[e1].write), d2) {
+                    self.link_events(e1, e, &[fg]);
+                }
+            }
+        }
+        if d2 == R && deps.acquire != Acquire::None {
+            th.acquires.push(e);
+        }
+        th.accs.push(e);
+    }
+
+    /// A fence (or a barrier, ordering everything) at block `b`; an unconditional one that
+    /// orders everything starts the thread's state again. Returns whether it did.
+    fn order_relaxed_fence(&mut self, th: &mut Thread, b: u32, guard: Lit, uncond: bool, orders: PairSet) -> bool {
+        let node = is_product(orders);
+        if node {
+            for i in 0..th.accs.len() {
+                let e1 = th.accs[i];
+                let ev = &self.sx.events[e1];
+                if ev.block == b || ev.guard == Lit::FALSE {
+                    continue;
+                }
+                let d1 = dir(ev.write);
+                if orders.contains(d1, R) || orders.contains(d1, W) {
+                    let (g1, b1) = (ev.guard, ev.block);
+                    // Into an unconditional barrier, unconditionally: see `Ppo::before`.
+                    let conds: &[Lit] = if uncond { &[] } else { &[g1, guard] };
+                    self.link_if(conds, b1, b);
+                }
+            }
+        }
+        if orders == PairSet::ALL {
+            self.link(th.last_full, b);
+            if uncond {
+                *th = Thread { last_full: Some(b), ..Thread::default() };
+                return true;
+            }
+        }
+        th.fences.push(FenceAt { block: b, guard, orders, after: th.accs.len(), node });
+        false
+    }
+
+    /// Two reads of one address in program order see writes in coherence order (CoRR): the
+    /// first one's source is the initial value, the same write, or a write clocked before
+    /// the second one's. Each read involved gets the key `(from a write, clock of it)`.
+    pub(super) fn read_read_coherence(&mut self) {
+        let mut pairs = vec![];
+        for t in 0..self.sx.threads.len() {
+            let mut reads: Vec<usize> = (0..self.sx.events.len())
+                .filter(|&e| {
+                    let ev = &self.sx.events[e];
+                    ev.thread == t && !ev.write && ev.guard != Lit::FALSE
+                })
+                .collect();
+            reads.sort_by_key(|&e| (self.sx.blocks[self.sx.events[e].block as usize].seq, self.sx.events[e].po));
+            for j in 0..reads.len() {
+                for i in 0..j {
+                    let (r1, r2) = (reads[i], reads[j]);
+                    let (a1, a2) = (as_const(&self.sx.events[r1].addr), as_const(&self.sx.events[r2].addr));
+                    let same = match (a1, a2) {
+                        (Some(x), Some(y)) if x != y => continue,
+                        (Some(_), Some(_)) => None,
+                        _ if !self.may_alias(r1, r2) => continue,
+                        _ => Some(self.aeq(r1, r2)),
+                    };
+                    pairs.push((r1, r2, same));
+                }
+            }
+        }
+        if pairs.is_empty() {
+            return;
+        }
+        let choices: std::collections::HashMap<usize, Vec<(Option<usize>, Lit)>> = self.sx.rf_choices.iter().cloned().collect();
+        let mut keys: std::collections::HashMap<usize, Vec<Lit>> = std::collections::HashMap::new();
+        for (r1, r2, same) in pairs {
+            if self.sx.sat.stopped().is_some() {
+                return;
+            }
+            let (Some(c1), Some(c2)) = (choices.get(&r1), choices.get(&r2)) else { continue };
+            let k1 = self.source_key(r1, c1, &mut keys);
+            let k2 = self.source_key(r2, c2, &mut keys);
+            let back = self.sx.sat.bv_ult(&k2, &k1);
+            let (g1, g2) = (self.sx.events[r1].guard, self.sx.events[r2].guard);
+            let mut clause = vec![!g1, !g2, !back];
+            if let Some(a) = same {
+                clause.push(!a);
+            }
+            self.sx.sat.add_clause(&clause);
+        }
+    }
+
+    /// The clock of read `r`'s source with a top bit set for a write (the initial value
+    /// comes first).
+    fn source_key(&mut self, r: usize, sources: &[(Option<usize>, Lit)], keys: &mut std::collections::HashMap<usize, Vec<Lit>>) -> Vec<Lit> {
+        if let Some(k) = keys.get(&r) {
+            return k.clone();
+        }
+        let cw = self.clocks.first().map_or(1, |c| c.len());
+        let k = self.sx.sat.fresh_bv(cw + 1);
+        for &(src, s) in sources {
+            match src {
+                None => self.sx.sat.add_clause(&[!s, !k[cw]]),
+                Some(w) => {
+                    let c = self.clocks[self.sx.events[w].block as usize].clone();
+                    self.sx.sat.add_clause(&[!s, k[cw]]);
+                    self.equal_under(s, &k[..cw], &c);
+                }
+            }
+        }
+        keys.insert(r, k.clone());
+        k
+    }
+
+    /// The program-order constraints of a relaxed model `m` (module docs).
+    pub(super) fn relaxed_order(&mut self, m: &Relaxed) -> Ppo {
+        let nb = self.sx.blocks.len();
+        let mut info = vec![BlockOrd::default(); nb];
+        let mut by_block: Vec<Vec<usize>> = vec![vec![]; nb];
+        for (i, ev) in self.sx.events.iter().enumerate() {
+            if ev.guard == Lit::FALSE {
+                continue;
+            }
+            by_block[ev.block as usize].push(i);
+            if ev.write {
+                info[ev.block as usize].w = true;
+            } else {
+                info[ev.block as usize].r = true;
+            }
+        }
+        for t in 0..self.sx.threads.len() {
+            let tg = self.sx.threads[t].guard;
+            let mut th = Thread::default();
+            let mut last_reset = None;
+            for b in self.sx.threads[t].blocks.clone() {
+                if self.sx.sat.stopped().is_some() {
+                    break;
+                }
+                let bi = &self.sx.blocks[b as usize];
+                let (kind, guard, seq) = (bi.kind, bi.guard, bi.seq);
+                let uncond = guard == tg || guard == Lit::TRUE;
+                let orders = match kind {
+                    BlockKind::Marker | BlockKind::AtomicSection => Some(PairSet::ALL),
+                    BlockKind::Fence(f) => m.fences.iter().find(|x| x.0 == f).map(|x| x.1),
+                    BlockKind::Access | BlockKind::Atomic => None,
+                };
+                let evs = std::mem::take(&mut by_block[b as usize]);
+                if !evs.is_empty() {
+                    info[b as usize].linked = true;
+                }
+                for e in evs {
+                    self.order_relaxed_access(&mut th, m, e);
+                }
+                if let Some(o) = orders.filter(|o| !o.is_empty()) {
+                    if self.order_relaxed_fence(&mut th, b, guard, uncond, o) {
+                        last_reset = Some(seq);
+                        info[b as usize].reset = true;
+                        info[b as usize].linked = !matches!(kind, BlockKind::Fence(_));
+                    }
+                }
+                info[b as usize].last_reset = last_reset;
+            }
+        }
+        Ppo { info, ww_relaxed: true, reads_relaxed: true }
+    }
+}
