@@ -448,8 +448,9 @@ fn run_axiomatic(a: &Analysis, s: &Subject, o: &Options, sel: &backend::Selectio
     if !o.quiet && !o.json {
         out.push_str(&format!("weakc verify: {}\n", s.file));
         out.push_str(&format!(
-            "  architecture {} (axiomatic: the program under the architecture's axioms, store buffers unbounded), backend builtin ({}), {}\n",
+            "  architecture {} (axiomatic: the program under the architecture's axioms, {}), backend builtin ({}), {}\n",
             s.arch.name,
+            if model.relaxed.is_some() { "no bound on how far accesses are reordered" } else { "store buffers unbounded" },
             sel.reason,
             bounds_text(o)
         ));

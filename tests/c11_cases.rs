@@ -4,8 +4,8 @@
 //! answer is what the program compiled with the architecture's C11 mapping does on the
 //! hardware model: a `fail` must be found (exit 10, no missed bug), a `safe` must never be
 //! reported violated (no spurious counterexample); it may be UNKNOWN (exit 5) when weakc
-//! cannot simulate every behaviour, which is printed. On tso and pso every case runs on both
-//! routes of `verify` (`--engine instrument` and `--engine axiomatic`).
+//! cannot simulate every behaviour, which is printed. On tso, pso, rmo and aarch64 every case
+//! runs on both routes of `verify` (`--engine instrument` and `--engine axiomatic`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -41,7 +41,7 @@ fn runs_of(file: &Path) -> Vec<Run> {
             assert!(ARCHS.contains(&arch), "{}: unknown architecture {arch}", file.display());
             assert!(v == "safe" || v == "fail", "{}: verdict {v}", file.display());
             named.push(arch.to_string());
-            let engines: &[Option<&str>] = if arch == "tso" || arch == "pso" { &[Some("instrument"), Some("axiomatic")] } else { &[None] };
+            let engines: &[Option<&str>] = if ["tso", "pso", "rmo", "aarch64"].contains(&arch) { &[Some("instrument"), Some("axiomatic")] } else { &[None] };
             for e in engines {
                 let mut flags = flags.clone();
                 if let Some(e) = e {

@@ -257,7 +257,7 @@ fn random_programs_agree_with_the_instrumentation() {
     let mut wrong = vec![];
     let mut verdicts = [0usize; 2];
     // The instrumented TSO programs are the expensive ones (issue 16): shorter threads there.
-    for (arch, seeds, stmts) in [("tso", 3u64, 2), ("pso", 6, 4)] {
+    for (arch, seeds, stmts) in [("tso", 3u64, 2), ("pso", 6, 4), ("rmo", 4, 3), ("aarch64", 4, 3)] {
         for seed in 0..seeds {
             for weak in [false, true] {
                 let src = program(seed, 2, stmts, 3, weak);
@@ -308,7 +308,13 @@ fn the_route_is_chosen_and_reported() {
     assert!(!out.contains("axiomatic"), "{out}");
     let (code, out) = weakc(&["verify", "--mm", "power", "--engine", "axiomatic", sb]);
     assert_eq!(code, 2, "{out}");
-    assert!(out.contains("store-buffer models only"), "{out}");
+    assert!(out.contains("multi-copy-atomic models only"), "{out}");
+    // rmo and aarch64 are multi-copy atomic: the axiomatic route by default.
+    for mm in ["rmo", "aarch64"] {
+        let (code, out) = weakc(&["verify", "--mm", mm, "--backend", "builtin", sb]);
+        assert_eq!(code, 10, "{out}");
+        assert!(out.contains(&format!("VERIFICATION FAILED ({mm}, axiomatic; unwind 2)")), "{out}");
+    }
     let (code, out) = weakc(&["verify", "--mm", "tso", "--engine", "axiomatic", "--backend", "cbmc", sb]);
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("--engine axiomatic needs the built-in back end"), "{out}");

@@ -348,7 +348,7 @@ pub struct Symex<'p> {
     /// Dependencies are recorded ([`super::StoreBufferModel::tracks_deps`]).
     track: bool,
     /// Reads the expression being evaluated depends on so far (see [`taint`]).
-    acc: Vec<u32>,
+    acc: Vec<(u32, Lit)>,
     /// Dependencies of the shared-memory accesses about to be made: their address, and a
     /// write's value; the hardware ordering of the statement's instruction.
     cur_addr: Taint,
@@ -737,7 +737,7 @@ impl<'p> Symex<'p> {
             acquire: if write { Acquire::None } else { self.cur_hw.acquire },
             release: write && self.cur_hw.release,
         };
-        self.state.deps.addr_po = self.state.deps.addr_po.union(&self.cur_addr);
+        self.state.deps.addr_po = ev.addr_po.union(&self.cur_addr, &mut self.sat);
         Some(Box::new(ev))
     }
 
@@ -747,12 +747,23 @@ impl<'p> Symex<'p> {
             self.acc.truncate(mark);
             return Taint::default();
         }
-        Taint::of(self.acc.split_off(mark))
+        let v = self.acc.split_off(mark);
+        Taint::of(v, &mut self.sat)
     }
 
     fn push_taint(&mut self, t: &Taint) {
         if self.track {
-            self.acc.extend_from_slice(t.ids());
+            self.acc.extend_from_slice(t.entries());
+        }
+    }
+
+    /// What was evaluated since `mark` counts only where `g` holds (one arm of `?:`, the
+    /// second operand of `&&`/`||`).
+    fn taint_only_under(&mut self, mark: usize, g: Lit) {
+        if self.track && g != Lit::TRUE {
+            for i in mark..self.acc.len() {
+                self.acc[i].1 = self.sat.and(self.acc[i].1, g);
+            }
         }
     }
 
@@ -797,7 +808,8 @@ impl<'p> Symex<'p> {
         if self.track && matches!(f, Fence::Isync | Fence::Isb) {
             // ctrl+isync: every later access waits for the reads the branches so far
             // depended on.
-            self.state.deps.isync = self.state.deps.isync.union(&self.state.deps.ctrl);
+            let (isync, ctrl) = (self.state.deps.isync.clone(), self.state.deps.ctrl.clone());
+            self.state.deps.isync = isync.union(&ctrl, &mut self.sat);
         }
         let orders = self.opts.model.as_ref().is_some_and(|m| m.fence_matters(f));
         if orders && !self.dead() && self.state.atomic_depth == 0 {
@@ -873,7 +885,7 @@ impl<'p> Symex<'p> {
             deps,
         });
         if self.track {
-            self.acc.push(ev as u32);
+            self.acc.push((ev as u32, Lit::TRUE));
         }
         self.step(loc, RawKind::Read { ev, ty: ty.clone() });
         val
@@ -1062,22 +1074,26 @@ impl<'p> Symex<'p> {
         let mut mem_taint: HashMap<u128, Taint> = HashMap::new();
         let mut deps = taint::PathDeps::default();
         if self.track {
-            for s in &live {
-                deps = deps.union(&s.deps);
-                for (a, t) in &s.mem_taint {
-                    let e = mem_taint.entry(*a).or_default();
-                    *e = e.union(t);
-                }
-                for (k, v) in &s.taint {
-                    let e = taint.entry(*k).or_default();
-                    if e.len() < v.len() {
-                        e.resize(v.len(), Taint::default());
-                    }
-                    for (i, t) in v.iter().enumerate() {
-                        e[i] = e[i].union(t);
-                    }
-                }
+            let sat = &mut self.sat;
+            let mut keys: Vec<VKey> = live.iter().flat_map(|s| s.taint.keys().copied()).collect();
+            keys.sort_unstable();
+            keys.dedup();
+            for k in keys {
+                let n = live.iter().filter_map(|s| s.taint.get(&k)).map(|v| v.len()).max().unwrap_or(0);
+                let cells = (0..n).map(|i| taint::merge_paths(live.iter().map(|s| (s.guard, s.taint.get(&k).and_then(|v| v.get(i)))), sat)).collect();
+                taint.insert(k, cells);
             }
+            let mut addrs: Vec<u128> = live.iter().flat_map(|s| s.mem_taint.keys().copied()).collect();
+            addrs.sort_unstable();
+            addrs.dedup();
+            for a in addrs {
+                mem_taint.insert(a, taint::merge_paths(live.iter().map(|s| (s.guard, s.mem_taint.get(&a))), sat));
+            }
+            deps = taint::PathDeps {
+                ctrl: taint::merge_paths(live.iter().map(|s| (s.guard, Some(&s.deps.ctrl))), sat),
+                isync: taint::merge_paths(live.iter().map(|s| (s.guard, Some(&s.deps.isync))), sat),
+                addr_po: taint::merge_paths(live.iter().map(|s| (s.guard, Some(&s.deps.addr_po))), sat),
+            };
         }
         State { guard, vars, atomic_depth, cur_block, mem, blk, taint, mem_taint, deps }
     }
@@ -1146,7 +1162,8 @@ impl<'p> Symex<'p> {
                 let c = self.eval_cond(cond)?;
                 if self.track {
                     let t = self.taint_since(0);
-                    self.state.deps.ctrl = self.state.deps.ctrl.union(&t);
+                    let ctrl = self.state.deps.ctrl.clone();
+                    self.state.deps.ctrl = ctrl.union(&t, &mut self.sat);
                 }
                 let g = self.state.guard;
                 let gt = self.sat.and(g, c);
@@ -1801,7 +1818,8 @@ impl<'p> Symex<'p> {
         self.cur_addr = addr_taint;
         let old = if r.op == Store { bv::constant(0, w) } else { self.read_mem(addr.clone(), w, &ty, label.clone(), loc, roots.clone()) };
         // The new value and the result depend on the operands and on the read.
-        let result_taint = operands.union(&self.taint_since(0));
+        let read = self.taint_since(0);
+        let result_taint = operands.union(&read, &mut self.sat);
         self.cur_data = result_taint.clone();
         let signed = is_signed(&ty);
         let _ = signed;
@@ -2165,9 +2183,9 @@ impl<'p> Symex<'p> {
                     }
                 }
                 if self.track {
-                    let t = self.cur_data.union(&self.cur_addr);
+                    let t = self.cur_data.union(&self.cur_addr, &mut self.sat);
                     let ncells = cells.len();
-                    let ts = self.state.taint.entry(key).or_default();
+                    let mut ts = self.state.taint.remove(&key).unwrap_or_default();
                     ts.resize(ncells.max(ts.len()), Taint::default());
                     match as_const(&off) {
                         Some(k) => {
@@ -2177,10 +2195,11 @@ impl<'p> Symex<'p> {
                         }
                         None => {
                             for c in ts.iter_mut() {
-                                *c = c.union(&t);
+                                *c = c.union(&t, &mut self.sat);
                             }
                         }
                     }
+                    self.state.taint.insert(key, ts);
                 }
                 self.state.vars.insert(key, cells);
                 if ty.is_scalar() && !text.starts_with("__weakc_tmp") {
@@ -2397,9 +2416,13 @@ impl<'p> Symex<'p> {
                 let ga = self.sat.and(g, c);
                 let gb = self.sat.and(g, !c);
                 self.state.guard = ga;
+                let m = self.acc.len();
                 let va = if ga == Lit::FALSE { self.nondet_value(ty) } else { self.eval_as_value(a, ty)? };
+                self.taint_only_under(m, c);
                 self.state.guard = gb;
+                let m = self.acc.len();
                 let vb = if gb == Lit::FALSE { self.nondet_value(ty) } else { self.eval_as_value(b, ty)? };
+                self.taint_only_under(m, !c);
                 self.state.guard = g;
                 let mut out = vec![];
                 for (x, y) in va.iter().zip(vb.iter()) {
@@ -2420,7 +2443,9 @@ impl<'p> Symex<'p> {
                 // Short circuit: `b` is evaluated only when it matters.
                 let gb = if op == LogAnd { self.sat.and(g, la) } else { self.sat.and(g, !la) };
                 self.state.guard = gb;
+                let m = self.acc.len();
                 let lb = if gb == Lit::FALSE { Lit::FALSE } else { self.eval_cond(b)? };
+                self.taint_only_under(m, if op == LogAnd { la } else { !la });
                 self.state.guard = g;
                 let r = if op == LogAnd { self.sat.and(la, lb) } else { self.sat.or(la, lb) };
                 return Ok(self.convert(&vec![r], &Type::Bool, ty));

@@ -1946,6 +1946,17 @@ impl Rewriter<'_> {
                 let why = format!("`{v}` is redefined while the delayed read into `{}` may be pending: weakc completes the read there, so later accesses that do not depend on it cannot go before it", self.out.var(p.dest).name);
                 self.early_completions.borrow_mut().entry(s.id).or_insert((loc, why));
             }
+            if uses_value && matches!(s.kind, StmtKind::Return(Some(_))) && !self.entry_me.contains_key(&ctx.func) {
+                // The value leaves the function: the read completes at the return, so what
+                // the caller does next waits for it even where it does not use the value
+                // (a load wrapped in a function: Concurrency Kit's `ck_pr_load_*`).
+                let why = format!(
+                    "the delayed read into `{}` completes where `{}` returns it, so the caller's later accesses that do not depend on it cannot go before it",
+                    self.out.var(p.dest).name,
+                    self.src.func(ctx.func).name
+                );
+                self.early_completions.borrow_mut().entry(s.id).or_insert((loc, why));
+            }
             // When the read must complete: always, or under one of these conditions.
             let mut when = cond_flags;
             let mut always = uses_value || overwrites;

@@ -100,10 +100,10 @@ impl Enc<'_, '_> {
         }
         // Dependencies.
         let rules = m.deps;
-        let mut from: Vec<u32> = vec![];
+        let mut from: Vec<(u32, Lit)> = vec![];
         let mut add = |set: PairSet, t: &crate::bmc::symex::Taint| {
             if set.contains(R, d2) {
-                from.extend_from_slice(t.ids());
+                from.extend_from_slice(t.entries());
             }
         };
         add(rules.addr, &deps.addr);
@@ -115,8 +115,9 @@ impl Enc<'_, '_> {
         add(rules.ctrl_isync, &deps.isync);
         from.sort_unstable();
         from.dedup();
-        for r in from {
-            self.link_events(r as usize, e, &[]);
+        for (r, c) in from {
+            let extra: &[Lit] = if c == Lit::TRUE { &[] } else { &[c] };
+            self.link_events(r as usize, e, extra);
         }
         // Acquire reads before, release writes after everything.
         for i in 0..th.acquires.len() {

@@ -1,0 +1,43 @@
+/* Concurrency Kit's sequence lock (ck_sequence.h, Debian's libck-dev): a writer updates two
+ * fields inside a write section; a reader that reads them inside a read section that needs
+ * no retry must see both from the same write.
+ * WEAKEN: the reader's retry check through a copy of ck_sequence_read_retry without its
+ * ck_pr_fence_load(), so the reads of the fields may be satisfied after the second read of
+ * the version (rmo and weaker).
+ * expect: sc=safe tso=safe pso=safe rmo=safe power=safe arm=safe aarch64=safe
+ * expect(-DWEAKEN): sc=safe tso=safe pso=safe rmo=fail power=fail arm=fail aarch64=fail */
+#include <ck_sequence.h>
+#include <pthread.h>
+#include <assert.h>
+
+static ck_sequence_t seq = CK_SEQUENCE_INITIALIZER;
+static int a, b;
+
+#ifdef WEAKEN
+static bool retry_weak(ck_sequence_t *sq, unsigned int version) {
+  return ck_pr_load_uint(&sq->sequence) != version;
+}
+#define RETRY(s, v) retry_weak(s, v)
+#else
+#define RETRY(s, v) ck_sequence_read_retry(s, v)
+#endif
+
+void *writer(void *arg) {
+  ck_sequence_write_begin(&seq);
+  ck_pr_store_int(&a, 1);
+  ck_pr_store_int(&b, 1);
+  ck_sequence_write_end(&seq);
+  return arg;
+}
+
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, writer, 0);
+  unsigned int v = ck_sequence_read_begin(&seq);
+  int x = ck_pr_load_int(&a);
+  int y = ck_pr_load_int(&b);
+  if (!RETRY(&seq, v))
+    assert(x == y);
+  pthread_join(t, 0);
+  return 0;
+}
