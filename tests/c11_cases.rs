@@ -7,6 +7,8 @@
 //! cannot simulate every behaviour, which is printed. On tso, pso, rmo and aarch64 every case
 //! runs on both routes of `verify` (`--engine instrument` and `--engine axiomatic`).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -23,38 +25,24 @@ struct Run {
 /// The runs a case file asks for: `expect:` over every architecture it names (all seven
 /// must be named), `expect(FLAGS):` for some of them with extra flags.
 fn runs_of(file: &Path) -> Vec<Run> {
-    let text = std::fs::read_to_string(file).expect("read case");
     let mut runs = vec![];
-    for line in text.lines() {
-        let line = line.trim_start_matches(|c: char| c == '*' || c == '/' || c.is_whitespace());
-        let Some(rest) = line.strip_prefix("expect") else { continue };
-        let (flags, verdicts) = match rest.strip_prefix('(') {
-            Some(r) => {
-                let (f, v) = r.split_once("):").expect("expect(FLAGS): ...");
-                (f.split_whitespace().map(String::from).collect::<Vec<_>>(), v)
-            }
-            None => (vec![], rest.strip_prefix(':').expect("expect: ...")),
-        };
-        let mut named = vec![];
-        for item in verdicts.split_whitespace() {
-            let (arch, v) = item.split_once('=').expect("ARCH=safe|fail");
-            assert!(ARCHS.contains(&arch), "{}: unknown architecture {arch}", file.display());
+    for line in common::expect_lines(file) {
+        for (arch, v) in &line.items {
+            assert!(ARCHS.contains(&arch.as_str()), "{}: unknown architecture {arch}", file.display());
             assert!(v == "safe" || v == "fail", "{}: verdict {v}", file.display());
-            named.push(arch.to_string());
-            let engines: &[Option<&str>] = if ["tso", "pso", "rmo", "aarch64"].contains(&arch) { &[Some("instrument"), Some("axiomatic")] } else { &[None] };
+            let engines: &[Option<&str>] = if ["tso", "pso", "rmo", "aarch64"].contains(&arch.as_str()) { &[Some("instrument"), Some("axiomatic")] } else { &[None] };
             for e in engines {
-                let mut flags = flags.clone();
+                let mut flags = line.flags.clone();
                 if let Some(e) = e {
                     flags.extend(["--engine".to_string(), e.to_string()]);
                 }
-                runs.push(Run { file: file.to_path_buf(), flags, arch: arch.to_string(), fails: v == "fail" });
+                runs.push(Run { file: file.to_path_buf(), flags, arch: arch.clone(), fails: v == "fail" });
             }
         }
-        if flags.is_empty() {
-            assert_eq!(named.len(), ARCHS.len(), "{}: `expect:` must name every architecture", file.display());
+        if line.flags.is_empty() {
+            assert_eq!(line.items.len(), ARCHS.len(), "{}: `expect:` must name every architecture", file.display());
         }
     }
-    assert!(!runs.is_empty(), "{}: no expect line", file.display());
     runs
 }
 

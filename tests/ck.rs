@@ -15,6 +15,8 @@
 //! that (a construct the engine does not model). tso, pso, rmo and aarch64 run on both
 //! routes of `verify`.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -37,32 +39,18 @@ struct Run {
 }
 
 fn runs_of(file: &Path) -> Vec<Run> {
-    let text = std::fs::read_to_string(file).expect("read harness");
     let mut runs = vec![];
-    for line in text.lines() {
-        let line = line.trim_start_matches(|c: char| c == '*' || c == '/' || c.is_whitespace());
-        let Some(rest) = line.strip_prefix("expect") else { continue };
-        let (flags, verdicts) = match rest.strip_prefix('(') {
-            Some(r) => {
-                let (f, v) = r.split_once("):").expect("expect(FLAGS): ...");
-                (f.split_whitespace().map(String::from).collect::<Vec<_>>(), v)
-            }
-            None => (vec![], rest.strip_prefix(':').expect("expect: ...")),
-        };
-        let mut named = 0;
-        for item in verdicts.trim_end_matches("*/").split_whitespace() {
-            let (arch, v) = item.split_once('=').expect("ARCH=safe|fail|unknown");
-            let arch = *ARCHS.iter().find(|a| **a == arch).unwrap_or_else(|| panic!("{}: unknown architecture {arch}", file.display()));
-            let want = ["safe", "fail", "unknown"].into_iter().find(|w| *w == v).unwrap_or_else(|| panic!("{}: verdict {v}", file.display()));
-            named += 1;
+    for line in common::expect_lines(file) {
+        assert_eq!(line.items.len(), ARCHS.len(), "{}: an expect line must name every architecture", file.display());
+        for (arch, v) in &line.items {
+            let arch = *ARCHS.iter().find(|a| *a == arch).unwrap_or_else(|| panic!("{}: unknown architecture {arch}", file.display()));
+            let want = ["safe", "fail", "unknown"].into_iter().find(|w| w == v).unwrap_or_else(|| panic!("{}: verdict {v}", file.display()));
             let engines: &[Option<&str>] = if ["tso", "pso", "rmo", "aarch64"].contains(&arch) { &[Some("instrument"), Some("axiomatic")] } else { &[None] };
             for &engine in engines {
-                runs.push(Run { file: file.to_path_buf(), flags: flags.clone(), arch, engine, want });
+                runs.push(Run { file: file.to_path_buf(), flags: line.flags.clone(), arch, engine, want });
             }
         }
-        assert_eq!(named, ARCHS.len(), "{}: an expect line must name every architecture", file.display());
     }
-    assert!(!runs.is_empty(), "{}: no expect line", file.display());
     runs
 }
 
