@@ -96,12 +96,14 @@ struct VerifyArgs {
     /// Solver time limit in seconds.
     #[arg(long, value_name = "SECS")]
     timeout: Option<f64>,
-    /// How delay pairs are chosen for the instrumentation.
-    #[arg(long, value_enum, default_value_t = StrategyArg::Ilp)]
-    strategy: StrategyArg,
-    /// Buffer depth where it cannot be computed.
-    #[arg(long, value_name = "N", default_value_t = weakc::rewrite::DEFAULT_BUFFER_SIZE)]
-    buffer_size: u32,
+    /// How delay pairs are chosen for the instrumentation [default: ilp]; given, `--engine
+    /// auto` takes the instrumentation route.
+    #[arg(long, value_enum)]
+    strategy: Option<StrategyArg>,
+    /// Buffer depth where it cannot be computed [default: 4]; given, `--engine auto` takes
+    /// the instrumentation route.
+    #[arg(long, value_name = "N")]
+    buffer_size: Option<u32>,
     /// Print only the verdict line.
     #[arg(long)]
     quiet: bool,
@@ -388,7 +390,11 @@ fn verify(common: Common, v: VerifyArgs, guard: u64) -> Result<u8, Failure> {
     let arch = arch_of(&common.mm)?;
     let file = common.file.display().to_string();
     let mut a = analyze(&common, arch, !common.exhaustive)?;
-    let subject = weakc::verify::Subject { file: &file, arch, strategy: v.strategy.strategy(), buffer_size: v.buffer_size.max(1) };
+    // Asking for a strategy or a buffer depth is asking for the instrumentation.
+    let instrument_flags = v.strategy.is_some() || v.buffer_size.is_some();
+    let strategy = v.strategy.unwrap_or(StrategyArg::Ilp).strategy();
+    let buffer_size = v.buffer_size.unwrap_or(weakc::rewrite::DEFAULT_BUFFER_SIZE).max(1);
+    let subject = weakc::verify::Subject { file: &file, arch, strategy, buffer_size };
     if v.show_loops {
         let ins = pipeline::instrument(&mut a, arch, subject.strategy, &weakc::rewrite::Options { buffer_size: subject.buffer_size });
         stdout(&weakc::verify::show_loops(&ins.rewritten.program, &a.map, v.json));
@@ -416,6 +422,7 @@ fn verify(common: Common, v: VerifyArgs, guard: u64) -> Result<u8, Failure> {
         json: v.json,
         trace_dot: v.trace_dot.clone(),
         route: match v.engine {
+            EngineArg::Auto if instrument_flags => weakc::verify::Route::Instrument,
             EngineArg::Auto => weakc::verify::Route::Auto,
             EngineArg::Instrument => weakc::verify::Route::Instrument,
             EngineArg::Axiomatic => weakc::verify::Route::Axiomatic,

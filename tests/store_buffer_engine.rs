@@ -309,6 +309,12 @@ fn the_route_is_chosen_and_reported() {
     let (code, out) = weakc(&["verify", "--mm", "power", "--engine", "axiomatic", sb]);
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("multi-copy-atomic models only"), "{out}");
+    // Asking for a strategy or a buffer depth is asking for the instrumentation.
+    for flags in [["--strategy", "all"], ["--buffer-size", "2"]] {
+        let (code, out) = weakc(&["verify", "--mm", "tso", "--backend", "builtin", "--quiet", flags[0], flags[1], sb]);
+        assert_eq!(code, 10, "{out}");
+        assert!(out.contains("VERIFICATION FAILED (tso; unwind 2)"), "{flags:?}: {out}");
+    }
     // rmo and aarch64 are multi-copy atomic: the axiomatic route by default.
     for mm in ["rmo", "aarch64"] {
         let (code, out) = weakc(&["verify", "--mm", mm, "--backend", "builtin", sb]);
