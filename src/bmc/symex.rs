@@ -358,8 +358,13 @@ pub struct Symex<'p> {
 
 type R<T> = Result<T, Error>;
 
+/// The state at a thread's start: guard `guard`, memory as the path knows it `mem`.
+fn start_state(guard: Lit, mem: HashMap<u128, Bv>) -> State {
+    State { guard, vars: HashMap::new(), atomic_depth: 0, cur_block: None, mem, blk: BTreeMap::new(), taint: HashMap::new(), mem_taint: HashMap::new(), deps: Default::default() }
+}
+
 fn dead_state() -> State {
-    State { guard: Lit::FALSE, vars: HashMap::new(), atomic_depth: 0, cur_block: None, mem: HashMap::new(), blk: BTreeMap::new(), taint: HashMap::new(), mem_taint: HashMap::new(), deps: Default::default() }
+    start_state(Lit::FALSE, HashMap::new())
 }
 
 fn is_cond_prefix(s: &Stmt) -> bool {
@@ -415,7 +420,7 @@ impl<'p> Symex<'p> {
             loop_ids,
             keys: Default::default(),
             next_frame: 0,
-            state: State { guard: Lit::TRUE, vars: HashMap::new(), atomic_depth: 0, cur_block: None, mem: HashMap::new(), blk: BTreeMap::new(), taint: HashMap::new(), mem_taint: HashMap::new(), deps: Default::default() },
+            state: start_state(Lit::TRUE, HashMap::new()),
             ctx: Ctx { thread: 0, po: 0, last_block: 0, frames: vec![] },
             track: opts.model.as_ref().is_some_and(|m| m.tracks_deps()),
             acc: vec![],
@@ -455,7 +460,7 @@ impl<'p> Symex<'p> {
         while let Some((t, f, arg, mem)) = self.queue.pop_front() {
             self.ctx = Ctx { thread: t, po: 0, last_block: 0, frames: vec![] };
             self.path.clear();
-            self.state = State { guard: self.threads[t].guard, vars: HashMap::new(), atomic_depth: 0, cur_block: None, mem, blk: BTreeMap::new(), taint: HashMap::new(), mem_taint: HashMap::new(), deps: Default::default() };
+            self.state = start_state(self.threads[t].guard, mem);
             self.begin_thread(t);
             let np = self.prog.func(f).params.len();
             let mut args = vec![];
