@@ -1,0 +1,346 @@
+//! Symbolic execution of expressions into bit vectors (C's conversions and operators).
+
+use super::*;
+
+impl<'p> Symex<'p> {
+    pub(super) fn eval_scalar(&mut self, e: &Expr) -> R<Bv> {
+        let v = self.eval(e)?;
+        Ok(v.into_iter().next().unwrap_or_default())
+    }
+
+    /// A pointer-valued expression as a 64-bit pointer (arrays and functions decay).
+    pub(super) fn eval_ptr(&mut self, e: &Expr) -> R<Bv> {
+        self.eval_as(e, &Type::ptr_to(Type::Void))
+    }
+
+    pub(super) fn eval_cond(&mut self, e: &Expr) -> R<Lit> {
+        let v = self.eval_as(e, &Type::Bool)?;
+        Ok(v[0])
+    }
+
+    /// Evaluates `e` converted to `ty` (a scalar type), decaying arrays and functions.
+    pub(super) fn eval_as(&mut self, e: &Expr, ty: &Type) -> R<Bv> {
+        if matches!(e.ty, Type::Array(..)) {
+            if let ExprKind::Str(s) = &e.kind {
+                let p = self.string_ptr(s)?;
+                return Ok(self.convert(&p, &Type::ptr_to(Type::CHAR), ty));
+            }
+            let place = self.place(e)?;
+            let p = match place {
+                Place::Mem { addr, .. } => addr,
+                Place::Local { .. } => return Err(Error::Internal("address of a non-address-taken local array".into())),
+            };
+            return Ok(self.convert(&p, &Type::ptr_to(Type::Void), ty));
+        }
+        let v = self.eval_scalar(e)?;
+        Ok(self.convert(&v, &e.ty, ty))
+    }
+
+    pub(super) fn eval_as_value(&mut self, e: &Expr, ty: &Type) -> R<Value> {
+        if ty.is_scalar() {
+            Ok(vec![self.eval_as(e, ty)?])
+        } else {
+            self.eval(e)
+        }
+    }
+
+    pub(super) fn string_ptr(&mut self, s: &str) -> R<Bv> {
+        let o = match self.strings.get(s) {
+            Some(&o) => o,
+            None => {
+                let mut cells: Vec<Bv> = s.bytes().map(|b| bv::constant(b as u128, 8)).collect();
+                cells.push(bv::constant(0, 8));
+                let o = self.new_object(format!("{s:?}"), ObjInit::Cells(cells), None)?;
+                self.strings.insert(s.to_string(), o);
+                o
+            }
+        };
+        Ok(bv::constant((o as u128) << OFF_BITS, PTR_BITS))
+    }
+
+    /// The text of a pointer to a string literal.
+    pub(super) fn literal_text(&self, p: &Bv) -> Option<Vec<u8>> {
+        let p = as_const(p)?;
+        let (o, off) = ((p >> OFF_BITS) as u32, (p & ((1 << OFF_BITS) - 1)) as usize);
+        self.strings.iter().find(|(_, &so)| so == o).map(|(t, _)| t.as_bytes().get(off..).unwrap_or(&[]).to_vec())
+    }
+
+    /// Scalar conversion from `from` to `to` (C casts and implicit conversions).
+    pub fn convert(&mut self, v: &Bv, from: &Type, to: &Type) -> Bv {
+        match to {
+            Type::Void => vec![],
+            Type::Bool => {
+                if matches!(from, Type::Bool) {
+                    return v.clone();
+                }
+                let z = self.sat.bv_is_zero(v);
+                vec![!z]
+            }
+            Type::Float { bits } => {
+                if matches!(from, Type::Float { bits: b } if b == bits) {
+                    v.clone()
+                } else if as_const(v) == Some(0) {
+                    bv::constant(0, *bits as usize)
+                } else {
+                    self.sat.fresh_bv(*bits as usize)
+                }
+            }
+            Type::Int { .. } | Type::Ptr(_) | Type::Func(_) | Type::Array(..) | Type::Struct(_) => {
+                let w = width(to);
+                match from {
+                    Type::Float { .. } => {
+                        if as_const(v) == Some(0) {
+                            bv::constant(0, w)
+                        } else {
+                            self.sat.fresh_bv(w)
+                        }
+                    }
+                    _ => self.sat.bv_resize(v, w, is_signed(from)),
+                }
+            }
+        }
+    }
+
+    pub(super) fn eval(&mut self, e: &Expr) -> R<Value> {
+        let ty = &e.ty;
+        Ok(match &e.kind {
+            ExprKind::Const(c) => vec![bv::constant_i(*c, width(ty))],
+            ExprKind::FloatConst(s) => {
+                let w = width(ty);
+                match s.trim_end_matches(['f', 'F', 'l', 'L']).parse::<f64>() {
+                    Ok(x) if x == 0.0 => vec![bv::constant(0, w)],
+                    Ok(x) if w == 64 => vec![bv::constant(x.to_bits() as u128, 64)],
+                    Ok(x) if w == 32 => vec![bv::constant((x as f32).to_bits() as u128, 32)],
+                    _ => vec![self.sat.fresh_bv(w)],
+                }
+            }
+            ExprKind::Str(s) => {
+                if matches!(ty, Type::Array(..)) {
+                    let mut cells: Vec<Bv> = s.bytes().map(|b| bv::constant(b as u128, 8)).collect();
+                    cells.push(bv::constant(0, 8));
+                    let n = self.layout.ncells(ty);
+                    cells.resize(n.max(1), bv::constant(0, 8));
+                    cells
+                } else {
+                    vec![self.string_ptr(s)?]
+                }
+            }
+            ExprKind::Nondet => self.nondet_value(ty),
+            ExprKind::FuncAddr(f) => vec![bv::constant((FUNC_BASE + f.0 as u128) << OFF_BITS, PTR_BITS)],
+            ExprKind::Var(_) | ExprKind::Deref(_) | ExprKind::Index(..) | ExprKind::Member(..) => {
+                if let (ExprKind::Var(v), Type::Func(_)) = (&e.kind, ty) {
+                    // A function designator held in a variable slot: its address.
+                    let _ = v;
+                    return Ok(vec![self.sat.fresh_bv(PTR_BITS)]);
+                }
+                let text = expr_text(self.prog, e);
+                let mark = self.acc.len();
+                let place = self.place(e)?;
+                let loc = self.cur_loc;
+                if matches!(place, Place::Mem { .. }) {
+                    // The address's reads order the access; the value read depends on the
+                    // access alone.
+                    let at = self.taint_since(mark);
+                    let saved = std::mem::replace(&mut self.cur_addr, at);
+                    let v = self.load(place, &text, loc);
+                    self.cur_addr = saved;
+                    v?
+                } else {
+                    self.load(place, &text, loc)?
+                }
+            }
+            ExprKind::AddrOf(lv) => {
+                if let (ExprKind::Var(_), Type::Func(_)) = (&lv.kind, &lv.ty) {
+                    return Ok(vec![self.sat.fresh_bv(PTR_BITS)]);
+                }
+                if let ExprKind::Deref(p) = &lv.kind {
+                    return Ok(vec![self.eval_ptr(p)?]);
+                }
+                match self.place(lv)? {
+                    Place::Mem { addr, .. } => vec![self.convert(&addr, &Type::ptr_to(Type::Void), ty)],
+                    Place::Local { .. } => {
+                        return Err(Error::Internal(format!(
+                            "address of `{}`, which is not marked address-taken",
+                            expr_text(self.prog, lv)
+                        )))
+                    }
+                }
+            }
+            ExprKind::Cast(a) => {
+                if ty.is_scalar() || *ty == Type::Void {
+                    if *ty == Type::Void {
+                        self.eval(a)?;
+                        return Ok(vec![vec![]]);
+                    }
+                    vec![self.eval_as(a, ty)?]
+                } else {
+                    self.eval(a)?
+                }
+            }
+            ExprKind::Unary(op, a) => {
+                let r = match op {
+                    UnOp::Neg => {
+                        let v = self.eval_as(a, ty)?;
+                        if matches!(ty, Type::Float { .. }) {
+                            self.sat.fresh_bv(v.len())
+                        } else {
+                            self.sat.bv_neg(&v)
+                        }
+                    }
+                    UnOp::BitNot => {
+                        let v = self.eval_as(a, ty)?;
+                        self.sat.bv_not(&v)
+                    }
+                    UnOp::Not => {
+                        let c = self.eval_cond(a)?;
+                        self.convert(&vec![!c], &Type::Bool, ty)
+                    }
+                };
+                vec![r]
+            }
+            ExprKind::Binary(op, a, b) => vec![self.binary(*op, a, b, ty)?],
+            ExprKind::Cond(c, a, b) => {
+                let c = self.eval_cond(c)?;
+                let g = self.state.guard;
+                let ga = self.sat.and(g, c);
+                let gb = self.sat.and(g, !c);
+                self.state.guard = ga;
+                let m = self.acc.len();
+                let va = if ga == Lit::FALSE { self.nondet_value(ty) } else { self.eval_as_value(a, ty)? };
+                self.taint_only_under(m, c);
+                self.state.guard = gb;
+                let m = self.acc.len();
+                let vb = if gb == Lit::FALSE { self.nondet_value(ty) } else { self.eval_as_value(b, ty)? };
+                self.taint_only_under(m, !c);
+                self.state.guard = g;
+                let mut out = vec![];
+                for (x, y) in va.iter().zip(vb.iter()) {
+                    out.push(self.sat.bv_ite(c, x, y));
+                }
+                out
+            }
+        })
+    }
+
+    pub(super) fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, ty: &Type) -> R<Bv> {
+        use BinOp::*;
+        let decays = |t: &Type| matches!(t, Type::Ptr(_) | Type::Array(..) | Type::Func(_));
+        match op {
+            LogAnd | LogOr => {
+                let la = self.eval_cond(a)?;
+                let g = self.state.guard;
+                // Short circuit: `b` is evaluated only when it matters.
+                let gb = if op == LogAnd { self.sat.and(g, la) } else { self.sat.and(g, !la) };
+                self.state.guard = gb;
+                let m = self.acc.len();
+                let lb = if gb == Lit::FALSE { Lit::FALSE } else { self.eval_cond(b)? };
+                self.taint_only_under(m, if op == LogAnd { la } else { !la });
+                self.state.guard = g;
+                let r = if op == LogAnd { self.sat.and(la, lb) } else { self.sat.or(la, lb) };
+                return Ok(self.convert(&vec![r], &Type::Bool, ty));
+            }
+            Eq | Ne | Lt | Le | Gt | Ge => {
+                let (x, y, signed) = if decays(&a.ty) || decays(&b.ty) {
+                    let p = Type::ptr_to(Type::Void);
+                    (self.eval_as(a, &p)?, self.eval_as(b, &p)?, false)
+                } else if matches!(a.ty, Type::Float { .. }) || matches!(b.ty, Type::Float { .. }) {
+                    let va = self.eval_scalar(a)?;
+                    let vb = self.eval_scalar(b)?;
+                    let r = if op == Eq && va == vb {
+                        Lit::TRUE
+                    } else if let (Some(x), Some(y)) = (as_const(&va), as_const(&vb)) {
+                        // Constant floats of equal width: compare exactly for (in)equality only.
+                        match op {
+                            Eq if va.len() == vb.len() => Lit::from_bool(x == y),
+                            Ne if va.len() == vb.len() => Lit::from_bool(x != y),
+                            _ => self.sat.fresh(),
+                        }
+                    } else {
+                        self.sat.fresh()
+                    };
+                    return Ok(self.convert(&vec![r], &Type::Bool, ty));
+                } else {
+                    let ct = common_type(&a.ty, &b.ty);
+                    (self.eval_as(a, &ct)?, self.eval_as(b, &ct)?, is_signed(&ct))
+                };
+                let lt = |s: &mut Sat, p: &Bv, q: &Bv| if signed { s.bv_slt(p, q) } else { s.bv_ult(p, q) };
+                let r = match op {
+                    Eq => self.sat.bv_eq(&x, &y),
+                    Ne => !self.sat.bv_eq(&x, &y),
+                    Lt => lt(&mut self.sat, &x, &y),
+                    Gt => lt(&mut self.sat, &y, &x),
+                    Le => !lt(&mut self.sat, &y, &x),
+                    Ge => !lt(&mut self.sat, &x, &y),
+                    _ => unreachable!(),
+                };
+                return Ok(self.convert(&vec![r], &Type::Bool, ty));
+            }
+            _ => {}
+        }
+        // Pointer arithmetic.
+        if matches!(op, Add | Sub) && (decays(&a.ty) || decays(&b.ty)) {
+            let p = Type::ptr_to(Type::Void);
+            if decays(&a.ty) && decays(&b.ty) && op == Sub {
+                let x = self.eval_as(a, &p)?;
+                let y = self.eval_as(b, &p)?;
+                let stride = a.ty.pointee().map(|t| self.layout.ncells(t)).unwrap_or(1).max(1);
+                let d = self.sat.bv_sub(&x[..OFF_BITS], &y[..OFF_BITS]);
+                let d = self.sat.bv_resize(&d, 64, true);
+                let q = if stride == 1 { d } else { self.sat.bv_sdivrem(&d, &bv::constant(stride as u128, 64)).0 };
+                return Ok(self.convert(&q, &Type::LONG, ty));
+            }
+            let (pe, ie) = if decays(&a.ty) { (a, b) } else { (b, a) };
+            let pv = self.eval_as(pe, &p)?;
+            let iv = self.eval_scalar(ie)?;
+            let stride = match &pe.ty {
+                Type::Ptr(t) | Type::Array(t, _) => match &**t {
+                    Type::Void | Type::Func(_) => 1,
+                    t => self.layout.ncells(t).max(1),
+                },
+                _ => 1,
+            };
+            let r = self.ptr_add(&pv, &iv, is_signed(&ie.ty), stride as u128, op == Sub);
+            return Ok(self.convert(&r, &p, ty));
+        }
+        if matches!(ty, Type::Float { .. }) {
+            self.eval(a)?;
+            self.eval(b)?;
+            return Ok(self.sat.fresh_bv(width(ty)));
+        }
+        let rt = if matches!(ty, Type::Bool) { Type::INT } else { ty.clone() };
+        let signed = is_signed(&rt);
+        let x = self.eval_as(a, &rt)?;
+        let r = match op {
+            Shl | Shr => {
+                let amt = self.eval_scalar(b)?;
+                let amt = if matches!(b.ty, Type::Float { .. }) { self.sat.fresh_bv(32) } else { amt };
+                self.sat.bv_shift(&x, &amt, op == Shl, signed)
+            }
+            _ => {
+                let y = self.eval_as(b, &rt)?;
+                match op {
+                    Add => self.sat.bv_add(&x, &y),
+                    Sub => self.sat.bv_sub(&x, &y),
+                    Mul => self.sat.bv_mul(&x, &y),
+                    BitAnd => self.sat.bv_and(&x, &y),
+                    BitOr => self.sat.bv_or(&x, &y),
+                    BitXor => self.sat.bv_xor(&x, &y),
+                    Div | Rem => {
+                        let (q, m) = if signed { self.sat.bv_sdivrem(&x, &y) } else { self.sat.bv_udivrem(&x, &y) };
+                        let r = if op == Div { q } else { m };
+                        // Division by zero yields an unconstrained value.
+                        let z = self.sat.bv_is_zero(&y);
+                        if z == Lit::FALSE {
+                            r
+                        } else {
+                            let nd = self.sat.fresh_bv(r.len());
+                            self.sat.bv_ite(z, &nd, &r)
+                        }
+                    }
+                    _ => unreachable!(),
+                }
+            }
+        };
+        Ok(self.convert(&r, &rt, ty))
+    }
+}
