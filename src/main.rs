@@ -395,11 +395,6 @@ fn verify(common: Common, v: VerifyArgs, guard: u64) -> Result<u8, Failure> {
     let strategy = v.strategy.unwrap_or(StrategyArg::Ilp).strategy();
     let buffer_size = v.buffer_size.unwrap_or(weakc::rewrite::DEFAULT_BUFFER_SIZE).max(1);
     let subject = weakc::verify::Subject { file: &file, arch, strategy, buffer_size };
-    if v.show_loops {
-        let ins = pipeline::instrument(&mut a, arch, subject.strategy, &weakc::rewrite::Options { buffer_size: subject.buffer_size });
-        stdout(&weakc::verify::show_loops(&ins.rewritten.program, &a.map, v.json));
-        return Ok(0);
-    }
     let map = a.map.clone();
     let fail = |e: Error| (e, map.clone());
     let opts = weakc::verify::Options {
@@ -428,5 +423,18 @@ fn verify(common: Common, v: VerifyArgs, guard: u64) -> Result<u8, Failure> {
             EngineArg::Axiomatic => weakc::verify::Route::Axiomatic,
         },
     };
+    if v.show_loops {
+        // The loops of the program the route decides: the program itself on the axiomatic
+        // route, the instrumented one otherwise.
+        let (_, model) = weakc::verify::route(&subject, &opts).map_err(fail)?;
+        let text = if model.is_some() {
+            weakc::verify::show_loops(&a.program, &a.map, v.json)
+        } else {
+            let ins = pipeline::instrument(&mut a, arch, subject.strategy, &weakc::rewrite::Options { buffer_size: subject.buffer_size });
+            weakc::verify::show_loops(&ins.rewritten.program, &a.map, v.json)
+        };
+        stdout(&text);
+        return Ok(0);
+    }
     weakc::verify::run(&mut a, &subject, &opts).map_err(fail)
 }

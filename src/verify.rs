@@ -341,9 +341,8 @@ pub fn bmc_options(o: &Options, timeout: Option<Duration>, progress: bool) -> Bm
     }
 }
 
-/// Verifies the analysed program `a` as `s` says and prints the result (see [`check`] for
-/// the fallback to buffer depth 1). Returns the exit code.
-pub fn run(a: &mut Analysis, s: &Subject, o: &Options) -> Result<u8, Error> {
+/// The back end `run` uses, and the memory model when it takes the axiomatic route.
+pub fn route(s: &Subject, o: &Options) -> Result<(backend::Selection, Option<bmc::StoreBufferModel>), Error> {
     let needs = if o.trace_dot.is_some() {
         Some("--trace-dot")
     } else if !o.unwindset.is_empty() {
@@ -362,6 +361,13 @@ pub fn run(a: &mut Analysis, s: &Subject, o: &Options) -> Result<u8, Error> {
         Route::Auto if sel.backend == Backend::Builtin => store_buffer_model(s.arch).ok(),
         Route::Auto => None,
     };
+    Ok((sel, model))
+}
+
+/// Verifies the analysed program `a` as `s` says and prints the result (see [`check`] for
+/// the fallback to buffer depth 1). Returns the exit code.
+pub fn run(a: &mut Analysis, s: &Subject, o: &Options) -> Result<u8, Error> {
+    let (sel, model) = route(s, o)?;
     if let Some(m) = model {
         return run_axiomatic(a, s, o, &sel, m);
     }
