@@ -53,11 +53,7 @@ pub fn store_buffer_model(arch: &Arch) -> Result<bmc::StoreBufferModel, String> 
             .map(|&f| (f, arch.fence_rule(f).orders))
             .filter(|(_, o)| !o.is_empty())
             .collect();
-        let d = &arch.deps;
-        let deps = bmc::DepPairs { addr: d.addr, data: d.data, ctrl: d.ctrl, ctrl_isync: d.ctrl_isync, addr_po: d.addr_po };
-        let a = &arch.acq_rel;
-        let acq_rel = bmc::AcqRelPairs { acquire: a.acquire, release: a.release, release_acquire: a.release_acquire };
-        let relaxed = Some(bmc::Relaxed { fences, deps, acq_rel });
+        let relaxed = Some(bmc::Relaxed { fences, deps: arch.deps, acq_rel: arch.acq_rel });
         return Ok(bmc::StoreBufferModel { ww_relaxed: true, fences: vec![], relaxed });
     }
     let ww_relaxed = ppo == PairSet::RR | PairSet::RW;

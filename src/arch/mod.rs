@@ -103,7 +103,7 @@ pub enum Cumul {
 }
 
 /// What dependencies from a read preserve (pairs whose first event is a read).
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct DepRules {
     pub addr: PairSet,
     pub data: PairSet,
@@ -122,7 +122,7 @@ pub struct DepRules {
 /// What acquire and release *instructions* order by themselves (AArch64's `LDAR`, `LDAPR`,
 /// `STLR`; herd's `[A|Q]; po`, `po; [L]` and `[L]; po; [A]` in `bob`). Empty where C11
 /// acquire/release compile to fences or dependencies instead.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct AcqRelRules {
     /// Pairs from an acquire read (`LDAR`, `LDAPR`) it orders.
     pub acquire: PairSet,

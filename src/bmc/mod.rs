@@ -161,28 +161,10 @@ pub struct StoreBufferModel {
 pub struct Relaxed {
     /// Per fence that orders something: the pairs it orders across it.
     pub fences: Vec<(crate::ir::Fence, crate::arch::PairSet)>,
-    pub deps: DepPairs,
-    pub acq_rel: AcqRelPairs,
+    pub deps: crate::arch::DepRules,
+    pub acq_rel: crate::arch::AcqRelRules,
 }
 
-/// What each dependency from a read preserves (a copy of the table's
-/// [`crate::arch::DepRules`] without its documentation).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DepPairs {
-    pub addr: crate::arch::PairSet,
-    pub data: crate::arch::PairSet,
-    pub ctrl: crate::arch::PairSet,
-    pub ctrl_isync: crate::arch::PairSet,
-    pub addr_po: crate::arch::PairSet,
-}
-
-/// What acquire reads and release writes order (the table's [`crate::arch::AcqRelRules`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AcqRelPairs {
-    pub acquire: crate::arch::PairSet,
-    pub release: crate::arch::PairSet,
-    pub release_acquire: bool,
-}
 
 /// Directions a fence orders across it: every earlier access of a direction in `before`
 /// comes before every later access of a direction in `after`.

@@ -26,23 +26,23 @@ use std::collections::HashMap;
 
 /// What the constraints say about one block, for [`Ppo::before`].
 #[derive(Clone, Copy, Default)]
-pub(super) struct BlockOrd {
+struct BlockOrd {
     /// The block got its constraints (it has active events, or is an unconditional barrier).
-    pub(super) linked: bool,
-    pub(super) r: bool,
-    pub(super) w: bool,
+    linked: bool,
+    r: bool,
+    w: bool,
     /// An unconditional full barrier: every block of the thread is ordered with it.
-    pub(super) reset: bool,
+    reset: bool,
     /// Position of the last such barrier at or before this block in its thread.
-    pub(super) last_reset: Option<u32>,
+    last_reset: Option<u32>,
 }
 
 /// The order the constraints fix between blocks of one thread without the solver.
 pub(in crate::bmc) struct Ppo {
-    pub(super) info: Vec<BlockOrd>,
-    pub(super) ww_relaxed: bool,
+    info: Vec<BlockOrd>,
+    ww_relaxed: bool,
     /// Pairs from reads are relaxed too (RMO, AArch64): only barriers fix an order.
-    pub(super) reads_relaxed: bool,
+    reads_relaxed: bool,
 }
 
 const FULL: FenceSides = FenceSides { before_r: true, before_w: true, after_r: true, after_w: true };
@@ -187,24 +187,51 @@ impl Enc<'_, '_> {
         if let Some(r) = &m.relaxed {
             return self.relaxed_order(r);
         }
+        let access = |enc: &mut Self, ch: &mut Chain, b: u32, guard: Lit, evs: &[usize]| {
+            let writes: Vec<usize> = evs.iter().copied().filter(|&e| enc.sx.events[e].write).collect();
+            let r = writes.len() < evs.len();
+            enc.order_access(ch, m, b, guard, r, &writes);
+        };
+        let barrier = |enc: &mut Self, ch: &mut Chain, b: u32, kind: BlockKind, guard: Lit, uncond: bool| {
+            let sides = match kind {
+                BlockKind::Marker | BlockKind::AtomicSection => Some(FULL),
+                BlockKind::Fence(f) => m.fence(f),
+                BlockKind::Access | BlockKind::Atomic => None,
+            };
+            sides.is_some_and(|sd| enc.order_barrier(ch, m, b, guard, uncond, sd))
+        };
+        self.walk_threads(m.ww_relaxed, false, access, barrier)
+    }
+
+    /// Walks every thread's blocks in program order with a per-thread state `S`: `access`
+    /// links a block's active events, `barrier` a block that may order (it returns whether
+    /// the block was an unconditional full barrier, which starts the state again). Records
+    /// what [`Ppo::before`] needs.
+    pub(super) fn walk_threads<S: Default>(
+        &mut self,
+        ww_relaxed: bool,
+        reads_relaxed: bool,
+        mut access: impl FnMut(&mut Self, &mut S, u32, Lit, &[usize]),
+        mut barrier: impl FnMut(&mut Self, &mut S, u32, BlockKind, Lit, bool) -> bool,
+    ) -> Ppo {
         let nb = self.sx.blocks.len();
         let mut info = vec![BlockOrd::default(); nb];
-        let mut writes: Vec<Vec<usize>> = vec![vec![]; nb];
+        let mut by_block: Vec<Vec<usize>> = vec![vec![]; nb];
         for (i, ev) in self.sx.events.iter().enumerate() {
             if ev.guard == Lit::FALSE {
                 continue;
             }
             let b = ev.block as usize;
+            by_block[b].push(i);
             if ev.write {
                 info[b].w = true;
-                writes[b].push(i);
             } else {
                 info[b].r = true;
             }
         }
         for t in 0..self.sx.threads.len() {
             let tg = self.sx.threads[t].guard;
-            let mut ch = Chain::default();
+            let mut st = S::default();
             let mut last_reset = None;
             for b in self.sx.threads[t].blocks.clone() {
                 if self.sx.sat.stopped().is_some() {
@@ -213,28 +240,20 @@ impl Enc<'_, '_> {
                 let bi = &self.sx.blocks[b as usize];
                 let (kind, guard, seq) = (bi.kind, bi.guard, bi.seq);
                 let uncond = guard == tg || guard == Lit::TRUE;
-                let sides = match kind {
-                    BlockKind::Marker | BlockKind::AtomicSection => Some(FULL),
-                    BlockKind::Fence(f) => m.fence(f),
-                    BlockKind::Access | BlockKind::Atomic => None,
-                };
-                let bo = &mut info[b as usize];
-                if bo.r || bo.w {
-                    bo.linked = true;
-                    let r = bo.r;
-                    self.order_access(&mut ch, m, b, guard, r, &writes[b as usize]);
+                let evs = std::mem::take(&mut by_block[b as usize]);
+                if !evs.is_empty() {
+                    info[b as usize].linked = true;
+                    access(self, &mut st, b, guard, &evs);
                 }
-                if let Some(sd) = sides {
-                    if self.order_barrier(&mut ch, m, b, guard, uncond, sd) {
-                        last_reset = Some(seq);
-                        info[b as usize].reset = true;
-                        // A fence block has no event: nothing asks for its order.
-                        info[b as usize].linked = !matches!(kind, BlockKind::Fence(_));
-                    }
+                if barrier(self, &mut st, b, kind, guard, uncond) {
+                    last_reset = Some(seq);
+                    info[b as usize].reset = true;
+                    // A fence block has no event: nothing asks for its order.
+                    info[b as usize].linked = !matches!(kind, BlockKind::Fence(_));
                 }
                 info[b as usize].last_reset = last_reset;
             }
         }
-        Ppo { info, ww_relaxed: m.ww_relaxed, reads_relaxed: false }
+        Ppo { info, ww_relaxed, reads_relaxed }
     }
 }

@@ -17,7 +17,7 @@
 //! when it orders every earlier direction it waits for with every later one it holds back;
 //! otherwise (`lwsync`-like fences) its pairs are linked directly.
 
-use super::ppo::{BlockOrd, Ppo};
+use super::ppo::Ppo;
 use super::Enc;
 use crate::aeg::Dir::{self, R, W};
 use crate::arch::PairSet;
@@ -26,6 +26,7 @@ use crate::bmc::sat::Lit;
 use crate::bmc::symex::BlockKind;
 use crate::bmc::Relaxed;
 use crate::ir::Acquire;
+use std::collections::HashMap;
 
 /// A fence since the thread's last unconditional barrier.
 struct FenceAt {
@@ -227,15 +228,15 @@ impl Enc<'_, '_> {
         if pairs.is_empty() {
             return;
         }
-        let choices: std::collections::HashMap<usize, Vec<(Option<usize>, Lit)>> = self.sx.rf_choices.iter().cloned().collect();
-        let mut keys: std::collections::HashMap<usize, Vec<Lit>> = std::collections::HashMap::new();
+        let choice_of: HashMap<usize, usize> = self.sx.rf_choices.iter().enumerate().map(|(i, (r, _))| (*r, i)).collect();
+        let mut keys: HashMap<usize, Vec<Lit>> = HashMap::new();
         for (r1, r2, same) in pairs {
             if self.sx.sat.stopped().is_some() {
                 return;
             }
-            let (Some(c1), Some(c2)) = (choices.get(&r1), choices.get(&r2)) else { continue };
-            let k1 = self.source_key(r1, c1, &mut keys);
-            let k2 = self.source_key(r2, c2, &mut keys);
+            let (Some(&c1), Some(&c2)) = (choice_of.get(&r1), choice_of.get(&r2)) else { continue };
+            let k1 = self.source_key(c1, &mut keys);
+            let k2 = self.source_key(c2, &mut keys);
             let back = self.sx.sat.bv_ult(&k2, &k1);
             let (g1, g2) = (self.sx.events[r1].guard, self.sx.events[r2].guard);
             let mut clause = vec![!g1, !g2, !back];
@@ -246,15 +247,16 @@ impl Enc<'_, '_> {
         }
     }
 
-    /// The clock of read `r`'s source with a top bit set for a write (the initial value
-    /// comes first).
-    fn source_key(&mut self, r: usize, sources: &[(Option<usize>, Lit)], keys: &mut std::collections::HashMap<usize, Vec<Lit>>) -> Vec<Lit> {
-        if let Some(k) = keys.get(&r) {
+    /// The clock of the source of the read of `rf_choices[c]`, with a top bit set for a
+    /// write (the initial value comes first).
+    fn source_key(&mut self, c: usize, keys: &mut HashMap<usize, Vec<Lit>>) -> Vec<Lit> {
+        if let Some(k) = keys.get(&c) {
             return k.clone();
         }
+        let sources = self.sx.rf_choices[c].1.clone();
         let cw = self.clocks.first().map_or(1, |c| c.len());
         let k = self.sx.sat.fresh_bv(cw + 1);
-        for &(src, s) in sources {
+        for (src, s) in sources {
             match src {
                 None => self.sx.sat.add_clause(&[!s, !k[cw]]),
                 Some(w) => {
@@ -264,59 +266,25 @@ impl Enc<'_, '_> {
                 }
             }
         }
-        keys.insert(r, k.clone());
+        keys.insert(c, k.clone());
         k
     }
 
     /// The program-order constraints of a relaxed model `m` (module docs).
     pub(super) fn relaxed_order(&mut self, m: &Relaxed) -> Ppo {
-        let nb = self.sx.blocks.len();
-        let mut info = vec![BlockOrd::default(); nb];
-        let mut by_block: Vec<Vec<usize>> = vec![vec![]; nb];
-        for (i, ev) in self.sx.events.iter().enumerate() {
-            if ev.guard == Lit::FALSE {
-                continue;
+        let access = |enc: &mut Self, th: &mut Thread, _b: u32, _guard: Lit, evs: &[usize]| {
+            for &e in evs {
+                enc.order_relaxed_access(th, m, e);
             }
-            by_block[ev.block as usize].push(i);
-            if ev.write {
-                info[ev.block as usize].w = true;
-            } else {
-                info[ev.block as usize].r = true;
-            }
-        }
-        for t in 0..self.sx.threads.len() {
-            let tg = self.sx.threads[t].guard;
-            let mut th = Thread::default();
-            let mut last_reset = None;
-            for b in self.sx.threads[t].blocks.clone() {
-                if self.sx.sat.stopped().is_some() {
-                    break;
-                }
-                let bi = &self.sx.blocks[b as usize];
-                let (kind, guard, seq) = (bi.kind, bi.guard, bi.seq);
-                let uncond = guard == tg || guard == Lit::TRUE;
-                let orders = match kind {
-                    BlockKind::Marker | BlockKind::AtomicSection => Some(PairSet::ALL),
-                    BlockKind::Fence(f) => m.fences.iter().find(|x| x.0 == f).map(|x| x.1),
-                    BlockKind::Access | BlockKind::Atomic => None,
-                };
-                let evs = std::mem::take(&mut by_block[b as usize]);
-                if !evs.is_empty() {
-                    info[b as usize].linked = true;
-                }
-                for e in evs {
-                    self.order_relaxed_access(&mut th, m, e);
-                }
-                if let Some(o) = orders.filter(|o| !o.is_empty()) {
-                    if self.order_relaxed_fence(&mut th, b, guard, uncond, o) {
-                        last_reset = Some(seq);
-                        info[b as usize].reset = true;
-                        info[b as usize].linked = !matches!(kind, BlockKind::Fence(_));
-                    }
-                }
-                info[b as usize].last_reset = last_reset;
-            }
-        }
-        Ppo { info, ww_relaxed: true, reads_relaxed: true }
+        };
+        let barrier = |enc: &mut Self, th: &mut Thread, b: u32, kind: BlockKind, guard: Lit, uncond: bool| {
+            let orders = match kind {
+                BlockKind::Marker | BlockKind::AtomicSection => Some(PairSet::ALL),
+                BlockKind::Fence(f) => m.fences.iter().find(|x| x.0 == f).map(|x| x.1),
+                BlockKind::Access | BlockKind::Atomic => None,
+            };
+            orders.filter(|o| !o.is_empty()).is_some_and(|o| enc.order_relaxed_fence(th, b, guard, uncond, o))
+        };
+        self.walk_threads(true, true, access, barrier)
     }
 }
