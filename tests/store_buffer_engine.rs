@@ -1,12 +1,12 @@
 //! The axiomatic route of `weakc verify` (`--engine axiomatic`: the built-in engine decides
-//! TSO, PSO, RMO and AArch64 on the program itself, `src/bmc/order/ppo.rs` and
+//! TSO, PSO, RMO, AArch64, Power and ARM on the program itself, `src/bmc/order/ppo.rs` and
 //! `src/bmc/order/relaxed.rs`) against references:
 //! * the small programs of `tests/c/sb/`, each with its verdict per model in its first line,
 //!   on both routes;
 //! * the ESOP 2013 suite's TSO, PSO and RMO rows (`../shared/litmus/esop/expected.csv`);
 //! * herd's x86 litmus tests translated to C, against herd7's `x86tso.cat`, `pso.cat` and
-//!   `rmo.cat` verdicts, and its AArch64 tests against `aarch64.cat`
-//!   (`../shared/litmus/herd/verdicts.tsv`);
+//!   `rmo.cat` verdicts, its AArch64 tests against `aarch64.cat`, its PPC tests against
+//!   `ppc.cat` and its ARM tests against `arm.cat` (`../shared/litmus/herd/verdicts.tsv`);
 //! * random programs (`scripts/gen-random`'s shape), against the instrumentation with every
 //!   relaxable pair delayed.
 //!
@@ -147,6 +147,20 @@ const HERD_SPURIOUS: &[(&str, &str)] = &[
     ("MP+rel+addr-lrs-acq", "aarch64"),
 ];
 
+/// herd tests herd7 allows that the axiomatic route reports unreachable, because the C
+/// program the translator writes is stronger than the litmus test: it keeps each register
+/// in a global (`__unbuffered_pT_R`), so a read's value is stored to memory, and `dmb st`
+/// orders that store (a data dependency of the read) before the thread's next write. The
+/// route is right about the C program (the chain is in herd's happens-before); the
+/// instrumentation does not count those globals as memory and agrees with herd.
+const HERD_REGISTER_STORES: &[(&str, &str)] = &[
+    ("S+dmb.sts", "arm"),
+    ("LB+dmb.st+addr", "arm"),
+    ("LB+dmb.sts", "arm"),
+    ("LB+dmb.st+ctrl", "arm"),
+    ("S+dmb+dmb.st", "arm"),
+];
+
 #[test]
 fn herd_tests_against_herd7() {
     let Ok(tsv) = std::fs::read_to_string(shared("litmus/herd/verdicts.tsv")) else {
@@ -161,12 +175,14 @@ fn herd_tests_against_herd7() {
             ("X86", Some(&"corpus/cats/pso.cat")) => "pso",
             ("X86", Some(&"corpus/cats/rmo.cat")) => "rmo",
             ("AArch64", Some(&"aarch64.cat")) => "aarch64",
+            ("PPC", Some(&"ppc.cat")) => "power",
+            ("ARM", Some(&"arm.cat")) => "arm",
             _ => continue,
         };
         reach.insert((f[1].to_string(), arch), f[11] == "yes");
     }
     let mut runs: Vec<(PathBuf, &str)> = vec![];
-    for (dir, archs) in [("X86", &["tso", "pso", "rmo"][..]), ("AArch64", &["aarch64"][..])] {
+    for (dir, archs) in [("X86", &["tso", "pso", "rmo"][..]), ("AArch64", &["aarch64"][..]), ("PPC", &["power"][..]), ("ARM", &["arm"][..])] {
         let mut files = vec![];
         collect(&shared("litmus/herd").join(dir), &mut files);
         collect(&Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus").join(dir), &mut files);
@@ -189,6 +205,7 @@ fn herd_tests_against_herd7() {
             Some(match got {
                 Ok(g) if g == want => Ok(()),
                 Ok(true) if HERD_SPURIOUS.contains(&(lit.name.as_str(), *arch)) => Ok(()),
+                Ok(false) if HERD_REGISTER_STORES.contains(&(lit.name.as_str(), *arch)) => Ok(()),
                 other => Err(format!("{} on {arch}: herd says {}, got {other:?}", lit.name, if want { "reachable" } else { "unreachable" })),
             })
         })
@@ -199,7 +216,7 @@ fn herd_tests_against_herd7() {
         println!("skipped: no litmus files");
         return;
     }
-    println!("herd: {checked} test/model pairs with a herd7 verdict, {} disagree ({} listed)", wrong.len(), HERD_SPURIOUS.len());
+    println!("herd: {checked} test/model pairs with a herd7 verdict, {} disagree ({} listed)", wrong.len(), HERD_SPURIOUS.len() + HERD_REGISTER_STORES.len());
     assert!(checked >= 100, "only {checked} tests have a herd7 verdict");
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
@@ -302,21 +319,22 @@ fn the_route_is_chosen_and_reported() {
     assert_eq!(code, 10, "{out}");
     let j: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(j["engine"], "instrument");
-    // Elsewhere the instrumentation, and asking for the axiomatic route there is an input error.
-    let (code, out) = weakc(&["verify", "--mm", "power", "--quiet", sb]);
+    // power-esop is the instrumentation's only, and asking for the axiomatic route there is
+    // an input error.
+    let (code, out) = weakc(&["verify", "--mm", "power-esop", "--backend", "builtin", sb]);
     assert_eq!(code, 10, "{out}");
-    assert!(!out.contains("axiomatic"), "{out}");
-    let (code, out) = weakc(&["verify", "--mm", "power", "--engine", "axiomatic", sb]);
+    assert!(out.contains("VERIFICATION FAILED (power-esop; unwind 2)"), "{out}");
+    let (code, out) = weakc(&["verify", "--mm", "power-esop", "--engine", "axiomatic", sb]);
     assert_eq!(code, 2, "{out}");
-    assert!(out.contains("multi-copy-atomic models only"), "{out}");
+    assert!(out.contains("lightweight fences are cumulative"), "{out}");
     // Asking for a strategy or a buffer depth is asking for the instrumentation.
     for flags in [["--strategy", "all"], ["--buffer-size", "2"]] {
         let (code, out) = weakc(&["verify", "--mm", "tso", "--backend", "builtin", "--quiet", flags[0], flags[1], sb]);
         assert_eq!(code, 10, "{out}");
         assert!(out.contains("VERIFICATION FAILED (tso; unwind 2)"), "{flags:?}: {out}");
     }
-    // rmo and aarch64 are multi-copy atomic: the axiomatic route by default.
-    for mm in ["rmo", "aarch64"] {
+    // rmo, aarch64, power and arm: the axiomatic route by default.
+    for mm in ["rmo", "aarch64", "power", "arm"] {
         let (code, out) = weakc(&["verify", "--mm", mm, "--backend", "builtin", sb]);
         assert_eq!(code, 10, "{out}");
         assert!(out.contains(&format!("VERIFICATION FAILED ({mm}, axiomatic; unwind 2)")), "{out}");

@@ -94,6 +94,7 @@ mod bv;
 mod graph;
 mod layout;
 mod order;
+mod propagation;
 mod punning;
 mod sat;
 pub use sat::resident_bytes;
@@ -154,15 +155,31 @@ pub struct StoreBufferModel {
     pub relaxed: Option<Relaxed>,
 }
 
-/// Program order of a multi-copy-atomic model where nothing is preserved by itself: same
-/// address pairs (but write→read, store forwarding), dependencies, fences and
-/// acquire/release instructions, as the architecture's table says.
+/// Program order of a model where nothing is preserved by itself: same address pairs (but
+/// write→read, store forwarding), dependencies, fences and acquire/release instructions, as
+/// the architecture's table says.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Relaxed {
-    /// Per fence that orders something: the pairs it orders across it.
-    pub fences: Vec<(crate::ir::Fence, crate::arch::PairSet)>,
+    /// Per fence that orders something: the pairs it orders across it, and whether it is a
+    /// strong fence (not herd's lightweight `lwsync`/`eieio`).
+    pub fences: Vec<RelaxedFence>,
     pub deps: crate::arch::DepRules,
     pub acq_rel: crate::arch::AcqRelRules,
+    /// Stores are multi-copy atomic (RMO, AArch64). Otherwise (Power, ARM) a write may reach
+    /// some threads before others, and herd's propagation and observation axioms are checked
+    /// on each candidate execution ([`propagation`]).
+    pub mca: bool,
+}
+
+/// A fence of a [`Relaxed`] model.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RelaxedFence {
+    pub fence: crate::ir::Fence,
+    pub orders: crate::arch::PairSet,
+    pub strong: bool,
+    /// A- and B-cumulative (herd's `fence` in `prop`); otherwise it orders only the pairs
+    /// around it, as a dependency does.
+    pub cumulative: bool,
 }
 
 
@@ -186,7 +203,7 @@ impl StoreBufferModel {
     pub fn fence_matters(&self, f: crate::ir::Fence) -> bool {
         match &self.relaxed {
             None => self.fence(f).is_some(),
-            Some(r) => r.fences.iter().any(|(g, _)| *g == f),
+            Some(r) => r.fences.iter().any(|x| x.fence == f),
         }
     }
 
@@ -481,7 +498,7 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
         stats.vars, stats.clauses, stats.events, stats.threads
     ));
     let t2 = Instant::now();
-    let res = sx.sat.solve(&[any]);
+    let res = solve_valid(&mut sx, &enc, &[any]);
     let first_search = t2.elapsed();
     stats.solve_time = first_search;
     match res {
@@ -502,7 +519,7 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
                 if real != sat::Lit::FALSE {
                     let budget = Instant::now() + first_search * 2 + Duration::from_secs(1);
                     sx.sat.set_limits(Some(deadline.map_or(budget, |d| d.min(budget))), max_clauses, opts.max_memory);
-                    if sx.sat.solve(&[real]) == Some(true) {
+                    if solve_valid(&mut sx, &enc, &[real]) == Some(true) {
                         cex = counterexample(&sx, &enc);
                     }
                     sx.sat.clear_stop();
@@ -515,6 +532,30 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
                 Some(f) => Verdict::Unknown(format!("the counterexample calls `{f}`, whose effects are not modelled")),
             };
             Ok(Outcome { verdict, failed: Some(failed), trace, stats, warnings, graph: Some(graph), stopped: None })
+        }
+    }
+}
+
+/// Solves under `assume`; on a non-multi-copy-atomic model, again until the candidate also
+/// satisfies herd's propagation and observation axioms (each violating candidate excluded by
+/// a clause, [`propagation`]).
+fn solve_valid(sx: &mut symex::Symex, enc: &order::Encoding, assume: &[sat::Lit]) -> Option<bool> {
+    let relaxed = sx.opts.model.as_ref().and_then(|m| m.relaxed.clone()).filter(|r| !r.mca);
+    let mut rounds = 0;
+    loop {
+        let res = sx.sat.solve(assume);
+        let (Some(true), Some(m)) = (res, &relaxed) else {
+            if rounds > 0 && std::env::var_os("WEAKC_BMC_DEBUG").is_some() {
+                eprintln!("bmc: {rounds} candidates excluded by the propagation and observation axioms");
+            }
+            return res;
+        };
+        match propagation::check(sx, enc, m) {
+            None => return res,
+            Some(clause) => {
+                sx.sat.add_clause(&clause);
+                rounds += 1;
+            }
         }
     }
 }

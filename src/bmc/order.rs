@@ -20,6 +20,8 @@
 mod ppo;
 mod relaxed;
 
+pub(super) use relaxed::acquire_orders;
+
 use super::bv::{self, as_const, Bv};
 use super::layout::*;
 use super::sat::{Lit, Sat};
@@ -30,6 +32,15 @@ use std::collections::HashMap;
 pub struct Encoding {
     /// Clock of each block.
     pub clocks: Vec<Bv>,
+}
+
+/// Which clocks a program-order link goes into (see [`Enc::thin`]).
+#[derive(Copy, Clone, PartialEq, Eq)]
+pub(super) enum Into {
+    /// Both: preserved program order and strong fences.
+    Both,
+    /// Happens-before only: what a lightweight fence orders on a non-multi-copy-atomic model.
+    Thin,
 }
 
 struct Enc<'a, 'p> {
@@ -46,6 +57,14 @@ struct Enc<'a, 'p> {
     src_clauses: usize,
     /// Under a store-buffer model: what its program-order constraints fix (`None`: SC).
     ppo: Option<ppo::Ppo>,
+    /// Non-multi-copy-atomic models (Power, ARM): a second clock per block for herd's
+    /// happens-before, `hb = ppo | fence | rfe`, acyclic ("no thin air"). A read takes its
+    /// value from a write of another thread before it in this order; `clocks` then holds
+    /// coherence, from-read, preserved program order and strong fences (an order herd's
+    /// propagation and observation axioms imply), and those axioms themselves are checked
+    /// on each candidate execution ([`super::propagation`]).
+    thin: Option<Vec<Bv>>,
+    thin_cache: HashMap<(u32, u32), Lit>,
 }
 
 /// The encoding, or `None` when a limit of the gate store ([`Sat::stopped`]: deadline,
@@ -58,7 +77,24 @@ pub fn encode(sx: &mut Symex) -> Option<Encoding> {
     if debug {
         eprintln!("bmc: after symex: {} vars, {} clauses, {} events, {} blocks", sx.sat.num_vars(), sx.sat.clauses, sx.events.len(), nblocks);
     }
-    let mut e = Enc { sx, clocks, lt_cache: HashMap::new(), aeq_cache: HashMap::new(), init_clauses: 0, fr_clauses: 0, fr_pairs: 0, rw_pairs: 0, fr_mode: fr_mode(), clock_reads: 0, src_clauses: 0, ppo: None };
+    let non_mca = sx.opts.model.as_ref().and_then(|m| m.relaxed.as_ref()).is_some_and(|r| !r.mca);
+    let thin = non_mca.then(|| (0..nblocks).map(|_| sx.sat.fresh_bv(cw.max(1))).collect());
+    let mut e = Enc {
+        sx,
+        clocks,
+        lt_cache: HashMap::new(),
+        aeq_cache: HashMap::new(),
+        init_clauses: 0,
+        fr_clauses: 0,
+        fr_pairs: 0,
+        rw_pairs: 0,
+        fr_mode: fr_mode(),
+        clock_reads: 0,
+        src_clauses: 0,
+        ppo: None,
+        thin,
+        thin_cache: HashMap::new(),
+    };
     let c0 = e.sx.sat.clauses;
     e.program_order();
     if let Some(m) = e.sx.opts.model.clone() {
@@ -177,6 +213,24 @@ impl Enc<'_, '_> {
         self.sx.sat.bv_ult(&c1, &c2)
     }
 
+    /// Block `b1` before `b2` in happens-before ([`Self::thin`]; the only order when there is
+    /// none).
+    fn raw_lt_thin(&mut self, b1: u32, b2: u32) -> Lit {
+        let Some(t) = &self.thin else { return self.raw_lt(b1, b2) };
+        let (c1, c2) = (t[b1 as usize].clone(), t[b2 as usize].clone());
+        self.sx.sat.bv_ult(&c1, &c2)
+    }
+
+    /// `from` before `to` in both orders, unconditionally.
+    fn assert_lt(&mut self, from: u32, to: u32) {
+        let l = self.raw_lt(from, to);
+        self.sx.sat.assert(l);
+        if self.thin.is_some() {
+            let l = self.raw_lt_thin(from, to);
+            self.sx.sat.assert(l);
+        }
+    }
+
     /// A spawn before the child's first block, and under SC each block of a thread before
     /// the next (a store-buffer model adds its own program order, [`ppo`]).
     fn program_order(&mut self) {
@@ -194,8 +248,7 @@ impl Enc<'_, '_> {
             }
             if let Some((_, sb)) = self.sx.threads[t].parent {
                 let start = self.sx.threads[t].start;
-                let l = self.raw_lt(sb, start);
-                self.sx.sat.assert(l);
+                self.assert_lt(sb, start);
             }
         }
     }
@@ -270,6 +323,18 @@ impl Enc<'_, '_> {
         if iw.thread == ir.thread {
             return Lit::from_bool(iw.seq < ir.seq);
         }
+        if self.thin.is_some() {
+            // rfe is in happens-before only; orders fixed by spawns are in both.
+            if let Some(b) = self.static_before(bw, br) {
+                return Lit::from_bool(b);
+            }
+            if let Some(&l) = self.thin_cache.get(&(bw, br)) {
+                return l;
+            }
+            let l = self.raw_lt_thin(bw, br);
+            self.thin_cache.insert((bw, br), l);
+            return l;
+        }
         self.lt_block(bw, br)
     }
 
@@ -326,6 +391,10 @@ impl Enc<'_, '_> {
                 matched.push(mf);
                 let lt = self.raw_lt(end, j.block);
                 self.sx.sat.add_clause(&[!m, !fin, lt]);
+                if self.thin.is_some() {
+                    let lt = self.raw_lt_thin(end, j.block);
+                    self.sx.sat.add_clause(&[!m, !fin, lt]);
+                }
                 let rv = self.sx.threads[k].retval.clone();
                 for (a, b) in j.ret.iter().zip(rv.iter()) {
                     self.sx.sat.add_clause(&[!m, !fin, !*a, *b]);

@@ -857,6 +857,11 @@ impl<'p> Symex<'p> {
                     if let Some(t) = self.state.mem_taint.get(&a).cloned() {
                         self.push_taint(&t);
                     }
+                    if self.track {
+                        // No event, but the access is still there for `addr; po`.
+                        let ap = self.state.deps.addr_po.union(&self.cur_addr, &mut self.sat);
+                        self.state.deps.addr_po = ap;
+                    }
                     self.step(loc, RawKind::ReadValue { label, val: v.clone(), ty: ty.clone(), reused: None });
                     return v;
                 }

@@ -18,7 +18,7 @@
 //! otherwise (`lwsync`-like fences) its pairs are linked directly.
 
 use super::ppo::Ppo;
-use super::Enc;
+use super::{Enc, Into};
 use crate::aeg::Dir::{self, R, W};
 use crate::arch::PairSet;
 use crate::bmc::bv::as_const;
@@ -37,6 +37,8 @@ struct FenceAt {
     after: usize,
     /// Its clock stands between the pairs (see the module docs).
     node: bool,
+    /// A lightweight fence of a non-multi-copy-atomic model orders in happens-before only.
+    into: Into,
 }
 
 /// Per thread, since its last unconditional barrier.
@@ -56,6 +58,17 @@ fn dir(write: bool) -> Dir {
     }
 }
 
+/// Whether the acquire read `a` orders a later access of direction `d2`: an acquire
+/// instruction as the table's acquire/release rules say, Power's `ld; cmp; bc; isync` (and
+/// ARM's with `isb`) as its ctrl+isync rule.
+pub(in crate::bmc) fn acquire_orders(m: &Relaxed, a: &crate::bmc::symex::Event, d2: Dir) -> bool {
+    match a.deps.as_ref().map_or(Acquire::None, |d| d.acquire) {
+        Acquire::None => false,
+        Acquire::CtrlIsync => m.deps.ctrl_isync.contains(R, d2),
+        Acquire::Pc | Acquire::Sc => m.acq_rel.acquire.contains(R, d2),
+    }
+}
+
 /// Whether `orders` is a product: every direction it waits for is held back from every
 /// direction it orders after it.
 fn is_product(orders: PairSet) -> bool {
@@ -67,6 +80,10 @@ fn is_product(orders: PairSet) -> bool {
 impl Enc<'_, '_> {
     /// Event `e1` (earlier, of the same thread) before event `e2` when both execute.
     fn link_events(&mut self, e1: usize, e2: usize, extra: &[Lit]) {
+        self.link_events_into(Into::Both, e1, e2, extra);
+    }
+
+    fn link_events_into(&mut self, into: Into, e1: usize, e2: usize, extra: &[Lit]) {
         let (a, b) = (&self.sx.events[e1], &self.sx.events[e2]);
         if a.block == b.block || a.guard == Lit::FALSE {
             return;
@@ -74,7 +91,7 @@ impl Enc<'_, '_> {
         let mut conds = vec![a.guard, b.guard];
         conds.extend_from_slice(extra);
         let (b1, b2) = (a.block, b.block);
-        self.link_if(&conds, b1, b2);
+        self.link_into(into, &conds, b1, b2);
     }
 
     /// The links into access `e` of a thread in state `th`.
@@ -123,7 +140,7 @@ impl Enc<'_, '_> {
         // Acquire reads before, release writes after everything.
         for i in 0..th.acquires.len() {
             let a = th.acquires[i];
-            if m.acq_rel.acquire.contains(R, d2) {
+            if acquire_orders(m, &self.sx.events[a], d2) {
                 self.link_events(a, e, &[]);
             }
         }
@@ -147,17 +164,17 @@ impl Enc<'_, '_> {
         // Fences.
         for k in 0..th.fences.len() {
             let f = &th.fences[k];
-            let (fb, fg, orders, node, upto) = (f.block, f.guard, f.orders, f.node, f.after);
+            let (fb, fg, orders, node, upto, into) = (f.block, f.guard, f.orders, f.node, f.after, f.into);
             if node {
                 if orders.contains(R, d2) || orders.contains(W, d2) {
-                    self.link_if(&[fg, g2], fb, b2);
+                    self.link_into(into, &[fg, g2], fb, b2);
                 }
                 continue;
             }
             for i in 0..upto {
                 let e1 = th.accs[i];
                 if orders.contains(dir(self.sx.events[e1].write), d2) {
-                    self.link_events(e1, e, &[fg]);
+                    self.link_events_into(into, e1, e, &[fg]);
                 }
             }
         }
@@ -169,7 +186,7 @@ impl Enc<'_, '_> {
 
     /// A fence (or a barrier, ordering everything) at block `b`; an unconditional one that
     /// orders everything starts the thread's state again. Returns whether it did.
-    fn order_relaxed_fence(&mut self, th: &mut Thread, b: u32, guard: Lit, uncond: bool, orders: PairSet) -> bool {
+    fn order_relaxed_fence(&mut self, th: &mut Thread, b: u32, guard: Lit, uncond: bool, orders: PairSet, into: Into) -> bool {
         let node = is_product(orders);
         if node {
             for i in 0..th.accs.len() {
@@ -183,7 +200,7 @@ impl Enc<'_, '_> {
                     let (g1, b1) = (ev.guard, ev.block);
                     // Into an unconditional barrier, unconditionally: see `Ppo::before`.
                     let conds: &[Lit] = if uncond { &[] } else { &[g1, guard] };
-                    self.link_if(conds, b1, b);
+                    self.link_into(into, conds, b1, b);
                 }
             }
         }
@@ -194,26 +211,33 @@ impl Enc<'_, '_> {
                 return true;
             }
         }
-        th.fences.push(FenceAt { block: b, guard, orders, after: th.accs.len(), node });
+        th.fences.push(FenceAt { block: b, guard, orders, after: th.accs.len(), node, into });
         false
     }
 
     /// Two reads of one address in program order see writes in coherence order (CoRR): the
     /// first one's source is the initial value, the same write, or a write clocked before
     /// the second one's. Each read involved gets the key `(from a write, clock of it)`.
+    /// Where a read's source need not come before it in `clocks` (non-multi-copy-atomic
+    /// models), a read's source also comes before a later write of its thread to the address
+    /// in coherence (CoRW).
     pub(super) fn read_read_coherence(&mut self) {
+        let with_writes = self.thin.is_some();
         let mut pairs = vec![];
         for t in 0..self.sx.threads.len() {
             let mut reads: Vec<usize> = (0..self.sx.events.len())
                 .filter(|&e| {
                     let ev = &self.sx.events[e];
-                    ev.thread == t && !ev.write && ev.guard != Lit::FALSE
+                    ev.thread == t && (!ev.write || with_writes) && ev.guard != Lit::FALSE
                 })
                 .collect();
             reads.sort_by_key(|&e| (self.sx.blocks[self.sx.events[e].block as usize].seq, self.sx.events[e].po));
             for j in 0..reads.len() {
                 for i in 0..j {
                     let (r1, r2) = (reads[i], reads[j]);
+                    if self.sx.events[r1].write {
+                        continue;
+                    }
                     let (a1, a2) = (as_const(&self.sx.events[r1].addr), as_const(&self.sx.events[r2].addr));
                     let same = match (a1, a2) {
                         (Some(x), Some(y)) if x != y => continue,
@@ -234,10 +258,18 @@ impl Enc<'_, '_> {
             if self.sx.sat.stopped().is_some() {
                 return;
             }
-            let (Some(&c1), Some(&c2)) = (choice_of.get(&r1), choice_of.get(&r2)) else { continue };
+            let Some(&c1) = choice_of.get(&r1) else { continue };
             let k1 = self.source_key(c1, &mut keys);
-            let k2 = self.source_key(c2, &mut keys);
-            let back = self.sx.sat.bv_ult(&k2, &k1);
+            let back = if self.sx.events[r2].write {
+                // The write's key: its clock with the top bit set; the source's must be below.
+                let mut k2 = self.clocks[self.sx.events[r2].block as usize].clone();
+                k2.push(Lit::TRUE);
+                !self.sx.sat.bv_ult(&k1, &k2)
+            } else {
+                let Some(&c2) = choice_of.get(&r2) else { continue };
+                let k2 = self.source_key(c2, &mut keys);
+                self.sx.sat.bv_ult(&k2, &k1)
+            };
             let (g1, g2) = (self.sx.events[r1].guard, self.sx.events[r2].guard);
             let mut clause = vec![!g1, !g2, !back];
             if let Some(a) = same {
@@ -278,12 +310,16 @@ impl Enc<'_, '_> {
             }
         };
         let barrier = |enc: &mut Self, th: &mut Thread, b: u32, kind: BlockKind, guard: Lit, uncond: bool| {
-            let orders = match kind {
-                BlockKind::Marker | BlockKind::AtomicSection => Some(PairSet::ALL),
-                BlockKind::Fence(f) => m.fences.iter().find(|x| x.0 == f).map(|x| x.1),
-                BlockKind::Access | BlockKind::Atomic => None,
+            let (orders, strong) = match kind {
+                BlockKind::Marker | BlockKind::AtomicSection => (PairSet::ALL, true),
+                BlockKind::Fence(f) => match m.fences.iter().find(|x| x.fence == f) {
+                    Some(x) => (x.orders, x.strong),
+                    None => return false,
+                },
+                BlockKind::Access | BlockKind::Atomic => return false,
             };
-            orders.filter(|o| !o.is_empty()).is_some_and(|o| enc.order_relaxed_fence(th, b, guard, uncond, o))
+            let into = if strong || m.mca { Into::Both } else { Into::Thin };
+            !orders.is_empty() && enc.order_relaxed_fence(th, b, guard, uncond, orders, into)
         };
         self.walk_threads(true, true, access, barrier)
     }

@@ -1,4 +1,4 @@
-// expect: sc=S tso=S pso=S
+// expect: sc=S tso=S pso=S power=S arm=S
 // Coherence: two writes to one address by one thread are seen in program order (PSO
 // relaxes write->write only between different addresses), and one reader's two reads of
 // it do not go back in time.

@@ -1,4 +1,4 @@
-// expect: sc=S tso=S pso=S
+// expect: sc=S tso=S pso=S power=S arm=S
 // Read-modify-writes stay atomic on every model: no increment is lost.
 #include <pthread.h>
 #include <assert.h>

@@ -1,4 +1,4 @@
-// expect: sc=S tso=S pso=S
+// expect: sc=S tso=S pso=S power=S arm=S
 // Coherence of a thread's write and its later read: if t0 reads t1's 2 after writing 1,
 // its own 1 came first in the order of writes to x, so x ends as 2.
 #include <pthread.h>

@@ -1,4 +1,4 @@
-// expect: sc=S tso=S pso=S rmo=S aarch64=S
+// expect: sc=S tso=S pso=S rmo=S aarch64=S power=S arm=S
 /* As dep_on_one_path.c, but the branch only adds to `s`: the store depends on the read of y
  * on both paths, the store cannot go first, and 42 is never read. */
 #include <pthread.h>

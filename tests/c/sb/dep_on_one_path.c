@@ -1,4 +1,4 @@
-// expect: sc=S tso=S pso=S rmo=F aarch64=F
+// expect: sc=S tso=S pso=S rmo=F aarch64=F power=F arm=F
 /* The store of `s` to x depends on the read of y only where the branch is not taken: the
  * dependency holds under a condition. Where `s` is redefined the store may go before the
  * read (RMO, AArch64), thread 2 copies x into y, and the read sees 42. Claiming the

@@ -1,4 +1,4 @@
-// expect: sc=S tso=S pso=S
+// expect: sc=S tso=S pso=S power=S arm=S
 // A mutex-protected counter: lock acquisition and release order the critical sections
 // (glibc's lock is an acquire read-modify-write, unlock a release).
 #include <pthread.h>

@@ -1,4 +1,4 @@
-// expect: sc=S tso=S pso=F
+// expect: sc=S tso=S pso=F power=F arm=F
 // Message passing: TSO keeps write->write order, PSO lets the flag overtake the data.
 #include <pthread.h>
 #include <assert.h>

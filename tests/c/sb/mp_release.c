@@ -1,4 +1,4 @@
-// expect: sc=S tso=S pso=S
+// expect: sc=S tso=S pso=S power=S arm=S
 // Message passing with a release store (SPARC: membar #StoreStore before it) and an
 // acquire load.
 #include <pthread.h>

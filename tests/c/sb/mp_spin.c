@@ -1,4 +1,4 @@
-// expect: sc=S tso=S pso=F
+// expect: sc=S tso=S pso=F power=F arm=F
 // flags: --no-unwinding-assertions --unwind 3
 // Message passing with a spinning reader: PSO lets the flag overtake the data, so the
 // reader leaves its loop and still reads the old data.

@@ -1,4 +1,4 @@
-// expect: sc=S tso=S pso=S
+// expect: sc=S tso=S pso=S power=S arm=S
 // A write through a pointer that may point to x, then a write to x: when it does, the two
 // are one address and keep their order on PSO too (coherence through a symbolic address).
 #include <pthread.h>

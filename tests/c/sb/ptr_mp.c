@@ -1,4 +1,4 @@
-// expect: sc=S tso=S pso=F
+// expect: sc=S tso=S pso=F power=F arm=F
 // Message passing whose data write goes through a pointer (to data or to z): PSO may let
 // the flag overtake it.
 #include <pthread.h>

@@ -1,4 +1,4 @@
-// expect: sc=S tso=F pso=F
+// expect: sc=S tso=F pso=F power=F arm=F
 // Store buffering: each thread's write waits in its buffer while it reads the other flag.
 #include <pthread.h>
 #include <assert.h>

@@ -1,4 +1,4 @@
-// expect: sc=S tso=S pso=S
+// expect: sc=S tso=S pso=S power=S arm=S
 // Store buffering with each write in an atomic section of the program
 // (__VERIFIER_atomic_*): weakc takes such a section as a full fence on every route (README,
 // conventions), so the writes cannot wait past the reads.

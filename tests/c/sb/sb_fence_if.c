@@ -1,4 +1,4 @@
-// expect: sc=S tso=F pso=F
+// expect: sc=S tso=F pso=F power=F arm=F
 // The fences sit on a branch that need not be taken: on the path that skips them the
 // writes still wait in the buffers (a chain of clock constraints through the fence that
 // did not run must not order them).

@@ -1,4 +1,4 @@
-// expect: sc=S tso=S pso=S
+// expect: sc=S tso=S pso=S power=S arm=S
 // Store buffering with a full fence in both threads (mfence; membar on SPARC).
 #include <pthread.h>
 #include <assert.h>

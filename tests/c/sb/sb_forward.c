@@ -1,4 +1,4 @@
-// expect: sc=S tso=F pso=F
+// expect: sc=S tso=F pso=F power=F arm=F
 // SB+rfi-pos (x86-TSO's store forwarding): each thread reads its own write back from its
 // buffer, then the other variable; both see their own write and miss the other's.
 #include <pthread.h>

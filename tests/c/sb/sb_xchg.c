@@ -1,4 +1,4 @@
-// expect: sc=S tso=S pso=F
+// expect: sc=S tso=S pso=F power=F arm=F
 // Store buffering with the stores as atomic exchanges: x86's `xchg` is a locked
 // instruction and orders everything around it; SPARC's `swap` in PSO orders nothing by
 // itself (relaxed order: no membar around it), so the later load may pass it.

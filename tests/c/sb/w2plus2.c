@@ -1,4 +1,4 @@
-// expect: sc=S tso=S pso=F
+// expect: sc=S tso=S pso=F power=F arm=F
 // 2+2W: both threads write both variables in opposite orders; each first write ends
 // last in coherence only if a write overtakes the thread's earlier one (PSO).
 #include <pthread.h>
