@@ -55,35 +55,18 @@ fn verify(body: &str, args: &[&str]) -> Run {
 
 fn expect(body: &str, args: &[&str], code: i32) -> Run {
     let r = verify(body, args);
-    assert_eq!(
-        r.code, code,
-        "program:\n{body}\nstdout:\n{}\nstderr:\n{}",
-        r.stdout, r.stderr
-    );
+    assert_eq!(r.code, code, "program:\n{body}\nstdout:\n{}\nstderr:\n{}", r.stdout, r.stderr);
     r
 }
 
 /// `main` with `stmts`, true with `good` asserted and false with `bad` asserted.
 fn pair(decls: &str, stmts: &str, good: &str, bad: &str) {
-    let p =
-        |c: &str| format!("{decls}\nint main() {{ {stmts}\n __VERIFIER_assert({c}); return 0; }}");
+    let p = |c: &str| format!("{decls}\nint main() {{ {stmts}\n __VERIFIER_assert({c}); return 0; }}");
     let ok = expect(&p(good), &[], 0);
-    assert!(
-        ok.stdout.contains("VERIFICATION SUCCESSFUL"),
-        "{}",
-        ok.stdout
-    );
+    assert!(ok.stdout.contains("VERIFICATION SUCCESSFUL"), "{}", ok.stdout);
     let bad_run = expect(&p(bad), &[], 10);
-    assert!(
-        bad_run.stdout.contains("VERIFICATION FAILED"),
-        "{}",
-        bad_run.stdout
-    );
-    assert!(
-        bad_run.stdout.contains("Counterexample"),
-        "{}",
-        bad_run.stdout
-    );
+    assert!(bad_run.stdout.contains("VERIFICATION FAILED"), "{}", bad_run.stdout);
+    assert!(bad_run.stdout.contains("Counterexample"), "{}", bad_run.stdout);
 }
 
 #[test]
@@ -103,22 +86,12 @@ fn casts() {
 
 #[test]
 fn bool_normalises() {
-    pair(
-        "",
-        "_Bool b = 5; _Bool z = 0.0 == 1.0; int n = b + b;",
-        "b == 1 && n == 2",
-        "b == 5",
-    );
+    pair("", "_Bool b = 5; _Bool z = 0.0 == 1.0; int n = b + b;", "b == 1 && n == 2", "b == 5");
 }
 
 #[test]
 fn shifts() {
-    pair(
-        "",
-        "int x = -8; unsigned y = 1u << 31; unsigned z = y >> 31;",
-        "(x >> 1) == -4 && y == 2147483648u && z == 1",
-        "(x >> 1) == 2147483644",
-    );
+    pair("", "int x = -8; unsigned y = 1u << 31; unsigned z = y >> 31;", "(x >> 1) == -4 && y == 2147483648u && z == 1", "(x >> 1) == 2147483644");
 }
 
 #[test]
@@ -185,11 +158,7 @@ fn threads_in_a_bounded_loop_with_arguments() {
                 __VERIFIER_assert({c}); return 0; }}"
         )
     };
-    expect(
-        &p("slot[0] == 1 && slot[1] == 2 && slot[2] == 3"),
-        &["--unwind", "3"],
-        0,
-    );
+    expect(&p("slot[0] == 1 && slot[1] == 2 && slot[2] == 3"), &["--unwind", "3"], 0);
     let r = expect(&p("slot[2] == 0"), &["--unwind", "3"], 10);
     assert!(r.stdout.contains("start thread"), "{}", r.stdout);
 }
@@ -218,21 +187,10 @@ fn mutexes() {
                 pthread_join(a, 0); pthread_join(b, 0); __VERIFIER_assert(c == 2); return 0; }}"
         )
     };
-    expect(
-        &p("pthread_mutex_lock(&m);", "pthread_mutex_unlock(&m);"),
-        &[],
-        0,
-    );
+    expect(&p("pthread_mutex_lock(&m);", "pthread_mutex_unlock(&m);"), &[], 0);
     let r = expect(&p("", ""), &[], 10);
-    assert!(
-        !r.stdout.contains(" lock"),
-        "no lock in a lock-free trace: {}",
-        r.stdout
-    );
-    let r = verify(
-        &p("pthread_mutex_lock(&m);", "pthread_mutex_unlock(&m);").replace("c == 2", "c == 1"),
-        &[],
-    );
+    assert!(!r.stdout.contains(" lock"), "no lock in a lock-free trace: {}", r.stdout);
+    let r = verify(&p("pthread_mutex_lock(&m);", "pthread_mutex_unlock(&m);").replace("c == 2", "c == 1"), &[]);
     assert_eq!(r.code, 10);
     assert!(r.stdout.contains(" lock"), "{}", r.stdout);
 }
@@ -247,11 +205,7 @@ fn verifier_atomic_sections() {
             int main() {{ pthread_t t; pthread_create(&t, 0, w, 0); __VERIFIER_assert(x != 1); return 0; }}"
         )
     };
-    expect(
-        &p("__VERIFIER_atomic_begin();", "__VERIFIER_atomic_end();"),
-        &[],
-        0,
-    );
+    expect(&p("__VERIFIER_atomic_begin();", "__VERIFIER_atomic_end();"), &[], 0);
     expect(&p("", ""), &[], 10);
 }
 
@@ -265,22 +219,8 @@ fn sync_and_atomic_builtins() {
                 pthread_join(a, 0); pthread_join(b, 0); __VERIFIER_assert({c}); return 0; }}"
         )
     };
-    expect(
-        &p(
-            "__sync_fetch_and_add(&c, 1)",
-            "c == 2 && wins == 1 && __atomic_load_n(&f, __ATOMIC_SEQ_CST) == 1",
-        ),
-        &[],
-        0,
-    );
-    expect(
-        &p(
-            "__atomic_fetch_add(&c, 1, __ATOMIC_SEQ_CST)",
-            "c == 2 && wins == 1",
-        ),
-        &[],
-        0,
-    );
+    expect(&p("__sync_fetch_and_add(&c, 1)", "c == 2 && wins == 1 && __atomic_load_n(&f, __ATOMIC_SEQ_CST) == 1"), &[], 0);
+    expect(&p("__atomic_fetch_add(&c, 1, __ATOMIC_SEQ_CST)", "c == 2 && wins == 1"), &[], 0);
     expect(&p("__sync_fetch_and_add(&c, 1)", "wins == 2"), &[], 10);
     // A plain increment is not atomic.
     expect(&p("c = c + 1", "c == 2"), &[], 10);
@@ -288,7 +228,7 @@ fn sync_and_atomic_builtins() {
 
 #[test]
 fn assume_and_nondet() {
-    // x + 1 wraps at INT_MAX (signed overflow wraps): bound x so that u > 11 holds.
+        // x + 1 wraps at INT_MAX (signed overflow wraps): bound x so that u > 11 holds.
     pair(
         "",
         "int x = __VERIFIER_nondet_int(); __VERIFIER_assume(x > 10 && x < 100); int u; __CPROVER_assume(u == x + 1);",
@@ -299,16 +239,10 @@ fn assume_and_nondet() {
 
 #[test]
 fn reach_error_is_a_property() {
-    let p = |guard: &str| {
-        format!("int main() {{ int x = __VERIFIER_nondet_int(); {guard} if (x == 3) reach_error(); return 0; }}")
-    };
+    let p = |guard: &str| format!("int main() {{ int x = __VERIFIER_nondet_int(); {guard} if (x == 3) reach_error(); return 0; }}");
     expect(&p("__VERIFIER_assume(x < 3);"), &[], 0);
     let r = expect(&p(""), &[], 10);
-    assert!(
-        r.stdout.contains("x = 3") || r.stdout.contains("prog.c"),
-        "{}",
-        r.stdout
-    );
+    assert!(r.stdout.contains("x = 3") || r.stdout.contains("prog.c"), "{}", r.stdout);
 }
 
 const LOOP: &str = "int main() { int s = 0; for (int i = 0; i < 5; i++) s++; __VERIFIER_assert(s == 5); return 0; }";
@@ -316,46 +250,26 @@ const LOOP: &str = "int main() { int s = 0; for (int i = 0; i < 5; i++) s++; __V
 #[test]
 fn unwinding_assertions() {
     let ok = expect(LOOP, &["--unwind", "5"], 0);
-    assert!(
-        ok.stdout.contains("unwind 5") && ok.stdout.contains("bounds were shown sufficient"),
-        "{}",
-        ok.stdout
-    );
+    assert!(ok.stdout.contains("unwind 5") && ok.stdout.contains("bounds were shown sufficient"), "{}", ok.stdout);
     let r = expect(LOOP, &["--unwind", "3"], 10);
     assert!(r.stdout.contains("unwinding assertion"), "{}", r.stdout);
     // Without them, SAFE only up to the bound, and it says so.
     let r = expect(LOOP, &["--unwind", "3", "--no-unwinding-assertions"], 0);
-    assert!(
-        r.stdout.contains("up to the bounds") && r.stdout.contains("no unwinding assertions"),
-        "{}",
-        r.stdout
-    );
+    assert!(r.stdout.contains("up to the bounds") && r.stdout.contains("no unwinding assertions"), "{}", r.stdout);
 }
 
 #[test]
 fn show_loops_and_unwindset() {
     let two = "int main() { int s = 0; for (int i = 0; i < 2; i++) s++;\n for (int j = 0; j < 6; j++) s++; __VERIFIER_assert(s == 8); return 0; }";
     let r = expect(two, &["--show-loops"], 0);
-    assert!(
-        r.stdout.contains("Loop main.0: prog.c:") && r.stdout.contains("Loop main.1: prog.c:"),
-        "{}",
-        r.stdout
-    );
-    assert!(
-        !r.stdout.contains("VERIFICATION"),
-        "--show-loops only lists: {}",
-        r.stdout
-    );
+    assert!(r.stdout.contains("Loop main.0: prog.c:") && r.stdout.contains("Loop main.1: prog.c:"), "{}", r.stdout);
+    assert!(!r.stdout.contains("VERIFICATION"), "--show-loops only lists: {}", r.stdout);
     expect(two, &["--unwind", "2"], 10);
     let r = expect(two, &["--unwind", "2", "--unwindset", "main.1:6"], 0);
     assert!(r.stdout.contains("unwindset main.1:6"), "{}", r.stdout);
     expect(two, &["--unwind", "2", "--unwindset", "main.1:5"], 10);
     let r = expect(two, &["--unwindset", "main.7:3"], 2);
-    assert!(
-        r.stderr.contains("no loop `main.7`") && r.stderr.contains("main.0, main.1"),
-        "{}",
-        r.stderr
-    );
+    assert!(r.stderr.contains("no loop `main.7`") && r.stderr.contains("main.0, main.1"), "{}", r.stderr);
     let r = expect(two, &["--unwindset", "main.1=3"], 2);
     assert!(r.stderr.contains("LOOP:N"), "{}", r.stderr);
 }
@@ -396,40 +310,12 @@ fn trace_dot_draws_the_store_buffering_cycle() {
     let dot = d.path().join("out/../sb.dot");
     std::fs::create_dir(d.path().join("out")).unwrap();
     for engine in ["instrument", "axiomatic"] {
-        let r = weakc(
-            d.path(),
-            &[
-                "verify",
-                "--mm",
-                "tso",
-                "--engine",
-                engine,
-                sb.to_str().unwrap(),
-                "--trace-dot",
-                dot.to_str().unwrap(),
-            ],
-            None,
-        );
+        let r = weakc(d.path(), &["verify", "--mm", "tso", "--engine", engine, sb.to_str().unwrap(), "--trace-dot", dot.to_str().unwrap()], None);
         assert_eq!(r.code, 10, "{}{}", r.stdout, r.stderr);
-        assert!(
-            r.stdout
-                .contains("backend builtin (auto: --trace-dot needs it)"),
-            "{}",
-            r.stdout
-        );
+        assert!(r.stdout.contains("backend builtin (auto: --trace-dot needs it)"), "{}", r.stdout);
         let g = std::fs::read_to_string(d.path().join("sb.dot")).expect("dot written");
         assert!(g.starts_with("digraph execution {"));
-        for needle in [
-            "subgraph cluster_",
-            "label=\"po\"",
-            "label=\"rf\"",
-            "label=\"fr\"",
-            "W x = 1",
-            "R y = 0",
-            "W y = 1",
-            "R x = 0",
-            "initial values",
-        ] {
+        for needle in ["subgraph cluster_", "label=\"po\"", "label=\"rf\"", "label=\"fr\"", "W x = 1", "R y = 0", "W y = 1", "R x = 0", "initial values"] {
             assert!(g.contains(needle), "missing {needle}:\n{g}");
         }
         // No instrumentation object is drawn.
@@ -443,18 +329,7 @@ fn trace_dot_draws_the_store_buffering_cycle() {
     // Safe programs write no graph.
     let mp = examples().join("mp.c");
     let dot2 = d.path().join("mp.dot");
-    let r = weakc(
-        d.path(),
-        &[
-            "verify",
-            "--mm",
-            "tso",
-            mp.to_str().unwrap(),
-            "--trace-dot",
-            dot2.to_str().unwrap(),
-        ],
-        None,
-    );
+    let r = weakc(d.path(), &["verify", "--mm", "tso", mp.to_str().unwrap(), "--trace-dot", dot2.to_str().unwrap()], None);
     assert_eq!(r.code, 0, "{}", r.stdout);
     assert!(!dot2.exists());
 }
@@ -466,18 +341,11 @@ fn co_edges_order_writes_to_one_location() {
         int main() { pthread_t t; x = 1; pthread_create(&t, 0, w, 0); pthread_join(t, 0); __VERIFIER_assert(x == 1); return 0; }";
     let d = tempfile::tempdir().unwrap();
     std::fs::write(d.path().join("prog.c"), format!("{PRELUDE}\n{p}")).unwrap();
-    let r = weakc(
-        d.path(),
-        &["verify", "--mm", "sc", "prog.c", "--trace-dot", "g.dot"],
-        None,
-    );
+    let r = weakc(d.path(), &["verify", "--mm", "sc", "prog.c", "--trace-dot", "g.dot"], None);
     assert_eq!(r.code, 10, "{}", r.stdout);
     let g = std::fs::read_to_string(d.path().join("g.dot")).unwrap();
     assert!(g.contains("label=\"co\""), "{g}");
-    assert!(
-        g.contains("W x = 1") && g.contains("W x = 2") && g.contains("R x = 2"),
-        "{g}"
-    );
+    assert!(g.contains("W x = 1") && g.contains("W x = 2") && g.contains("R x = 2"), "{g}");
 }
 
 // ------------------------------------------------------------------ external back ends
@@ -491,56 +359,17 @@ fn backend_cbmc_without_cbmc_is_an_input_error() {
     let d = sb_dir();
     let bin = empty_path_dir();
     let sb = d.path().join("sb.c");
-    let r = weakc(
-        d.path(),
-        &[
-            "verify",
-            "--mm",
-            "tso",
-            sb.to_str().unwrap(),
-            "--backend",
-            "cbmc",
-        ],
-        Some(bin.path()),
-    );
+    let r = weakc(d.path(), &["verify", "--mm", "tso", sb.to_str().unwrap(), "--backend", "cbmc"], Some(bin.path()));
     assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
-    assert!(
-        r.stderr.contains("`cbmc` was not found on PATH"),
-        "{}",
-        r.stderr
-    );
+    assert!(r.stderr.contains("`cbmc` was not found on PATH"), "{}", r.stderr);
     assert!(!r.stderr.contains("panicked"));
-    let r = weakc(
-        d.path(),
-        &[
-            "verify",
-            "--mm",
-            "tso",
-            sb.to_str().unwrap(),
-            "--backend",
-            "esbmc",
-        ],
-        Some(bin.path()),
-    );
+    let r = weakc(d.path(), &["verify", "--mm", "tso", sb.to_str().unwrap(), "--backend", "esbmc"], Some(bin.path()));
     assert_eq!(r.code, 2);
-    assert!(
-        r.stderr.contains("`esbmc` was not found on PATH"),
-        "{}",
-        r.stderr
-    );
+    assert!(r.stderr.contains("`esbmc` was not found on PATH"), "{}", r.stderr);
     // auto falls back to the built-in engine and says why.
-    let r = weakc(
-        d.path(),
-        &["verify", "--mm", "tso", sb.to_str().unwrap()],
-        Some(bin.path()),
-    );
+    let r = weakc(d.path(), &["verify", "--mm", "tso", sb.to_str().unwrap()], Some(bin.path()));
     assert_eq!(r.code, 10);
-    assert!(
-        r.stdout
-            .contains("backend builtin (auto: neither cbmc nor esbmc is on PATH)"),
-        "{}",
-        r.stdout
-    );
+    assert!(r.stdout.contains("backend builtin (auto: neither cbmc nor esbmc is on PATH)"), "{}", r.stdout);
 }
 
 #[test]
@@ -549,26 +378,9 @@ fn external_backend_rejects_builtin_only_flags() {
     let bin = tempfile::tempdir().unwrap();
     fake(bin.path(), "cbmc", "exit 0");
     let sb = d.path().join("sb.c");
-    let r = weakc(
-        d.path(),
-        &[
-            "verify",
-            "--mm",
-            "tso",
-            sb.to_str().unwrap(),
-            "--backend",
-            "cbmc",
-            "--trace-dot",
-            "x.dot",
-        ],
-        Some(bin.path()),
-    );
+    let r = weakc(d.path(), &["verify", "--mm", "tso", sb.to_str().unwrap(), "--backend", "cbmc", "--trace-dot", "x.dot"], Some(bin.path()));
     assert_eq!(r.code, 2);
-    assert!(
-        r.stderr.contains("--trace-dot needs the built-in back end"),
-        "{}",
-        r.stderr
-    );
+    assert!(r.stderr.contains("--trace-dot needs the built-in back end"), "{}", r.stderr);
 }
 
 /// Writes an executable `name` into `dir` running `script` with /bin/sh.
@@ -581,9 +393,7 @@ fn fake(dir: &Path, name: &str, script: &str) -> PathBuf {
 }
 
 fn recorded(name: &str) -> Option<PathBuf> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/verifier-outputs/cbmc-6.0")
-        .join(name);
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/verifier-outputs/cbmc-6.0").join(name);
     if p.is_file() {
         Some(p)
     } else {
@@ -594,9 +404,7 @@ fn recorded(name: &str) -> Option<PathBuf> {
 
 #[test]
 fn stand_in_cbmc_gets_the_right_command_and_its_report_is_rendered() {
-    let Some(json) = recorded("sb_buggy_sc.cbmc.json") else {
-        return;
-    };
+    let Some(json) = recorded("sb_buggy_sc.cbmc.json") else { return };
     let bin = tempfile::tempdir().unwrap();
     let log = bin.path().join("args.log");
     // Records its arguments and working directory, checks the files it was given, replays
@@ -616,54 +424,19 @@ fn stand_in_cbmc_gets_the_right_command_and_its_report_is_rendered() {
     );
     let d = sb_dir();
     let sb = d.path().join("sb.c");
-    let r = weakc(
-        d.path(),
-        &[
-            "verify",
-            "--mm",
-            "sc",
-            sb.to_str().unwrap(),
-            "--unwind",
-            "4",
-        ],
-        Some(bin.path()),
-    );
+    let r = weakc(d.path(), &["verify", "--mm", "sc", sb.to_str().unwrap(), "--unwind", "4"], Some(bin.path()));
     assert_eq!(r.code, 10, "{}{}", r.stdout, r.stderr);
     let args = std::fs::read_to_string(&log).unwrap();
     assert_eq!(
         args.trim(),
         "weakc_input.c --json-ui --trace --unwind 4 --no-standard-checks --unwinding-assertions -D__WEAKC_NO_ASM"
     );
-    assert!(
-        r.stdout.contains("backend cbmc (auto: found"),
-        "{}",
-        r.stdout
-    );
+    assert!(r.stdout.contains("backend cbmc (auto: found"), "{}", r.stdout);
     // The recorded report is about sb_buggy_sc.c: its failure, steps and threads are shown.
     assert!(r.stdout.contains("sb_buggy_sc.c:13"), "{}", r.stdout);
-    assert!(
-        r.stdout.contains("t0#1") && r.stdout.contains("x = 1") && r.stdout.contains("r2 = 1"),
-        "{}",
-        r.stdout
-    );
-    assert!(
-        r.stdout.contains("VERIFICATION FAILED (sc; unwind 4)"),
-        "{}",
-        r.stdout
-    );
-    let j = weakc(
-        d.path(),
-        &[
-            "verify",
-            "--mm",
-            "sc",
-            sb.to_str().unwrap(),
-            "--backend",
-            "cbmc",
-            "--json",
-        ],
-        Some(bin.path()),
-    );
+    assert!(r.stdout.contains("t0#1") && r.stdout.contains("x = 1") && r.stdout.contains("r2 = 1"), "{}", r.stdout);
+    assert!(r.stdout.contains("VERIFICATION FAILED (sc; unwind 4)"), "{}", r.stdout);
+    let j = weakc(d.path(), &["verify", "--mm", "sc", sb.to_str().unwrap(), "--backend", "cbmc", "--json"], Some(bin.path()));
     let v: serde_json::Value = serde_json::from_str(&j.stdout).expect("json");
     assert_eq!(v["backend"], "cbmc");
     assert_eq!(v["failed"]["line"], 13);
@@ -678,50 +451,16 @@ fn stand_in_cbmc_errors_and_time_limit() {
     let sb = sb.to_str().unwrap();
     // Exit 6 with CBMC's message (a usage or parse error): an error naming it.
     fake(bin.path(), "cbmc", "if [ \"$1\" = --version ]; then echo 6.0.0; exit 0; fi\necho 'weakc_input.c:3:1: error: syntax error before x' >&2\nexit 6");
-    let r = weakc(
-        d.path(),
-        &["verify", "--mm", "sc", sb, "--backend", "cbmc"],
-        Some(bin.path()),
-    );
+    let r = weakc(d.path(), &["verify", "--mm", "sc", sb, "--backend", "cbmc"], Some(bin.path()));
     assert_eq!(r.code, 4, "{}{}", r.stdout, r.stderr);
-    assert!(
-        r.stderr.contains("cbmc failed (exit code 6)")
-            && r.stderr.contains("syntax error before x"),
-        "{}",
-        r.stderr
-    );
+    assert!(r.stderr.contains("cbmc failed (exit code 6)") && r.stderr.contains("syntax error before x"), "{}", r.stderr);
     // A verifier that does not finish in time is stopped: UNKNOWN, exit 5, promptly.
-    fake(
-        bin.path(),
-        "cbmc",
-        "if [ \"$1\" = --version ]; then echo 6.0.0; exit 0; fi\n/bin/sleep 30",
-    );
+    fake(bin.path(), "cbmc", "if [ \"$1\" = --version ]; then echo 6.0.0; exit 0; fi\n/bin/sleep 30");
     let t = std::time::Instant::now();
-    let r = weakc(
-        d.path(),
-        &[
-            "verify",
-            "--mm",
-            "sc",
-            sb,
-            "--backend",
-            "cbmc",
-            "--timeout",
-            "0.5",
-        ],
-        Some(bin.path()),
-    );
+    let r = weakc(d.path(), &["verify", "--mm", "sc", sb, "--backend", "cbmc", "--timeout", "0.5"], Some(bin.path()));
     assert_eq!(r.code, 5, "{}{}", r.stdout, r.stderr);
-    assert!(
-        r.stdout.contains("VERIFICATION UNKNOWN") && r.stdout.contains("time limit"),
-        "{}",
-        r.stdout
-    );
-    assert!(
-        t.elapsed() < std::time::Duration::from_secs(15),
-        "{:?}",
-        t.elapsed()
-    );
+    assert!(r.stdout.contains("VERIFICATION UNKNOWN") && r.stdout.contains("time limit"), "{}", r.stdout);
+    assert!(t.elapsed() < std::time::Duration::from_secs(15), "{:?}", t.elapsed());
 }
 
 /// SB is found and MP is safe on TSO through the real `backend`, when it is on PATH.
@@ -733,18 +472,7 @@ fn real_backend_when_installed(backend: &str) {
     let d = tempfile::tempdir().unwrap();
     for (example, code) in [("sb.c", 10), ("mp.c", 0)] {
         let f = examples().join(example);
-        let r = weakc(
-            d.path(),
-            &[
-                "verify",
-                "--mm",
-                "tso",
-                f.to_str().unwrap(),
-                "--backend",
-                backend,
-            ],
-            None,
-        );
+        let r = weakc(d.path(), &["verify", "--mm", "tso", f.to_str().unwrap(), "--backend", backend], None);
         assert_eq!(r.code, code, "{example}: {}{}", r.stdout, r.stderr);
     }
 }
@@ -789,42 +517,17 @@ fn weakc_guarded(dir: &Path, args: &[&str], max_clauses: u64) -> Run {
 /// (no guard).
 fn clauses_at(dir: &Path, file: &str, depth: u32) -> u64 {
     let d = depth.to_string();
-    let r = weakc_guarded(
-        dir,
-        &[
-            "verify",
-            "--mm",
-            "power",
-            "--backend",
-            "builtin",
-            file,
-            "--json",
-            "--buffer-size",
-            &d,
-        ],
-        0,
-    );
-    let v: serde_json::Value =
-        serde_json::from_str(&r.stdout).unwrap_or_else(|_| panic!("{}{}", r.stdout, r.stderr));
-    assert_eq!(
-        v["checks"].as_array().map(Vec::len),
-        Some(1),
-        "no fallback without a guard: {}",
-        r.stdout
-    );
-    v["checks"][0]["peak_clauses"]
-        .as_u64()
-        .expect("peak_clauses")
+    let r = weakc_guarded(dir, &["verify", "--mm", "power", "--backend", "builtin", file, "--json", "--buffer-size", &d], 0);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap_or_else(|_| panic!("{}{}", r.stdout, r.stderr));
+    assert_eq!(v["checks"].as_array().map(Vec::len), Some(1), "no fallback without a guard: {}", r.stdout);
+    v["checks"][0]["peak_clauses"].as_u64().expect("peak_clauses")
 }
 
 /// A clause guard between the sizes of the formulas at depths 1 and 4: the check at the
 /// default depth 4 stops on it, and the program is checked again at depth 1.
 fn guard_between(dir: &Path, file: &str) -> u64 {
     let (c1, c4) = (clauses_at(dir, file, 1), clauses_at(dir, file, 4));
-    assert!(
-        c1 * 2 < c4,
-        "depth 4 should need a larger formula than depth 1: {c1} vs {c4}"
-    );
+    assert!(c1 * 2 < c4, "depth 4 should need a larger formula than depth 1: {c1} vs {c4}");
     (c1 + c4) / 2
 }
 
@@ -833,28 +536,11 @@ fn memory_guard_at_depth_four_then_violation_at_depth_one_fails() {
     let d = tempfile::tempdir().unwrap();
     std::fs::write(d.path().join("mp.c"), mp_in_a_loop("!(r1 == 1 && r2 == 0)")).unwrap();
     let guard = guard_between(d.path(), "mp.c");
-    let args = [
-        "verify",
-        "--mm",
-        "power",
-        "--engine",
-        "instrument",
-        "--backend",
-        "builtin",
-        "mp.c",
-    ];
+    let args = ["verify", "--mm", "power", "--engine", "instrument", "--backend", "builtin", "mp.c"];
     let r = weakc_guarded(d.path(), &args, guard);
     assert_eq!(r.code, 10, "{}{}", r.stdout, r.stderr);
-    assert!(
-        r.stdout.contains("buffer depth 4: formula too large"),
-        "{}",
-        r.stdout
-    );
-    assert!(
-        r.stdout.contains("Counterexample (assertion at mp.c:"),
-        "{}",
-        r.stdout
-    );
+    assert!(r.stdout.contains("buffer depth 4: formula too large"), "{}", r.stdout);
+    assert!(r.stdout.contains("Counterexample (assertion at mp.c:"), "{}", r.stdout);
     let last = r.stdout.lines().last().unwrap_or_default();
     assert_eq!(
         last,
@@ -877,18 +563,9 @@ fn memory_guard_at_depth_four_then_violation_at_depth_one_fails() {
     assert_eq!(v["checks"][1]["verdict"], "unsafe");
     assert!(v["trace"].as_array().is_some_and(|t| !t.is_empty()));
     // Asked for depth 1 directly, the guard between the sizes is not reached: no fallback.
-    let r = weakc_guarded(
-        d.path(),
-        &[&args[..], &["--buffer-size", "1"]].concat(),
-        guard,
-    );
+    let r = weakc_guarded(d.path(), &[&args[..], &["--buffer-size", "1"]].concat(), guard);
     assert_eq!(r.code, 10, "{}{}", r.stdout, r.stderr);
-    assert!(
-        r.stdout
-            .ends_with("VERIFICATION FAILED (power; unwind 2)\n"),
-        "{}",
-        r.stdout
-    );
+    assert!(r.stdout.ends_with("VERIFICATION FAILED (power; unwind 2)\n"), "{}", r.stdout);
 }
 
 #[test]
@@ -896,31 +573,12 @@ fn memory_guard_at_depth_four_then_success_at_depth_one_is_unknown() {
     let d = tempfile::tempdir().unwrap();
     std::fs::write(d.path().join("ok.c"), mp_in_a_loop("r1 >= 0 && r2 <= 2")).unwrap();
     let guard = guard_between(d.path(), "ok.c");
-    let args = [
-        "verify",
-        "--mm",
-        "power",
-        "--engine",
-        "instrument",
-        "--backend",
-        "builtin",
-        "ok.c",
-    ];
+    let args = ["verify", "--mm", "power", "--engine", "instrument", "--backend", "builtin", "ok.c"];
     let r = weakc_guarded(d.path(), &args, guard);
     assert_eq!(r.code, 5, "{}{}", r.stdout, r.stderr);
     let last = r.stdout.lines().last().unwrap_or_default();
-    assert!(
-        last.starts_with(
-            "VERIFICATION UNKNOWN (power; unwind 2): at buffer depth 4: formula too large"
-        ),
-        "{}",
-        r.stdout
-    );
-    assert!(
-        last.ends_with("at buffer depth 1 the assertions hold, which proves nothing for depth 4"),
-        "{}",
-        r.stdout
-    );
+    assert!(last.starts_with("VERIFICATION UNKNOWN (power; unwind 2): at buffer depth 4: formula too large"), "{}", r.stdout);
+    assert!(last.ends_with("at buffer depth 1 the assertions hold, which proves nothing for depth 4"), "{}", r.stdout);
     let r = weakc_guarded(d.path(), &[&args[..], &["--json"]].concat(), guard);
     assert_eq!(r.code, 5, "{}{}", r.stdout, r.stderr);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
@@ -937,63 +595,18 @@ fn no_fallback_on_a_time_limit_or_when_the_depth_is_computed() {
     let d = tempfile::tempdir().unwrap();
     std::fs::write(d.path().join("mp.c"), mp_in_a_loop("!(r1 == 1 && r2 == 0)")).unwrap();
     // The clock, not memory: no second check.
-    let r = weakc_guarded(
-        d.path(),
-        &[
-            "verify",
-            "--mm",
-            "power",
-            "--engine",
-            "instrument",
-            "--backend",
-            "builtin",
-            "mp.c",
-            "--json",
-            "--timeout",
-            "0",
-        ],
-        0,
-    );
+    let r = weakc_guarded(d.path(), &["verify", "--mm", "power", "--engine", "instrument", "--backend", "builtin", "mp.c", "--json", "--timeout", "0"], 0);
     assert_eq!(r.code, 5, "{}{}", r.stdout, r.stderr);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
-    assert_eq!(
-        v["checks"].as_array().map(Vec::len),
-        Some(1),
-        "{}",
-        r.stdout
-    );
-    assert!(
-        v["reason"]
-            .as_str()
-            .is_some_and(|w| w.contains("time limit")),
-        "{}",
-        r.stdout
-    );
+    assert_eq!(v["checks"].as_array().map(Vec::len), Some(1), "{}", r.stdout);
+    assert!(v["reason"].as_str().is_some_and(|w| w.contains("time limit")), "{}", r.stdout);
     // Store buffering without loops: every buffer depth is computed, depth 1 is the same
     // program, so a guard is final.
     let d = sb_dir();
-    let r = weakc_guarded(
-        d.path(),
-        &[
-            "verify",
-            "--mm",
-            "power",
-            "--engine",
-            "instrument",
-            "--backend",
-            "builtin",
-            "sb.c",
-        ],
-        10,
-    );
+    let r = weakc_guarded(d.path(), &["verify", "--mm", "power", "--engine", "instrument", "--backend", "builtin", "sb.c"], 10);
     assert_eq!(r.code, 5, "{}{}", r.stdout, r.stderr);
     assert!(!r.stdout.contains("checking again"), "{}", r.stdout);
-    assert!(
-        r.stdout
-            .contains("no smaller instrumentation to fall back to"),
-        "{}",
-        r.stdout
-    );
+    assert!(r.stdout.contains("no smaller instrumentation to fall back to"), "{}", r.stdout);
 }
 
 /// One writer with an lwsync between its two writes, two readers: one with an lwsync between
@@ -1020,46 +633,21 @@ int main() {{ pthread_t a, b, c; pthread_create(&a, 0, w, 0); pthread_create(&b,
         let run = |mm: &str, body: &str| {
             let d = tempfile::tempdir().unwrap();
             std::fs::write(d.path().join("p.c"), format!("{PRELUDE}\n{body}")).unwrap();
-            weakc(
-                d.path(),
-                &[
-                    "verify",
-                    "--mm",
-                    mm,
-                    "--engine",
-                    engine,
-                    "--backend",
-                    "builtin",
-                    "p.c",
-                ],
-                None,
-            )
+            weakc(d.path(), &["verify", "--mm", mm, "--engine", engine, "--backend", "builtin", "p.c"], None)
         };
         let r = run("power", &ok);
-        assert_eq!(
-            r.code, 0,
-            "MP+lwsyncs is forbidden on power:\n{}{}",
-            r.stdout, r.stderr
-        );
+        assert_eq!(r.code, 0, "MP+lwsyncs is forbidden on power:\n{}{}", r.stdout, r.stderr);
         let r = run("power", &bad);
-        assert_eq!(
-            r.code, 10,
-            "MP+lwsync+po is allowed:\n{}{}",
-            r.stdout, r.stderr
-        );
+        assert_eq!(r.code, 10, "MP+lwsync+po is allowed:\n{}{}", r.stdout, r.stderr);
         // R+lwsync+sync: allowed by ppc.cat only through the lwsync's weakness (R+syncs is
         // forbidden), so there it is relaxed.
         let r_prog = "int x, y, r1;
-void *p0(void *a) { x = 1; asm volatile(\"lwsync\" ::: \"memory\"); y = 1; return 0; }
-void *p1(void *a) { y = 2; asm volatile(\"sync\" ::: \"memory\"); r1 = x; return 0; }
-int main() { pthread_t a, b; pthread_create(&a, 0, p0, 0); pthread_create(&b, 0, p1, 0);
-  pthread_join(a, 0); pthread_join(b, 0); __VERIFIER_assert(!(y == 2 && r1 == 0)); return 0; }";
+    void *p0(void *a) { x = 1; asm volatile(\"lwsync\" ::: \"memory\"); y = 1; return 0; }
+    void *p1(void *a) { y = 2; asm volatile(\"sync\" ::: \"memory\"); r1 = x; return 0; }
+    int main() { pthread_t a, b; pthread_create(&a, 0, p0, 0); pthread_create(&b, 0, p1, 0);
+      pthread_join(a, 0); pthread_join(b, 0); __VERIFIER_assert(!(y == 2 && r1 == 0)); return 0; }";
         let r = run("power", r_prog);
-        assert_eq!(
-            r.code, 10,
-            "R+lwsync+sync is allowed:\n{}{}",
-            r.stdout, r.stderr
-        );
+        assert_eq!(r.code, 10, "R+lwsync+sync is allowed:\n{}{}", r.stdout, r.stderr);
         let r = run("power", &r_prog.replace("\"lwsync\"", "\"sync\""));
         assert_eq!(r.code, 0, "R+syncs is forbidden:\n{}{}", r.stdout, r.stderr);
     }

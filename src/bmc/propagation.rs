@@ -493,3 +493,65 @@ fn co(sx: &mut Symex, enc: &Encoding, a: usize, b: usize) -> Lit {
     let (ca, cb) = (enc.clocks[ea.block as usize].clone(), enc.clocks[eb.block as usize].clone());
     !sx.sat.bv_ult(&cb, &ca)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A graph of `n` events (`writes` says which are writes) and the given edges; a fence is
+    /// `(from, strong, to)` through a node of its own.
+    fn graph(writes: &[bool], edges: &[(usize, Label, usize)], fences: &[(&[usize], bool, &[usize])]) -> Graph {
+        let n = writes.len();
+        let mut g = Graph { event: (0..n).map(Some).collect(), write: writes.to_vec(), adj: vec![vec![]; n], why: vec![] };
+        for &(a, l, b) in edges {
+            g.edge(a, b, l, Why::Lits(vec![]));
+        }
+        for (from, strong, to) in fences {
+            let node = g.node(None);
+            for &a in from.iter() {
+                g.edge(a, node, Label::FenceIn { strong: *strong }, Why::Lits(vec![]));
+            }
+            for &b in to.iter() {
+                g.edge(node, b, Label::FenceOut, Why::Lits(vec![]));
+            }
+        }
+        g
+    }
+
+    #[test]
+    fn mp_with_lwsyncs_violates_observation() {
+        // 0: Wx, 1: Wy (lwsync between) | 2: Ry (reads 1), 3: Rx (reads the initial value).
+        let g = graph(&[true, true, false, false], &[(1, Label::Rfe, 2), (3, Label::Fre, 0)], &[(&[0], false, &[1]), (&[2], false, &[3])]);
+        assert!(search(&g).is_some());
+        // Without the reader's fence (MP+lwsync+po) nothing orders its reads.
+        let g = graph(&[true, true, false, false], &[(1, Label::Rfe, 2), (3, Label::Fre, 0)], &[(&[0], false, &[1])]);
+        assert!(search(&g).is_none());
+    }
+
+    #[test]
+    fn r_with_lwsync_and_sync_is_allowed_but_not_with_two_syncs() {
+        // 0: Wx, 1: Wy=1 | 2: Wy=2, 3: Rx (initial value); y ends as 2.
+        let edges = [(1, Label::Coe, 2), (3, Label::Fre, 0)];
+        let w = [true, true, true, false];
+        let g = graph(&w, &edges, &[(&[0], false, &[1]), (&[2], true, &[3])]);
+        assert!(search(&g).is_none(), "R+lwsync+sync is allowed by ppc.cat");
+        let g = graph(&w, &edges, &[(&[0], true, &[1]), (&[2], true, &[3])]);
+        let cycle = search(&g).expect("R+syncs is forbidden");
+        assert!(cycle.len() >= 4, "{cycle:?}");
+    }
+
+    #[test]
+    fn wrc_needs_cumulativity_through_happens_before() {
+        // 0: Wx | 1: Rx (reads 0) then 2: Wy | 3: Ry (reads 2) then 4: Rx (initial value).
+        let edges = [(0, Label::Rfe, 1), (2, Label::Rfe, 3), (4, Label::Fre, 0)];
+        let w = [true, false, true, false, false];
+        // Dependencies only (WRC+data+addr): allowed, the write is not multi-copy atomic.
+        let mut deps = edges.to_vec();
+        deps.extend([(1, Label::Ppo, 2), (3, Label::Ppo, 4)]);
+        assert!(search(&graph(&w, &deps, &[])).is_none());
+        // A sync in the middle thread (WRC+sync+addr): forbidden (A-cumulativity).
+        let mut e = edges.to_vec();
+        e.push((3, Label::Ppo, 4));
+        assert!(search(&graph(&w, &e, &[(&[1], true, &[2])])).is_some());
+    }
+}
