@@ -20,7 +20,7 @@
 mod ppo;
 mod relaxed;
 
-pub(super) use relaxed::acquire_orders;
+pub(super) use relaxed::{acquire_orders, block_fence, dep_sources, dir};
 
 use super::bv::{self, as_const, Bv};
 use super::layout::*;
@@ -36,7 +36,7 @@ pub struct Encoding {
 
 /// Which clocks a program-order link goes into (see [`Enc::thin`]).
 #[derive(Copy, Clone, PartialEq, Eq)]
-pub(super) enum Into {
+pub(super) enum Clocks {
     /// Both: preserved program order and strong fences.
     Both,
     /// Happens-before only: what a lightweight fence orders on a non-multi-copy-atomic model.
@@ -213,22 +213,11 @@ impl Enc<'_, '_> {
         self.sx.sat.bv_ult(&c1, &c2)
     }
 
-    /// Block `b1` before `b2` in happens-before ([`Self::thin`]; the only order when there is
-    /// none).
+    /// Block `b1` before `b2` in happens-before, [`Self::thin`] (which must exist).
     fn raw_lt_thin(&mut self, b1: u32, b2: u32) -> Lit {
-        let Some(t) = &self.thin else { return self.raw_lt(b1, b2) };
+        let t = self.thin.as_ref().expect("happens-before clocks");
         let (c1, c2) = (t[b1 as usize].clone(), t[b2 as usize].clone());
         self.sx.sat.bv_ult(&c1, &c2)
-    }
-
-    /// `from` before `to` in both orders, unconditionally.
-    fn assert_lt(&mut self, from: u32, to: u32) {
-        let l = self.raw_lt(from, to);
-        self.sx.sat.assert(l);
-        if self.thin.is_some() {
-            let l = self.raw_lt_thin(from, to);
-            self.sx.sat.assert(l);
-        }
     }
 
     /// A spawn before the child's first block, and under SC each block of a thread before
@@ -248,7 +237,7 @@ impl Enc<'_, '_> {
             }
             if let Some((_, sb)) = self.sx.threads[t].parent {
                 let start = self.sx.threads[t].start;
-                self.assert_lt(sb, start);
+                self.link_if(&[], sb, start);
             }
         }
     }
@@ -285,17 +274,24 @@ impl Enc<'_, '_> {
     }
 
     fn lt_block(&mut self, b1: u32, b2: u32) -> Lit {
+        self.lt_block_in(false, b1, b2)
+    }
+
+    /// Block `b1` before `b2` in `clocks`, or in happens-before ([`Self::thin`]) when `thin`:
+    /// orders the structure fixes (program order, spawns) hold in both.
+    fn lt_block_in(&mut self, thin: bool, b1: u32, b2: u32) -> Lit {
         if b1 == b2 {
             return Lit::FALSE;
         }
         if let Some(b) = self.static_before(b1, b2) {
             return Lit::from_bool(b);
         }
-        if let Some(&l) = self.lt_cache.get(&(b1, b2)) {
+        let cache = if thin { &self.thin_cache } else { &self.lt_cache };
+        if let Some(&l) = cache.get(&(b1, b2)) {
             return l;
         }
-        let l = self.raw_lt(b1, b2);
-        self.lt_cache.insert((b1, b2), l);
+        let l = if thin { self.raw_lt_thin(b1, b2) } else { self.raw_lt(b1, b2) };
+        if thin { &mut self.thin_cache } else { &mut self.lt_cache }.insert((b1, b2), l);
         l
     }
 
@@ -323,19 +319,8 @@ impl Enc<'_, '_> {
         if iw.thread == ir.thread {
             return Lit::from_bool(iw.seq < ir.seq);
         }
-        if self.thin.is_some() {
-            // rfe is in happens-before only; orders fixed by spawns are in both.
-            if let Some(b) = self.static_before(bw, br) {
-                return Lit::from_bool(b);
-            }
-            if let Some(&l) = self.thin_cache.get(&(bw, br)) {
-                return l;
-            }
-            let l = self.raw_lt_thin(bw, br);
-            self.thin_cache.insert((bw, br), l);
-            return l;
-        }
-        self.lt_block(bw, br)
+        // rfe is in happens-before only, where there is one.
+        self.lt_block_in(self.thin.is_some(), bw, br)
     }
 
     /// Write `w` is not among what read `r` may see: `r` comes before it, or (under a
@@ -389,12 +374,7 @@ impl Enc<'_, '_> {
                 let end = self.sx.threads[k].end;
                 let mf = self.sx.sat.and(eq, fin);
                 matched.push(mf);
-                let lt = self.raw_lt(end, j.block);
-                self.sx.sat.add_clause(&[!m, !fin, lt]);
-                if self.thin.is_some() {
-                    let lt = self.raw_lt_thin(end, j.block);
-                    self.sx.sat.add_clause(&[!m, !fin, lt]);
-                }
+                self.link_if(&[m, fin], end, j.block);
                 let rv = self.sx.threads[k].retval.clone();
                 for (a, b) in j.ret.iter().zip(rv.iter()) {
                     self.sx.sat.add_clause(&[!m, !fin, !*a, *b]);

@@ -26,8 +26,9 @@
 //! event on a cycle of the candidate's graph, so the cycle found is a shortest one.
 
 use super::sat::Lit;
-use super::symex::{BlockKind, Symex};
-use super::{model_value, order::Encoding, Relaxed};
+use super::order::{acquire_orders, block_fence, dep_sources, dir, Encoding};
+use super::symex::Symex;
+use super::{model_value, Relaxed, RelaxedFence};
 use crate::aeg::Dir::{self, R, W};
 use crate::arch::PairSet;
 use std::collections::{HashMap, VecDeque};
@@ -204,20 +205,12 @@ pub(super) fn check(sx: &mut Symex, enc: &Encoding, m: &Relaxed) -> Option<Vec<L
     let path = search(&g)?;
     let mut lits = vec![];
     for why in path {
-        lits.extend(literals(sx, enc, &g.why[why].clone()));
+        lits.extend(literals(sx, enc, &g.why[why]));
     }
     lits.retain(|&l| l != Lit::TRUE);
     lits.sort_unstable();
     lits.dedup();
     Some(lits.into_iter().map(|l| !l).collect())
-}
-
-fn dir(write: bool) -> Dir {
-    if write {
-        W
-    } else {
-        R
-    }
 }
 
 fn build(sx: &Symex, enc: &Encoding, m: &Relaxed) -> Graph {
@@ -255,26 +248,10 @@ fn build(sx: &Symex, enc: &Encoding, m: &Relaxed) -> Graph {
                         }
                     }
                 }
-                if let Some(deps) = &ev.deps {
-                    let rules = m.deps;
-                    let mut from: Vec<(u32, Lit)> = vec![];
-                    let mut add = |set: PairSet, t: &super::symex::Taint| {
-                        if set.contains(R, d) {
-                            from.extend_from_slice(t.entries());
-                        }
-                    };
-                    add(rules.addr, &deps.addr);
-                    if ev.write {
-                        add(rules.data, &deps.data);
-                        add(rules.addr_po, &deps.addr_po);
-                    }
-                    add(rules.ctrl, &deps.ctrl);
-                    add(rules.ctrl_isync, &deps.isync);
-                    for (r, c) in from {
-                        let r = r as usize;
-                        if active[r] && sx.sat.value(c) {
-                            g.edge(r, e, Label::Ppo, Why::Lits(vec![sx.events[r].guard, ev.guard, c]));
-                        }
+                for (r, c) in dep_sources(m, ev) {
+                    let r = r as usize;
+                    if active[r] && sx.sat.value(c) {
+                        g.edge(r, e, Label::Ppo, Why::Lits(vec![sx.events[r].guard, ev.guard, c]));
                     }
                 }
                 for &(upto, orders, fg) in &local {
@@ -285,21 +262,14 @@ fn build(sx: &Symex, enc: &Encoding, m: &Relaxed) -> Graph {
                     }
                 }
                 for &a in &before {
-                    if super::order::acquire_orders(m, &sx.events[a], d) {
+                    if acquire_orders(m, &sx.events[a], d) {
                         g.edge(a, e, Label::Ppo, Why::Lits(vec![sx.events[a].guard, ev.guard]));
                     }
                 }
                 before.push(e);
             }
             let bi = &sx.blocks[b as usize];
-            let (orders, strong, cumulative) = match bi.kind {
-                BlockKind::Marker | BlockKind::AtomicSection => (PairSet::ALL, true, true),
-                BlockKind::Fence(f) => match m.fences.iter().find(|x| x.fence == f) {
-                    Some(x) => (x.orders, x.strong, x.cumulative),
-                    None => continue,
-                },
-                BlockKind::Access | BlockKind::Atomic => continue,
-            };
+            let Some(RelaxedFence { orders, strong, cumulative, .. }) = block_fence(m, bi.kind) else { continue };
             if !sx.sat.value(bi.guard) {
                 continue;
             }
@@ -329,7 +299,7 @@ fn build(sx: &Symex, enc: &Encoding, m: &Relaxed) -> Graph {
     }
     let mut co_pos: HashMap<usize, usize> = HashMap::new();
     for ws in writes.values_mut() {
-        ws.sort_by_key(|&e| clock(e));
+        ws.sort_by_cached_key(|&e| clock(e));
         for (i, &a) in ws.iter().enumerate() {
             co_pos.insert(a, i);
             for &b in &ws[i + 1..] {

@@ -82,22 +82,22 @@ struct Chain {
 impl Enc<'_, '_> {
     /// `from` before `to` whenever all of `conds` hold.
     pub(super) fn link_if(&mut self, conds: &[Lit], from: u32, to: u32) {
-        self.link_into(super::Into::Both, conds, from, to);
+        self.link_into(super::Clocks::Both, conds, from, to);
     }
 
     /// [`Self::link_if`] in the orders `into` says.
-    pub(super) fn link_into(&mut self, into: super::Into, conds: &[Lit], from: u32, to: u32) {
+    pub(super) fn link_into(&mut self, into: super::Clocks, conds: &[Lit], from: u32, to: u32) {
         if from == to {
             return;
         }
         let mut c: Vec<Lit> = conds.iter().map(|&x| !x).collect();
-        if into == super::Into::Both {
+        if into == super::Clocks::Both {
             let l = self.raw_lt(from, to);
             c.push(l);
             self.sx.sat.add_clause(&c);
             c.pop();
         }
-        if into == super::Into::Thin || self.thin.is_some() {
+        if self.thin.is_some() {
             let l = self.raw_lt_thin(from, to);
             c.push(l);
             self.sx.sat.add_clause(&c);

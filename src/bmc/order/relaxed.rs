@@ -18,13 +18,13 @@
 //! otherwise (`lwsync`-like fences) its pairs are linked directly.
 
 use super::ppo::Ppo;
-use super::{Enc, Into};
+use super::{Clocks, Enc};
 use crate::aeg::Dir::{self, R, W};
 use crate::arch::PairSet;
 use crate::bmc::bv::as_const;
 use crate::bmc::sat::Lit;
-use crate::bmc::symex::BlockKind;
-use crate::bmc::Relaxed;
+use crate::bmc::symex::{BlockKind, Event};
+use crate::bmc::{Relaxed, RelaxedFence};
 use crate::ir::Acquire;
 use std::collections::HashMap;
 
@@ -38,7 +38,7 @@ struct FenceAt {
     /// Its clock stands between the pairs (see the module docs).
     node: bool,
     /// A lightweight fence of a non-multi-copy-atomic model orders in happens-before only.
-    into: Into,
+    into: Clocks,
 }
 
 /// Per thread, since its last unconditional barrier.
@@ -50,7 +50,7 @@ struct Thread {
     acquires: Vec<usize>,
 }
 
-fn dir(write: bool) -> Dir {
+pub(in crate::bmc) fn dir(write: bool) -> Dir {
     if write {
         W
     } else {
@@ -69,6 +69,40 @@ pub(in crate::bmc) fn acquire_orders(m: &Relaxed, a: &crate::bmc::symex::Event, 
     }
 }
 
+/// The reads access `ev` depends on as the table's dependency rules keep them, each with the
+/// condition it holds under (sorted, without repeats).
+pub(in crate::bmc) fn dep_sources(m: &Relaxed, ev: &Event) -> Vec<(u32, Lit)> {
+    let Some(deps) = &ev.deps else { return vec![] };
+    let (rules, d2) = (m.deps, dir(ev.write));
+    let mut from: Vec<(u32, Lit)> = vec![];
+    let mut add = |set: PairSet, t: &crate::bmc::symex::Taint| {
+        if set.contains(R, d2) {
+            from.extend_from_slice(t.entries());
+        }
+    };
+    add(rules.addr, &deps.addr);
+    if d2 == W {
+        add(rules.data, &deps.data);
+        add(rules.addr_po, &deps.addr_po);
+    }
+    add(rules.ctrl, &deps.ctrl);
+    add(rules.ctrl_isync, &deps.isync);
+    from.sort_unstable();
+    from.dedup();
+    from
+}
+
+/// What a block of kind `kind` orders under `m`, as a fence: a barrier of the execution
+/// (thread start and end, spawn, join, an atomic section) everything, strongly and
+/// cumulatively; a fence its table row; anything else nothing.
+pub(in crate::bmc) fn block_fence(m: &Relaxed, kind: BlockKind) -> Option<RelaxedFence> {
+    match kind {
+        BlockKind::Marker | BlockKind::AtomicSection => Some(RelaxedFence { fence: crate::ir::Fence::Full, orders: PairSet::ALL, strong: true, cumulative: true }),
+        BlockKind::Fence(f) => m.fences.iter().find(|x| x.fence == f).copied(),
+        BlockKind::Access | BlockKind::Atomic => None,
+    }
+}
+
 /// Whether `orders` is a product: every direction it waits for is held back from every
 /// direction it orders after it.
 fn is_product(orders: PairSet) -> bool {
@@ -80,10 +114,10 @@ fn is_product(orders: PairSet) -> bool {
 impl Enc<'_, '_> {
     /// Event `e1` (earlier, of the same thread) before event `e2` when both execute.
     fn link_events(&mut self, e1: usize, e2: usize, extra: &[Lit]) {
-        self.link_events_into(Into::Both, e1, e2, extra);
+        self.link_events_into(Clocks::Both, e1, e2, extra);
     }
 
-    fn link_events_into(&mut self, into: Into, e1: usize, e2: usize, extra: &[Lit]) {
+    fn link_events_into(&mut self, into: Clocks, e1: usize, e2: usize, extra: &[Lit]) {
         let (a, b) = (&self.sx.events[e1], &self.sx.events[e2]);
         if a.block == b.block || a.guard == Lit::FALSE {
             return;
@@ -98,7 +132,8 @@ impl Enc<'_, '_> {
     fn order_relaxed_access(&mut self, th: &mut Thread, m: &Relaxed, e: usize) {
         let ev = &self.sx.events[e];
         let (d2, g2, b2) = (dir(ev.write), ev.guard, ev.block);
-        let deps = ev.deps.clone().unwrap_or_default();
+        let from = dep_sources(m, ev);
+        let (rel, acq) = ev.deps.as_ref().map_or((false, Acquire::None), |d| (d.release, d.acquire));
         self.link(th.last_full, b2);
         // The same address. Two reads are not ordered (SPARC RMO does not order loads to
         // one address, AArch64 lets them read one write in either order): that they see
@@ -117,22 +152,6 @@ impl Enc<'_, '_> {
             self.link_events(e1, e, &extra);
         }
         // Dependencies.
-        let rules = m.deps;
-        let mut from: Vec<(u32, Lit)> = vec![];
-        let mut add = |set: PairSet, t: &crate::bmc::symex::Taint| {
-            if set.contains(R, d2) {
-                from.extend_from_slice(t.entries());
-            }
-        };
-        add(rules.addr, &deps.addr);
-        if d2 == W {
-            add(rules.data, &deps.data);
-            add(rules.addr_po, &deps.addr_po);
-        }
-        add(rules.ctrl, &deps.ctrl);
-        add(rules.ctrl_isync, &deps.isync);
-        from.sort_unstable();
-        from.dedup();
         for (r, c) in from {
             let extra: &[Lit] = if c == Lit::TRUE { &[] } else { &[c] };
             self.link_events(r as usize, e, extra);
@@ -144,8 +163,8 @@ impl Enc<'_, '_> {
                 self.link_events(a, e, &[]);
             }
         }
-        let release = d2 == W && deps.release;
-        let rcsc = d2 == R && deps.acquire == Acquire::Sc && m.acq_rel.release_acquire;
+        let release = d2 == W && rel;
+        let rcsc = d2 == R && acq == Acquire::Sc && m.acq_rel.release_acquire;
         if release || rcsc {
             for i in 0..th.accs.len() {
                 let e1 = th.accs[i];
@@ -178,7 +197,7 @@ impl Enc<'_, '_> {
                 }
             }
         }
-        if d2 == R && deps.acquire != Acquire::None {
+        if d2 == R && acq != Acquire::None {
             th.acquires.push(e);
         }
         th.accs.push(e);
@@ -186,7 +205,7 @@ impl Enc<'_, '_> {
 
     /// A fence (or a barrier, ordering everything) at block `b`; an unconditional one that
     /// orders everything starts the thread's state again. Returns whether it did.
-    fn order_relaxed_fence(&mut self, th: &mut Thread, b: u32, guard: Lit, uncond: bool, orders: PairSet, into: Into) -> bool {
+    fn order_relaxed_fence(&mut self, th: &mut Thread, b: u32, guard: Lit, uncond: bool, orders: PairSet, into: Clocks) -> bool {
         let node = is_product(orders);
         if node {
             for i in 0..th.accs.len() {
@@ -225,16 +244,16 @@ impl Enc<'_, '_> {
         let with_writes = self.thin.is_some();
         let mut pairs = vec![];
         for t in 0..self.sx.threads.len() {
-            let mut reads: Vec<usize> = (0..self.sx.events.len())
+            let mut accs: Vec<usize> = (0..self.sx.events.len())
                 .filter(|&e| {
                     let ev = &self.sx.events[e];
                     ev.thread == t && (!ev.write || with_writes) && ev.guard != Lit::FALSE
                 })
                 .collect();
-            reads.sort_by_key(|&e| (self.sx.blocks[self.sx.events[e].block as usize].seq, self.sx.events[e].po));
-            for j in 0..reads.len() {
+            accs.sort_by_key(|&e| (self.sx.blocks[self.sx.events[e].block as usize].seq, self.sx.events[e].po));
+            for j in 0..accs.len() {
                 for i in 0..j {
-                    let (r1, r2) = (reads[i], reads[j]);
+                    let (r1, r2) = (accs[i], accs[j]);
                     if self.sx.events[r1].write {
                         continue;
                     }
@@ -310,16 +329,9 @@ impl Enc<'_, '_> {
             }
         };
         let barrier = |enc: &mut Self, th: &mut Thread, b: u32, kind: BlockKind, guard: Lit, uncond: bool| {
-            let (orders, strong) = match kind {
-                BlockKind::Marker | BlockKind::AtomicSection => (PairSet::ALL, true),
-                BlockKind::Fence(f) => match m.fences.iter().find(|x| x.fence == f) {
-                    Some(x) => (x.orders, x.strong),
-                    None => return false,
-                },
-                BlockKind::Access | BlockKind::Atomic => return false,
-            };
-            let into = if strong || m.mca { Into::Both } else { Into::Thin };
-            !orders.is_empty() && enc.order_relaxed_fence(th, b, guard, uncond, orders, into)
+            let Some(f) = block_fence(m, kind).filter(|f| !f.orders.is_empty()) else { return false };
+            let into = if f.strong || m.mca { Clocks::Both } else { Clocks::Thin };
+            enc.order_relaxed_fence(th, b, guard, uncond, f.orders, into)
         };
         self.walk_threads(true, true, access, barrier)
     }
