@@ -12,7 +12,7 @@
 //!
 //! `fence` is every cumulative fence's pairs, `ffence` the strong fences' (`sync`, `dmb`),
 //! `ppo` the architecture table's (same address to a write, dependencies, acquire reads,
-//! and the pairs a non-cumulative fence orders: `lwsync` on `power-esop`). The encoding
+//! and the pairs a non-cumulative fence orders) and herd's `(addr | data); rfi`. The encoding
 //! ([`super::order`]) has the other axioms (no thin air, SC per location, atomicity) and an
 //! order these two imply (coherence, from-read, `ppo` and strong fences). What they forbid
 //! beyond it — lightweight fences, cumulativity through happens-before chains — is added
@@ -318,6 +318,15 @@ fn build(sx: &Symex, enc: &Encoding, m: &Relaxed) -> Graph {
         if let Some(w) = src {
             if sx.events[w].thread != tr {
                 g.edge(w, r, Label::Rfe, Why::Lits(vec![s, sx.events[r].guard]));
+            } else if let Some(d) = &sx.events[w].deps {
+                // `(addr | data); rfi` is in herd's ppo (`ii0` of ppc.cat and arm.cat): the read
+                // waits for the reads the forwarded write's address or value came from.
+                for &(r1, c) in d.addr.entries().iter().chain(d.data.entries()) {
+                    let r1 = r1 as usize;
+                    if active[r1] && sx.sat.value(c) {
+                        g.edge(r1, r, Label::Ppo, Why::Lits(vec![sx.events[r1].guard, c, s, sx.events[r].guard]));
+                    }
+                }
             }
         }
         let Some(ws) = writes.get(&addr[r]) else { continue };
