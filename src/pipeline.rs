@@ -166,15 +166,24 @@ pub fn plan_of(aeg: &Aeg, arch: &Arch, cycles: &[crate::cycles::Cycle], sel: &Se
     // both relaxes (B-cumulativity relaxed with it).
     let mut rfe_light: HashMap<(EventId, EventId), Vec<EventId>> = HashMap::new();
     if !light_ww.is_empty() {
+        let light_set: std::collections::HashSet<(EventId, EventId)> = light_ww.iter().copied().collect();
         for c in cycles {
             let n = c.edges.len();
             for (i, e) in c.edges.iter().enumerate() {
                 let prev = &c.edges[(i + n - 1) % n];
-                if matches!(e.kind, crate::cycles::EdgeKind::Rfe) && !e.safe && !prev.safe && light_ww.contains(&(prev.from, prev.to)) {
+                if matches!(e.kind, crate::cycles::EdgeKind::Rfe) && !e.safe && !prev.safe && light_set.contains(&(prev.from, prev.to)) {
                     rfe_light.entry((e.from, e.to)).or_default().push(prev.from);
                 }
             }
         }
+    }
+    // The program-order pairs by first and by second event (the loops below would otherwise
+    // scan every pair per selected pair: quadratic on large programs).
+    let mut succ: HashMap<EventId, Vec<(EventId, &aeg::PairInfo)>> = HashMap::new();
+    let mut pred: HashMap<EventId, Vec<(EventId, &aeg::PairInfo)>> = HashMap::new();
+    for (&(a, b), info) in &aeg.pairs {
+        succ.entry(a).or_default().push((b, info));
+        pred.entry(b).or_default().push((a, info));
     }
     for p in &sel.pairs {
         let ev = aeg.event(p.from);
@@ -200,16 +209,16 @@ pub fn plan_of(aeg: &Aeg, arch: &Arch, cycles: &[crate::cycles::Cycle], sel: &Se
             lw_detours(aeg, p, &light_ww, &mut plan);
         }
         if ev.dir == Dir::R && p.kind != PairKind::Rfe {
-            for (&(a, w), _) in &aeg.pairs {
+            for &(w, _) in succ.get(&p.from).into_iter().flatten() {
                 let we = aeg.event(w);
-                if a == p.from && we.dir == Dir::W && we.obj == ev.obj && aeg.pair(w, p.to).is_some() {
+                if we.dir == Dir::W && we.obj == ev.obj && aeg.pair(w, p.to).is_some() {
                     plan.delayed_writes.insert(we.site);
                 }
             }
         }
         if p.kind == PairKind::Rfe {
-            for (&(a, b), info) in &aeg.pairs {
-                if b == p.from && aeg.event(a).dir == Dir::W && !info.fences.is_empty() {
+            for &(a, info) in pred.get(&p.from).into_iter().flatten() {
+                if aeg.event(a).dir == Dir::W && !info.fences.is_empty() {
                     plan.delayed_writes.insert(aeg.event(a).site);
                 }
             }
