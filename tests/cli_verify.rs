@@ -145,6 +145,13 @@ fn pointers_and_pointer_arithmetic() {
     );
 }
 
+/// A global initialised with the address of a global first used after it (the engine once
+/// evaluated initialisers before every global had its object: a spurious violation).
+#[test]
+fn global_initialised_with_a_later_globals_address() {
+    pair("int x; int *head = &x; struct { int *p; } box = { &x };", "int *p = head; *p = 3;", "p == &x && x == 3 && box.p == &x", "x == 0");
+}
+
 #[test]
 fn threads_in_a_bounded_loop_with_arguments() {
     let p = |c: &str| {
@@ -651,4 +658,25 @@ int main() {{ pthread_t a, b, c; pthread_create(&a, 0, w, 0); pthread_create(&b,
         let r = run("power", &r_prog.replace("\"lwsync\"", "\"sync\""));
         assert_eq!(r.code, 0, "R+syncs is forbidden:\n{}{}", r.stdout, r.stderr);
     }
+}
+
+/// Message passing through a heap node written with two types (an `int` and a pointer): the
+/// instrumentation cannot buffer the node, so its weak behaviours are missing, and a safety
+/// verdict of the instrumented program is UNKNOWN, not SUCCESSFUL (the axiomatic route finds
+/// the violation).
+#[test]
+fn objects_the_instrumentation_cannot_buffer_make_safety_unknown() {
+    let body = "struct node { int value; struct node *next; };
+    struct node *pub;
+    void *producer(void *a) { struct node *n = malloc(sizeof *n); n->value = 42; n->next = 0; pub = n; return 0; }
+    void *consumer(void *a) { struct node *p = pub; if (p) __VERIFIER_assert(p->value == 42); return 0; }
+    int main() { pthread_t a, b; pthread_create(&a, 0, producer, 0); pthread_create(&b, 0, consumer, 0);
+      pthread_join(a, 0); pthread_join(b, 0); return 0; }";
+    let d = tempfile::tempdir().unwrap();
+    std::fs::write(d.path().join("p.c"), format!("{PRELUDE}\nvoid *malloc(unsigned long);\n{body}")).unwrap();
+    let r = weakc(d.path(), &["verify", "--mm", "pso", "--engine", "instrument", "--backend", "builtin", "p.c"], None);
+    assert_eq!(r.code, 5, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("not buffered"), "{}", r.stdout);
+    let r = weakc(d.path(), &["verify", "--mm", "pso", "--engine", "axiomatic", "--backend", "builtin", "p.c"], None);
+    assert_eq!(r.code, 10, "{}{}", r.stdout, r.stderr);
 }

@@ -499,28 +499,27 @@ impl<'p> Symex<'p> {
 
     fn init_globals(&mut self) -> R<()> {
         let prog = self.prog;
-        for (i, v) in prog.vars.iter().enumerate() {
-            let id = VarId(i as u32);
-            if matches!(v.ty, Type::Func(_)) {
-                continue;
-            }
-            let is_static_local = matches!(v.storage, Storage::Local { .. }) && v.init.is_some();
-            if !v.is_global() && !is_static_local {
-                continue;
-            }
-            let init = match &v.init {
-                None => ObjInit::Zero,
-                Some(init) => {
-                    let cells = self.init_cells(&v.ty, Some(init))?;
-                    if cells.iter().all(|c| as_const(c) == Some(0)) {
-                        ObjInit::Zero
-                    } else {
-                        ObjInit::Cells(cells)
-                    }
-                }
-            };
-            let o = self.new_object(v.name.clone(), init, Some(ObjRoot::Var(id)))?;
+        let statics: Vec<VarId> = prog
+            .vars
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| !matches!(v.ty, Type::Func(_)))
+            .filter(|(_, v)| v.is_global() || matches!(v.storage, Storage::Local { .. }) && v.init.is_some())
+            .map(|(i, _)| VarId(i as u32))
+            .collect();
+        // Every object first: an initialiser may take the address of a variable declared
+        // (or first used) after the one it initialises.
+        for &id in &statics {
+            let o = self.new_object(prog.vars[id.0 as usize].name.clone(), ObjInit::Zero, Some(ObjRoot::Var(id)))?;
             self.obj_of.insert((GLOBAL_FRAME, id), o);
+        }
+        for &id in &statics {
+            let Some(init) = &prog.vars[id.0 as usize].init else { continue };
+            let cells = self.init_cells(&prog.vars[id.0 as usize].ty, Some(init))?;
+            if cells.iter().any(|c| as_const(c) != Some(0)) {
+                let o = self.obj_of[&(GLOBAL_FRAME, id)];
+                self.objects[o as usize].init = ObjInit::Cells(cells);
+            }
         }
         self.tsd_init()
     }

@@ -540,7 +540,8 @@ impl<'a> Rewriter<'a> {
             let names: Vec<String> = objs.iter().map(|o| self.aeg.object(*o).name.clone()).collect();
             let Some(elem) = elem else {
                 let loc = self.first_loc(&objs);
-                self.summary.notes.push((loc, format!("objects {{{}}} are accessed with different or aggregate types: not buffered (weak behaviours on them are not simulated)", names.join(", "))));
+                // (a safety verdict is then no proof: the weak behaviours of these objects are missing)
+                self.summary.approximations.push((loc, format!("objects {{{}}} are accessed with different or aggregate types: not buffered (weak behaviours on them are not simulated)", names.join(", "))));
                 continue;
             };
             let depth = if bounded && delayed_here > 0 {
