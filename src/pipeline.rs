@@ -159,7 +159,7 @@ pub fn plan_of(aeg: &Aeg, arch: &Arch, cycles: &[crate::cycles::Cycle], sel: &Se
     let light_ww: Vec<(EventId, EventId)> = aeg
         .pairs
         .iter()
-        .filter(|(&(a, b), info)| aeg.event(a).dir == Dir::W && aeg.event(b).dir == Dir::W && light_ordered(arch, Dir::W, Dir::W, info))
+        .filter(|(&(a, b), info)| aeg.event(a).dir == Dir::W && aeg.event(b).dir == Dir::W && arch.light_ordered(Dir::W, Dir::W, info))
         .map(|(&k, _)| k)
         .collect();
     // Per rfe relation: the writes before its write whose lightweight fence a cycle through
@@ -192,7 +192,7 @@ pub fn plan_of(aeg: &Aeg, arch: &Arch, cycles: &[crate::cycles::Cycle], sel: &Se
             Dir::R => plan.delayed_reads.insert(ev.site),
         };
         let to = aeg.event(p.to);
-        if p.kind != PairKind::Rfe && aeg.pairs.get(&(p.from, p.to)).is_some_and(|i| light_ordered(arch, ev.dir, to.dir, i)) {
+        if p.kind != PairKind::Rfe && aeg.pairs.get(&(p.from, p.to)).is_some_and(|i| arch.light_ordered(ev.dir, to.dir, i)) {
             match (ev.dir, to.dir) {
                 (Dir::R, _) => plan.lw_free.insert(ev.site),
                 (Dir::W, Dir::W) => plan.lw_pass.insert((ev.site, to.site)),
@@ -340,13 +340,6 @@ fn global_reads(aeg: &Aeg, arch: &Arch) -> BTreeSet<SiteId> {
         }
     }
     ok.into_iter().filter(|&(_, g)| g).map(|(s, _)| s).collect()
-}
-
-/// The pair `(first, second)` is ordered by a lightweight fence and by nothing stronger (as
-/// the cycle search judges it, also through a write to the read's object in between).
-fn light_ordered(arch: &Arch, first: Dir, second: Dir, info: &aeg::PairInfo) -> bool {
-    let light = |d: Dir| arch.po_pair_safe_by(first, d, info, false) && !arch.po_pair_safe_by(first, d, info, true);
-    light(second) || second == Dir::R && !info.writes_between.is_empty() && light(Dir::W)
 }
 
 /// Detours through a lightweight fence of another thread (`MP+lwsync+addr-bigdetour-addr`).

@@ -228,6 +228,13 @@ impl Arch {
         self.po_pair_safe_by(first, second, info, false)
     }
 
+    /// The pair `(first, second)` is ordered by a lightweight fence and by nothing stronger (as
+    /// the cycle search judges it, also through a write to the read's object in between).
+    pub fn light_ordered(&self, first: Dir, second: Dir, info: &PairInfo) -> bool {
+        let light = |d: Dir| self.po_pair_safe_by(first, d, info, false) && !self.po_pair_safe_by(first, d, info, true);
+        light(second) || second == Dir::R && !info.writes_between.is_empty() && light(Dir::W)
+    }
+
     /// [`Arch::po_pair_safe`], counting only strong fences when `strong_only`.
     pub fn po_pair_safe_by(&self, first: Dir, second: Dir, info: &PairInfo, strong_only: bool) -> bool {
         self.ppo.contains(first, second)

@@ -80,7 +80,7 @@ fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: 
             }
             let cands = candidate_set(aeg, c);
             if cands.iter().any(|p| chosen.contains(p)) {
-                needs_light(aeg, c, &chosen)
+                needs_light(aeg, arch, c, &chosen)
             } else {
                 round_sets.lock().expect("no panics while locked").insert(cands)
             }
@@ -152,7 +152,7 @@ fn breaks_every_cycle_through(aeg: &Aeg, arch: &Arch, p: &DelayPair) -> bool {
 
 /// The cycle has a chosen unsafe rfe right after an unsafe write-write pair of its writer:
 /// `plan_of` reads such cycles to relax a lightweight fence between the writes.
-fn needs_light(aeg: &Aeg, c: &Cycle, chosen: &HashSet<DelayPair>) -> bool {
+fn needs_light(aeg: &Aeg, arch: &Arch, c: &Cycle, chosen: &HashSet<DelayPair>) -> bool {
     let n = c.edges.len();
     c.edges.iter().enumerate().any(|(i, e)| {
         let prev = &c.edges[(i + n - 1) % n];
@@ -162,6 +162,7 @@ fn needs_light(aeg: &Aeg, c: &Cycle, chosen: &HashSet<DelayPair>) -> bool {
             && matches!(prev.kind, EdgeKind::Po { .. })
             && aeg.event(prev.from).dir == Dir::W
             && aeg.event(prev.to).dir == Dir::W
+            && aeg.pair(prev.from, prev.to).is_some_and(|info| arch.light_ordered(Dir::W, Dir::W, info))
             && chosen.contains(&DelayPair::new(e.from, e.to, PairKind::Rfe))
     })
 }
