@@ -100,6 +100,8 @@ pub(super) enum Mode {
 pub(super) struct Query<'q> {
     pub mode: Mode,
     pub skip: &'q (dyn Fn(EventId, EventId) -> bool + Sync),
+    /// Directed com steps (from, to) to leave out.
+    pub skip_com: &'q (dyn Fn(EventId, EventId) -> bool + Sync),
     pub keep: &'q (dyn Fn(&Cycle) -> bool + Sync),
     /// [`Mode::Through`]: stop the search through one edge after this many cycles (the
     /// lazy selection wants cycles spread over the graph more than all cycles of a spot).
@@ -108,7 +110,7 @@ pub(super) struct Query<'q> {
 
 /// The strongly connected components of the event graph (po+ pairs but those `skip` says,
 /// com edges both ways; never R–R) with at least two events, each sorted, in sorted order.
-pub(super) fn sccs(aeg: &Aeg, skip: &dyn Fn(EventId, EventId) -> bool) -> Vec<Vec<EventId>> {
+pub(super) fn sccs(aeg: &Aeg, skip: &dyn Fn(EventId, EventId) -> bool, skip_com: &dyn Fn(EventId, EventId) -> bool) -> Vec<Vec<EventId>> {
     let nev = aeg.events.len();
     let mut g = DiGraph::<(), ()>::with_capacity(nev, aeg.pairs.len() + 2 * aeg.com.len());
     for _ in 0..nev {
@@ -126,10 +128,10 @@ pub(super) fn sccs(aeg: &Aeg, skip: &dyn Fn(EventId, EventId) -> bool) -> Vec<Ve
             continue;
         }
         // (a com step out of an event into a thread joined before it is impossible)
-        if aeg.com_step_possible(a, b) {
+        if aeg.com_step_possible(a, b) && !skip_com(a, b) {
             g.add_edge(idx(a), idx(b), ());
         }
-        if aeg.com_step_possible(b, a) {
+        if aeg.com_step_possible(b, a) && !skip_com(b, a) {
             g.add_edge(idx(b), idx(a), ());
         }
     }
@@ -148,7 +150,7 @@ pub(super) fn sccs(aeg: &Aeg, skip: &dyn Fn(EventId, EventId) -> bool) -> Vec<Ve
 
 pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits, q: &Query) -> CycleSet {
     let nev = aeg.events.len();
-    let sccs = sccs(aeg, q.skip);
+    let sccs = sccs(aeg, q.skip, q.skip_com);
     let mut set = CycleSet { arch: arch.name.to_string(), sccs: sccs.len(), ..CycleSet::default() };
     if arch.relaxes_nothing() {
         // No relation can be unsafe: no candidate is critical.
@@ -167,10 +169,10 @@ pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits, q: &Query) -> CycleSe
     }
     let mut com_of: Vec<Vec<EventId>> = vec![Vec::new(); nev];
     for &(a, b) in &aeg.com {
-        if aeg.com_step_possible(a, b) {
+        if aeg.com_step_possible(a, b) && !(q.skip_com)(a, b) {
             com_of[a.0 as usize].push(b);
         }
-        if a != b && aeg.com_step_possible(b, a) {
+        if a != b && aeg.com_step_possible(b, a) && !(q.skip_com)(b, a) {
             com_of[b.0 as usize].push(a);
         }
     }
@@ -394,9 +396,26 @@ impl<'s, 'a> Search<'s, 'a> {
     /// Take edge `from → to`: update the path constraints; false (and nothing changed) if a
     /// constraint is violated. Every constraint is monotone along a path.
     fn apply(&mut self, from: u32, to: u32, lab: Label) -> bool {
-        let Label::Seg(pair) = lab else { return true };
         let aeg = self.sh.aeg;
+        // Footnote 4 (ii) on exact objects, as `footnote4_shapes` decides on the closed cycle:
+        // a one-event segment is the middle of three accesses to its object, which must be
+        // `r fr w rf r'` or `w ws w' rf r` (anything else is a shorter cycle): the event is a
+        // write, and the com edge out of it goes to a read. Pruned here, these paths no longer
+        // make up most of the circuits the search closes.
+        let lone_write = |e: EventId| !self.sh.exact[aeg.event(e).obj.0 as usize] || aeg.event(e).dir == Dir::W;
+        let Label::Seg(pair) = lab else {
+            if let Some(&(pf, _, Label::Seg(None))) = self.path.last() {
+                let m = self.g.event(pf);
+                if self.sh.exact[aeg.event(m).obj.0 as usize] && aeg.event(self.g.event(to)).dir != Dir::R {
+                    return false;
+                }
+            }
+            return true;
+        };
         let (a, b) = self.seg_events(from, to, pair.is_some());
+        if pair.is_none() && !lone_write(a) {
+            return false;
+        }
         let t = aeg.event(a).thread.0 as usize;
         if self.thread_cnt[t] >= self.sh.max_inst[t] {
             return false;

@@ -61,11 +61,18 @@ fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: 
     // the cost of the last selection proven optimal on the cycles known: no cover of every
     // cycle costs less
     let mut lower_bound = selection.optimal.then_some(selection.total_cost);
+    let rfe_context = RfeContext::of(aeg, arch);
     let mut greedy_from = None;
     for rounds in 1.. {
         let chosen: HashSet<DelayPair> = selection.pairs.iter().copied().collect();
         let robust: HashSet<(EventId, EventId)> =
             selection.pairs.iter().filter(|p| breaks_every_cycle_through(aeg, arch, p)).map(|p| (p.from, p.to)).collect();
+        let robust_rfe: HashSet<(EventId, EventId)> = selection
+            .pairs
+            .iter()
+            .filter(|p| rfe_context.breaks_every_cycle_through(p))
+            .map(|p| (p.from, p.to))
+            .collect();
         let left = limits.time_budget.saturating_sub(start.elapsed());
         if left.is_zero() {
             return Err(format!("time budget of {:.1} s exhausted after {rounds} round(s) of lazy selection", limits.time_budget.as_secs_f64()));
@@ -85,7 +92,7 @@ fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: 
                 round_sets.lock().expect("no panics while locked").insert(cands)
             }
         };
-        let found = critical_cycles_where(aeg, arch, &round, &|a, b| robust.contains(&(a, b)), &keep, PER_EDGE);
+        let found = critical_cycles_where(aeg, arch, &round, &|a, b| robust.contains(&(a, b)), &|w, r| robust_rfe.contains(&(w, r)), &keep, PER_EDGE);
         examined += found.candidates;
         if found.cycles.is_empty() {
             if let Some(why) = found.limit_hit {
@@ -135,6 +142,37 @@ fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: 
         }
     }
     unreachable!("the loop returns")
+}
+
+/// What can keep an external read-from out of a cycle's candidates: a fence that makes it
+/// safe ([`crate::cycles`]' judge: A-cumulativity `rfe; fence` after the read,
+/// B-cumulativity `fence; rfe` before the write), or a read program-order before the write
+/// (`R; W rfe` is not realisable: [`cycle_candidates`]). A chosen rfe between events with
+/// none of these is a candidate of every cycle through it, and the check can drop its com
+/// step.
+struct RfeContext {
+    /// Per event: a program-order pair out of it is ordered by an A-cumulative fence.
+    fenced_after: Vec<bool>,
+    /// Per event: a program-order pair into it is ordered by a B-cumulative fence, or starts
+    /// at a read.
+    excused_before: Vec<bool>,
+}
+
+impl RfeContext {
+    fn of(aeg: &Aeg, arch: &Arch) -> RfeContext {
+        let n = aeg.events.len();
+        let mut c = RfeContext { fenced_after: vec![false; n], excused_before: vec![false; n] };
+        for (&(a, b), info) in &aeg.pairs {
+            let (da, db) = (aeg.event(a).dir, aeg.event(b).dir);
+            c.fenced_after[a.0 as usize] |= arch.rfe_then_pair_safe(db, info, false);
+            c.excused_before[b.0 as usize] |= da == Dir::R || arch.pair_then_rfe_safe(da, info, false);
+        }
+        c
+    }
+
+    fn breaks_every_cycle_through(&self, p: &DelayPair) -> bool {
+        p.kind == PairKind::Rfe && !self.fenced_after[p.to.0 as usize] && !self.excused_before[p.from.0 as usize]
+    }
 }
 
 /// The candidates of `c`, sorted.
