@@ -153,32 +153,32 @@ pub struct CycleSet {
 
 /// All critical cycles of `aeg` for `arch`, within `limits`.
 pub fn critical_cycles(aeg: &Aeg, arch: &Arch, limits: &Limits) -> CycleSet {
-    search::run(aeg, arch, limits, &search::Query { mode: search::Mode::Start, skip: &|_, _| false, skip_com: &|_, _| false, keep: &|_| true, per_edge: usize::MAX })
+    search::run(aeg, arch, limits, &search::Query { mode: search::Mode::Start, skip: &|_, _| false, chosen_rfe: &|_, _| false, keep: &|_| true, per_edge: usize::MAX })
 }
 
 /// The critical cycles of `aeg` for `arch` that `keep` accepts, within `limits` (the cycle
 /// limit counts accepted cycles only), in the event graph without the program-order pairs
-/// `skip` says and without the directed com steps `skip_com` says: the check of the lazy
-/// selection (`select::lazy`), which removes the pairs (and external read-froms) that cover
-/// every cycle through them and asks for the cycles the selection leaves unbroken. Only circuits through a relation that may be unsafe are enumerated, at most
+/// `skip` says and without the cycles that a chosen external read-from (`chosen_rfe`)
+/// breaks: the check of the lazy selection (`select::lazy`), which removes the pairs that
+/// cover every cycle through them and asks for the cycles the selection leaves unbroken. Only circuits through a relation that may be unsafe are enumerated, at most
 /// `per_edge` through each.
 pub fn critical_cycles_where(
     aeg: &Aeg,
     arch: &Arch,
     limits: &Limits,
     skip: &(dyn Fn(EventId, EventId) -> bool + Sync),
-    skip_com: &(dyn Fn(EventId, EventId) -> bool + Sync),
+    chosen_rfe: &(dyn Fn(EventId, EventId) -> bool + Sync),
     keep: &(dyn Fn(&Cycle) -> bool + Sync),
     per_edge: usize,
 ) -> CycleSet {
-    search::run(aeg, arch, limits, &search::Query { mode: search::Mode::Through, skip, skip_com, keep, per_edge })
+    search::run(aeg, arch, limits, &search::Query { mode: search::Mode::Through, skip, chosen_rfe, keep, per_edge })
 }
 
 /// The strongly connected components (at least two events) of the event graph whose edges
 /// are the program-order pairs and the com edges in both directions: every critical cycle
 /// lies within one.
 pub fn sccs(aeg: &Aeg) -> Vec<Vec<EventId>> {
-    search::sccs(aeg, &|_, _| false, &|_, _| false)
+    search::sccs(aeg, &|_, _| false)
 }
 
 /// A segment of a candidate cycle: one event, or a program-order pair.

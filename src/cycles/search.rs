@@ -19,8 +19,13 @@ enum Label<'a> {
     Com,
 }
 
-/// The port graph of one SCC: node `i < n` is `In(events[i])`, node `n + i` is
-/// `Out(events[i])`. All `In` ports precede all `Out` ports, so every circuit's smallest
+/// The port graph of one SCC: node `i < n` is `In(events[i])`; the `Out` port of
+/// `events[i]` comes in three copies, by the segment that ends there, so that constraints of
+/// a com edge on the segment before it are edges left out rather than checks on the path
+/// (which would keep Johnson's algorithm from blocking): node `n + i` after the one-event
+/// segment ([`OUT_LONE`]), `2n + i` after a pair from a write that no fence makes an rfe
+/// out of `events[i]` safe after ([`OUT_FROM_W`]), `3n + i` after any other pair
+/// ([`OUT_OTHER`]). All `In` ports precede all `Out` ports, so every circuit's smallest
 /// node is an `In` port: only those are used as start nodes.
 struct PortGraph<'a> {
     events: Vec<EventId>,
@@ -31,6 +36,11 @@ struct PortGraph<'a> {
     /// The ranked edges, by rank: `(from, index in adj[from])`.
     must: Vec<(u32, usize)>,
 }
+
+/// The copies of an `Out` port ([`PortGraph`]), as multiples of `n`.
+const OUT_LONE: usize = 1;
+const OUT_FROM_W: usize = 2;
+const OUT_OTHER: usize = 3;
 
 impl PortGraph<'_> {
     fn n(&self) -> usize {
@@ -57,6 +67,7 @@ struct Shared<'a> {
     exact: Vec<bool>,
     /// Which critical cycles to report (the others are dropped before counting).
     keep: &'a (dyn Fn(&Cycle) -> bool + Sync),
+
 }
 
 impl Shared<'_> {
@@ -100,8 +111,9 @@ pub(super) enum Mode {
 pub(super) struct Query<'q> {
     pub mode: Mode,
     pub skip: &'q (dyn Fn(EventId, EventId) -> bool + Sync),
-    /// Directed com steps (from, to) to leave out.
-    pub skip_com: &'q (dyn Fn(EventId, EventId) -> bool + Sync),
+    /// External read-froms `(w, r)` chosen for delay: paths on which such a relation is a
+    /// candidate (unsafe and realisable, see `select::cycle_candidates`) are cut there.
+    pub chosen_rfe: &'q (dyn Fn(EventId, EventId) -> bool + Sync),
     pub keep: &'q (dyn Fn(&Cycle) -> bool + Sync),
     /// [`Mode::Through`]: stop the search through one edge after this many cycles (the
     /// lazy selection wants cycles spread over the graph more than all cycles of a spot).
@@ -110,7 +122,7 @@ pub(super) struct Query<'q> {
 
 /// The strongly connected components of the event graph (po+ pairs but those `skip` says,
 /// com edges both ways; never R–R) with at least two events, each sorted, in sorted order.
-pub(super) fn sccs(aeg: &Aeg, skip: &dyn Fn(EventId, EventId) -> bool, skip_com: &dyn Fn(EventId, EventId) -> bool) -> Vec<Vec<EventId>> {
+pub(super) fn sccs(aeg: &Aeg, skip: &dyn Fn(EventId, EventId) -> bool) -> Vec<Vec<EventId>> {
     let nev = aeg.events.len();
     let mut g = DiGraph::<(), ()>::with_capacity(nev, aeg.pairs.len() + 2 * aeg.com.len());
     for _ in 0..nev {
@@ -128,10 +140,10 @@ pub(super) fn sccs(aeg: &Aeg, skip: &dyn Fn(EventId, EventId) -> bool, skip_com:
             continue;
         }
         // (a com step out of an event into a thread joined before it is impossible)
-        if aeg.com_step_possible(a, b) && !skip_com(a, b) {
+        if aeg.com_step_possible(a, b) {
             g.add_edge(idx(a), idx(b), ());
         }
-        if aeg.com_step_possible(b, a) && !skip_com(b, a) {
+        if aeg.com_step_possible(b, a) {
             g.add_edge(idx(b), idx(a), ());
         }
     }
@@ -150,7 +162,7 @@ pub(super) fn sccs(aeg: &Aeg, skip: &dyn Fn(EventId, EventId) -> bool, skip_com:
 
 pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits, q: &Query) -> CycleSet {
     let nev = aeg.events.len();
-    let sccs = sccs(aeg, q.skip, q.skip_com);
+    let sccs = sccs(aeg, q.skip);
     let mut set = CycleSet { arch: arch.name.to_string(), sccs: sccs.len(), ..CycleSet::default() };
     if arch.relaxes_nothing() {
         // No relation can be unsafe: no candidate is critical.
@@ -169,10 +181,10 @@ pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits, q: &Query) -> CycleSe
     }
     let mut com_of: Vec<Vec<EventId>> = vec![Vec::new(); nev];
     for &(a, b) in &aeg.com {
-        if aeg.com_step_possible(a, b) && !(q.skip_com)(a, b) {
+        if aeg.com_step_possible(a, b) {
             com_of[a.0 as usize].push(b);
         }
-        if a != b && aeg.com_step_possible(b, a) && !(q.skip_com)(b, a) {
+        if a != b && aeg.com_step_possible(b, a) {
             com_of[b.0 as usize].push(a);
         }
     }
@@ -201,10 +213,15 @@ pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits, q: &Query) -> CycleSe
         exact: aeg.objects.iter().map(|o| o.exact).collect(),
         keep: q.keep,
     };
+    // Per event: a program-order pair out of it is ordered by an A-cumulative fence (then an
+    // rfe into it may be safe in a cycle).
+    let a_cumulative_after: Vec<bool> =
+        pairs_from.iter().map(|v| v.iter().any(|&(b, info)| arch.rfe_then_pair_safe(aeg.event(b).dir, info, false))).collect();
+    let ctx = Context { pairs_from: &pairs_from, com_of: &com_of, a_cumulative_after: &a_cumulative_after, chosen_rfe: q.chosen_rfe };
 
     let graphs: Vec<PortGraph> = sccs
         .iter()
-        .map(|scc| port_graph(aeg, arch, scc, &pairs_from, &com_of))
+        .map(|scc| port_graph(aeg, arch, scc, &ctx))
         .filter(|pg| may_be_critical(aeg, arch, pg))
         .collect();
 
@@ -237,36 +254,58 @@ pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits, q: &Query) -> CycleSe
     set
 }
 
-fn port_graph<'a>(
-    aeg: &Aeg,
-    arch: &Arch,
-    scc: &[EventId],
-    pairs_from: &[Vec<(EventId, &'a PairInfo)>],
-    com_of: &[Vec<EventId>],
-) -> PortGraph<'a> {
+/// What the port graphs are built from.
+struct Context<'c, 'a> {
+    pairs_from: &'c [Vec<(EventId, &'a PairInfo)>],
+    com_of: &'c [Vec<EventId>],
+    a_cumulative_after: &'c [bool],
+    chosen_rfe: &'c (dyn Fn(EventId, EventId) -> bool + Sync),
+}
+
+fn port_graph<'a>(aeg: &Aeg, arch: &Arch, scc: &[EventId], ctx: &Context<'_, 'a>) -> PortGraph<'a> {
     let n = scc.len();
     let local = |e: EventId| scc.binary_search(&e).ok().map(|i| i as u32);
     let dir = |e: EventId| aeg.event(e).dir;
-    let mut adj: Vec<Vec<(u32, Label<'a>)>> = vec![Vec::new(); 2 * n];
+    let exact = |e: EventId| aeg.object(aeg.event(e).obj).exact;
+    let node = |copy: usize, i: usize| (copy * n + i) as u32;
+    let mut adj: Vec<Vec<(u32, Label<'a>)>> = vec![Vec::new(); 4 * n];
     for (i, &e) in scc.iter().enumerate() {
-        let ins = &mut adj[i];
-        ins.push(((n + i) as u32, Label::Seg(None)));
-        for &(b, info) in &pairs_from[e.0 as usize] {
+        // Footnote 4 (ii), as `footnote4_shapes` decides on the closed cycle: a one-event
+        // segment on an exact object is the middle of its three accesses, `r fr w rf r'` or
+        // `w ws w' rf r` (anything else is a shorter cycle): a write, left towards a read.
+        if !exact(e) || dir(e) == Dir::W {
+            adj[i].push((node(OUT_LONE, i), Label::Seg(None)));
+        }
+        for &(b, info) in &ctx.pairs_from[e.0 as usize] {
             let Some(j) = local(b) else { continue };
             // footnote 4 (i): the two events of a segment are to different addresses
             let (oa, ob) = (aeg.event(e).obj, aeg.event(b).obj);
             if oa == ob && aeg.object(oa).exact {
                 continue;
             }
-            ins.push(((n as u32 + j), Label::Seg(Some(info))));
+            let copy = if dir(e) == Dir::W && !arch.pair_then_rfe_safe(Dir::W, info, false) { OUT_FROM_W } else { OUT_OTHER };
+            adj[i].push((node(copy, j as usize), Label::Seg(Some(info))));
         }
-        let outs = &mut adj[n + i];
-        for &c in &com_of[e.0 as usize] {
+        for &c in &ctx.com_of[e.0 as usize] {
             let Some(j) = local(c) else { continue };
             if dir(e) == Dir::R && dir(c) == Dir::R {
                 continue;
             }
-            outs.push((j, Label::Com));
+            // A chosen rfe breaks every cycle in which it is a candidate: unsafe (no
+            // cumulative fence before its write or after its read) and realisable (not
+            // entered by a pair from a read), as `cycles::judge` and `cycle_candidates` say.
+            let broken = !arch.rfe_safe()
+                && dir(e) == Dir::W
+                && dir(c) == Dir::R
+                && !ctx.a_cumulative_after[c.0 as usize]
+                && (ctx.chosen_rfe)(e, c);
+            if !(exact(e) && dir(c) != Dir::R) && !broken {
+                adj[node(OUT_LONE, i) as usize].push((j, Label::Com));
+            }
+            if !broken {
+                adj[node(OUT_FROM_W, i) as usize].push((j, Label::Com));
+            }
+            adj[node(OUT_OTHER, i) as usize].push((j, Label::Com));
         }
     }
     // Edges that may be unsafe in some cycle: a pair that is not safe in every cycle (a
@@ -305,7 +344,7 @@ fn may_be_critical(aeg: &Aeg, arch: &Arch, pg: &PortGraph) -> bool {
         });
         let rfe = !arch.rfe_safe()
             && dir(e) == Dir::W
-            && pg.adj[n + i].iter().any(|&(t, _)| dir(pg.event(t)) == Dir::R);
+            && pg.adj[OUT_OTHER * n + i].iter().any(|&(t, _)| dir(pg.event(t)) == Dir::R);
         unsafe_pair || rfe
     })
 }
@@ -328,6 +367,8 @@ struct Search<'s, 'a> {
     thread_cnt: Vec<u32>,
     obj_cnt: Vec<u8>,
     obj_reads: Vec<u8>,
+    /// Per event of the graph: a copy of its `Out` port is on the path.
+    out_used: Vec<bool>,
     path: Vec<(u32, u32, Label<'a>)>,
     steps: u64,
 }
@@ -337,7 +378,7 @@ type Found = Vec<(Vec<(u32, u32, bool)>, Cycle)>;
 
 impl<'s, 'a> Search<'s, 'a> {
     fn new(sh: &'s Shared<'a>, g: &'s PortGraph<'a>) -> Self {
-        let nodes = 2 * g.n();
+        let nodes = g.adj.len();
         Search {
             sh,
             g,
@@ -348,6 +389,7 @@ impl<'s, 'a> Search<'s, 'a> {
             thread_cnt: vec![0; sh.aeg.threads.len()],
             obj_cnt: vec![0; sh.aeg.objects.len()],
             obj_reads: vec![0; sh.aeg.objects.len()],
+            out_used: vec![false; g.n()],
             path: Vec::new(),
             steps: 0,
         }
@@ -396,28 +438,14 @@ impl<'s, 'a> Search<'s, 'a> {
     /// Take edge `from → to`: update the path constraints; false (and nothing changed) if a
     /// constraint is violated. Every constraint is monotone along a path.
     fn apply(&mut self, from: u32, to: u32, lab: Label) -> bool {
+        let Label::Seg(pair) = lab else { return true };
         let aeg = self.sh.aeg;
-        // Footnote 4 (ii) on exact objects, as `footnote4_shapes` decides on the closed cycle:
-        // a one-event segment is the middle of three accesses to its object, which must be
-        // `r fr w rf r'` or `w ws w' rf r` (anything else is a shorter cycle): the event is a
-        // write, and the com edge out of it goes to a read. Pruned here, these paths no longer
-        // make up most of the circuits the search closes.
-        let lone_write = |e: EventId| !self.sh.exact[aeg.event(e).obj.0 as usize] || aeg.event(e).dir == Dir::W;
-        let Label::Seg(pair) = lab else {
-            if let Some(&(pf, _, Label::Seg(None))) = self.path.last() {
-                let m = self.g.event(pf);
-                if self.sh.exact[aeg.event(m).obj.0 as usize] && aeg.event(self.g.event(to)).dir != Dir::R {
-                    return false;
-                }
-            }
-            return true;
-        };
         let (a, b) = self.seg_events(from, to, pair.is_some());
-        if pair.is_none() && !lone_write(a) {
-            return false;
-        }
         let t = aeg.event(a).thread.0 as usize;
-        if self.thread_cnt[t] >= self.sh.max_inst[t] {
+        // one copy of each `Out` port per circuit (a lone segment and a pair may both end at
+        // one event, reached through a com edge between two instances of it)
+        let out = to as usize % self.g.n();
+        if self.thread_cnt[t] >= self.sh.max_inst[t] || self.out_used[out] {
             return false;
         }
         // per exact object: at most 3 accesses, at most two of them reads (the shape is
@@ -435,6 +463,7 @@ impl<'s, 'a> Search<'s, 'a> {
         }
         // (the two events of a segment are never on the same exact object: filtered)
         self.thread_cnt[t] += 1;
+        self.out_used[out] = true;
         for e in std::iter::once(a).chain(b) {
             let ev = aeg.event(e);
             let o = ev.obj.0 as usize;
@@ -451,6 +480,7 @@ impl<'s, 'a> Search<'s, 'a> {
         let aeg = self.sh.aeg;
         let (a, b) = self.seg_events(from, to, pair.is_some());
         self.thread_cnt[aeg.event(a).thread.0 as usize] -= 1;
+        self.out_used[to as usize % self.g.n()] = false;
         for e in std::iter::once(a).chain(b) {
             let ev = aeg.event(e);
             let o = ev.obj.0 as usize;

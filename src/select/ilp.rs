@@ -166,9 +166,20 @@ pub(crate) fn greedy_cover(costs: &[u32], sets: &[Vec<usize>]) -> Vec<bool> {
             }
         }
     }
-    // reverse delete
+    reverse_delete(costs, sets, &mut sel);
+    sel
+}
+
+/// Drops the picks of `sel` every set of which has another pick, most expensive first.
+pub(crate) fn reverse_delete(costs: &[u32], sets: &[Vec<usize>], sel: &mut [bool]) {
+    let mut cycles_of: Vec<Vec<usize>> = vec![Vec::new(); costs.len()];
+    for (j, s) in sets.iter().enumerate() {
+        for &i in s {
+            cycles_of[i].push(j);
+        }
+    }
     let mut count: Vec<usize> = sets.iter().map(|s| s.iter().filter(|&&i| sel[i]).count()).collect();
-    let mut picked: Vec<usize> = (0..m).filter(|&i| sel[i]).collect();
+    let mut picked: Vec<usize> = (0..costs.len()).filter(|&i| sel[i]).collect();
     picked.sort_by_key(|&i| (std::cmp::Reverse(costs[i]), i));
     for i in picked {
         if cycles_of[i].iter().all(|&j| count[j] > 1) {
@@ -178,7 +189,6 @@ pub(crate) fn greedy_cover(costs: &[u32], sets: &[Vec<usize>]) -> Vec<bool> {
             }
         }
     }
-    sel
 }
 
 /// Solve one component: `Ok((selection, proven optimal))`.

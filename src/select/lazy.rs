@@ -13,7 +13,8 @@
 //! pair held only by a lightweight fence: `pipeline::plan_of` needs those cycles to relax
 //! the fence's B-cumulativity with the rfe.
 
-use super::{cycle_candidates, select_cycles, DelayPair, PairKind, SelectOptions, Selection, Strategy};
+use super::ilp::{greedy_cover, reverse_delete};
+use super::{cycle_candidates, index, select_cycles, DelayPair, PairKind, SelectOptions, Selection, Strategy};
 use crate::aeg::{Aeg, Dir, EventId};
 use crate::arch::Arch;
 use crate::cycles::{always_unsafe, critical_cycles_where, Cycle, EdgeKind, Limits};
@@ -23,6 +24,8 @@ use std::time::{Duration, Instant};
 
 /// Cycles one check may add before the cover is solved again.
 const ROUND: usize = 20_000;
+/// Times the greedy extension is pruned and checked again (each costs further rounds).
+const PRUNES: usize = 1;
 /// Cycles one check adds through each relation that may be unsafe: one per spot of the
 /// graph serves the cover better than many of one spot.
 const PER_EDGE: usize = 1;
@@ -61,18 +64,13 @@ fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: 
     // the cost of the last selection proven optimal on the cycles known: no cover of every
     // cycle costs less
     let mut lower_bound = selection.optimal.then_some(selection.total_cost);
-    let rfe_context = RfeContext::of(aeg, arch);
     let mut greedy_from = None;
+    let mut prunes = 0;
     for rounds in 1.. {
         let chosen: HashSet<DelayPair> = selection.pairs.iter().copied().collect();
         let robust: HashSet<(EventId, EventId)> =
             selection.pairs.iter().filter(|p| breaks_every_cycle_through(aeg, arch, p)).map(|p| (p.from, p.to)).collect();
-        let robust_rfe: HashSet<(EventId, EventId)> = selection
-            .pairs
-            .iter()
-            .filter(|p| rfe_context.breaks_every_cycle_through(p))
-            .map(|p| (p.from, p.to))
-            .collect();
+        let chosen_rfe: HashSet<(EventId, EventId)> = selection.pairs.iter().filter(|p| p.kind == PairKind::Rfe).map(|p| (p.from, p.to)).collect();
         let left = limits.time_budget.saturating_sub(start.elapsed());
         if left.is_zero() {
             return Err(format!("time budget of {:.1} s exhausted after {rounds} round(s) of lazy selection", limits.time_budget.as_secs_f64()));
@@ -80,7 +78,7 @@ fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: 
         let round = Limits { max_cycles: round, time_budget: left, unbounded_instances: limits.unbounded_instances };
         // (this round's accepted sets too; one the search then drops at its cycle limit
         // is forgotten with the round)
-        let round_sets = Mutex::new(sets.clone());
+        let round_sets = Mutex::new(HashSet::new());
         let keep = |c: &Cycle| {
             if known.contains(&c.key()) {
                 return false;
@@ -89,14 +87,24 @@ fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: 
             if cands.iter().any(|p| chosen.contains(p)) {
                 needs_light(aeg, arch, c, &chosen)
             } else {
-                round_sets.lock().expect("no panics while locked").insert(cands)
+                !sets.contains(&cands) && round_sets.lock().expect("no panics while locked").insert(cands)
             }
         };
-        let found = critical_cycles_where(aeg, arch, &round, &|a, b| robust.contains(&(a, b)), &|w, r| robust_rfe.contains(&(w, r)), &keep, PER_EDGE);
+        let found = critical_cycles_where(aeg, arch, &round, &|a, b| robust.contains(&(a, b)), &|w, r| chosen_rfe.contains(&(w, r)), &keep, PER_EDGE);
         examined += found.candidates;
         if found.cycles.is_empty() {
             if let Some(why) = found.limit_hit {
                 return Err(why);
+            }
+            if greedy_from.is_some() && prunes < PRUNES {
+                // The greedy extension may have left picks that later picks made redundant
+                // on the cycles known: drop them (most expensive first) and check again.
+                prunes += 1;
+                let pruned = prune(aeg, &cycles, &selection.pairs);
+                if pruned.len() < selection.pairs.len() {
+                    selection = Selection::from_pairs(pruned, false, selection.note.clone());
+                    continue;
+                }
             }
             if let Some(r) = greedy_from {
                 selection.optimal = false;
@@ -117,9 +125,9 @@ fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: 
             }
         }
         // Re-solving moves the cover around and the checks chase it; past a few rounds (or a
-        // second) the cover only grows, by the cheapest candidate of each new
-        // cycle still unbroken (more pairs than a minimal cover of those cycles, but each
-        // prunes the next check, which then converges in a few rounds).
+        // second) the cover only grows, by a greedy cover of the new cycles still unbroken
+        // (each pick prunes the next check, which then converges in a few rounds); what
+        // that leaves redundant is pruned once the checks come back empty.
         if greedy_from.is_none() && rounds < EXACT_ROUNDS && start.elapsed() < EXACT_TIME.min(limits.time_budget / 4) {
             selection = select_cycles(aeg, &cycles, arch, strategy, opts);
             if selection.optimal {
@@ -127,52 +135,33 @@ fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: 
             }
         } else {
             greedy_from.get_or_insert(rounds);
+            let unbroken: Vec<Vec<DelayPair>> = new
+                .iter()
+                .map(|&i| cycle_candidates(aeg, &cycles[i]))
+                .filter(|cands| !cands.is_empty() && !cands.iter().any(|p| chosen.contains(p)))
+                .collect();
+            let (ids, sets) = index(&unbroken);
+            let costs: Vec<u32> = ids.iter().map(|p| p.cost).collect();
+            let picks = greedy_cover(&costs, &sets);
             let mut pairs = selection.pairs.clone();
-            let mut have = chosen;
-            for &i in &new {
-                let cands = cycle_candidates(aeg, &cycles[i]);
-                if !cands.iter().any(|p| have.contains(p)) {
-                    if let Some(&best) = cands.iter().min_by_key(|p| p.cost) {
-                        have.insert(best);
-                        pairs.push(best);
-                    }
-                }
-            }
+            pairs.extend(ids.iter().zip(picks).filter(|(_, on)| *on).map(|(p, _)| *p));
             selection = Selection::from_pairs(pairs, false, selection.note.clone());
         }
     }
     unreachable!("the loop returns")
 }
 
-/// What can keep an external read-from out of a cycle's candidates: a fence that makes it
-/// safe ([`crate::cycles`]' judge: A-cumulativity `rfe; fence` after the read,
-/// B-cumulativity `fence; rfe` before the write), or a read program-order before the write
-/// (`R; W rfe` is not realisable: [`cycle_candidates`]). A chosen rfe between events with
-/// none of these is a candidate of every cycle through it, and the check can drop its com
-/// step.
-struct RfeContext {
-    /// Per event: a program-order pair out of it is ordered by an A-cumulative fence.
-    fenced_after: Vec<bool>,
-    /// Per event: a program-order pair into it is ordered by a B-cumulative fence, or starts
-    /// at a read.
-    excused_before: Vec<bool>,
-}
-
-impl RfeContext {
-    fn of(aeg: &Aeg, arch: &Arch) -> RfeContext {
-        let n = aeg.events.len();
-        let mut c = RfeContext { fenced_after: vec![false; n], excused_before: vec![false; n] };
-        for (&(a, b), info) in &aeg.pairs {
-            let (da, db) = (aeg.event(a).dir, aeg.event(b).dir);
-            c.fenced_after[a.0 as usize] |= arch.rfe_then_pair_safe(db, info, false);
-            c.excused_before[b.0 as usize] |= da == Dir::R || arch.pair_then_rfe_safe(da, info, false);
-        }
-        c
-    }
-
-    fn breaks_every_cycle_through(&self, p: &DelayPair) -> bool {
-        p.kind == PairKind::Rfe && !self.fenced_after[p.to.0 as usize] && !self.excused_before[p.from.0 as usize]
-    }
+/// `chosen` without the pairs no known cycle needs (each of its cycles has another chosen
+/// candidate), most expensive first.
+fn prune(aeg: &Aeg, cycles: &[Cycle], chosen: &[DelayPair]) -> Vec<DelayPair> {
+    let sets: Vec<Vec<DelayPair>> = cycles.iter().map(|c| cycle_candidates(aeg, c)).filter(|s| !s.is_empty()).collect();
+    let (ids, idx_sets) = index(&sets);
+    let on: HashSet<DelayPair> = chosen.iter().copied().collect();
+    let costs: Vec<u32> = ids.iter().map(|p| p.cost).collect();
+    let mut sel: Vec<bool> = ids.iter().map(|p| on.contains(p)).collect();
+    reverse_delete(&costs, &idx_sets, &mut sel);
+    // (a chosen pair no known cycle lists was picked for a cycle since superseded: it goes too)
+    ids.into_iter().zip(sel).filter(|(_, s)| *s).map(|(p, _)| p).collect()
 }
 
 /// The candidates of `c`, sorted.
