@@ -172,6 +172,10 @@ struct Common {
     /// Time budget of the cycle search, in seconds.
     #[arg(long, value_name = "SECS", default_value_t = 60.0)]
     cycle_timeout: f64,
+    /// instrument, verify: time budget of the lazy selection, in seconds; when it runs out,
+    /// every relaxable pair on a cycle of the event graph is delayed (sound, larger).
+    #[arg(long, value_name = "SECS", default_value_t = 4.0)]
+    selection_timeout: f64,
     /// Instances of a thread spawned in a loop that one cycle may go through.
     #[arg(long, value_name = "N", default_value_t = 2)]
     thread_instances: u32,
@@ -309,6 +313,7 @@ fn pipeline_options(c: &Common) -> pipeline::Options {
             unbounded_instances: c.thread_instances,
         },
         lazy_seed: None,
+        selection_timeout: Some(Duration::from_secs_f64(c.selection_timeout.max(0.0))),
     }
 }
 

@@ -28,6 +28,9 @@ pub struct Options {
     /// time budget, at most a second): [`choose`] completes the selection lazily (`select::lazy`) from them.
     /// `None`: the search runs to `limits` (for listing cycles).
     pub lazy_seed: Option<usize>,
+    /// Time budget of the lazy selection (`None`: the search's, `limits.time_budget`). When
+    /// it runs out, every relaxable pair on a cycle of the event graph is delayed.
+    pub selection_timeout: Option<Duration>,
 }
 
 /// Wall-clock time of each stage, for the summary and the benchmarks.
@@ -50,7 +53,7 @@ pub struct Analysis {
     pub timings: Timings,
     /// Lines of the input file (for throughput figures).
     pub lines: usize,
-    /// The search limits asked for (the lazy selection's budget).
+    /// The search limits asked for, with the lazy selection's time budget.
     pub limits: Limits,
     /// [`choose`] completes an incomplete cycle list lazily ([`Options::lazy_seed`]).
     pub lazy: bool,
@@ -104,7 +107,8 @@ pub fn analyze_program(
     };
     let cycles = cycles::critical_cycles(&aeg, arch, &seed);
     timings.cycles = t.elapsed();
-    Ok(Analysis { map, program: program.clone(), aeg, cycles, timings, lines, limits: opts.limits.clone(), lazy: opts.lazy_seed.is_some() })
+    let limits = Limits { time_budget: opts.selection_timeout.unwrap_or(opts.limits.time_budget), ..opts.limits.clone() };
+    Ok(Analysis { map, program: program.clone(), aeg, cycles, timings, lines, limits, lazy: opts.lazy_seed.is_some() })
 }
 
 /// The rewriter's view of an architecture.
@@ -441,7 +445,7 @@ pub fn choose(a: &mut Analysis, arch: &Arch, strategy: Strategy) -> Chosen {
                 chosen.fallback = true;
                 chosen.selection = select::Selection::from_all(select::on_some_cycle(&a.aeg, arch));
                 chosen.selection.note = Some(format!(
-                    "the cycle search was incomplete ({first}) and so was the lazy selection ({why}); every relaxable pair on a cycle of the event graph was delayed instead of strategy `{}` (sound, but the program is larger and slower to verify)",
+                    "the cycle search was incomplete ({first}) and so was the lazy selection ({why}); every relaxable pair on a cycle of the event graph was delayed instead of strategy `{}` (sound, but the program is larger and slower to verify; --selection-timeout gives the lazy selection more time)",
                     strategy.name()
                 ));
                 a.cycles.limit_hit = Some(first);

@@ -75,3 +75,26 @@ fn lazy_and_naive_instrumentation_agree() {
     }
     assert!(lazy_used > 0, "the first search always finished: the lazy selection was never exercised");
 }
+
+/// When the lazy selection runs out of time (`--selection-timeout 0`), every relaxable pair
+/// on a cycle of the event graph is delayed: the summary says so, and the verdicts stay those
+/// of the complete selection.
+#[test]
+fn a_lazy_selection_out_of_time_falls_back_to_every_pair_on_a_cycle() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for weak in [false, true] {
+        let src = program(1, 2, 6, 3, weak);
+        let file = dir.path().join(format!("r{}.c", if weak { "w" } else { "" }));
+        std::fs::write(&file, &src).unwrap();
+        let f = file.to_str().unwrap();
+        let out = dir.path().join("o.c");
+        let args = ["--mm", "power", "--max-cycles", "2", "--selection-timeout", "0", f];
+        let (code, json, err) = weakc(&[&["instrument", "-o", out.to_str().unwrap(), "--format", "json"][..], &args[..]].concat());
+        assert_eq!(code, 0, "{json}{err}");
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}: {json}{err}"));
+        assert_eq!(v["fallback_all_pairs"], true, "{json}");
+        assert!(v["note"].as_str().is_some_and(|n| n.contains("--selection-timeout")), "{json}");
+        let (code, stdout, _) = weakc(&[&["verify", "--engine", "instrument", "--quiet"][..], &args[..]].concat());
+        assert_eq!(code, if weak { 10 } else { 0 }, "{stdout}\n{src}");
+    }
+}
