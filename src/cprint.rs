@@ -973,15 +973,26 @@ impl<'a> Printer<'a> {
                 P_UNARY,
             ),
             ExprKind::Binary(op, a, b) => {
-                let same_chain = matches!(&a.kind, ExprKind::Binary(op2, ..) if op2 == op)
-                    && !op.is_comparison();
-                let l = if same_chain {
-                    self.expr_p(a).0
-                } else {
-                    paren_unless(self.expr_p(a), P_UNARY)
-                };
-                let r = paren_unless(self.expr_p(b), P_UNARY);
-                (format!("{l} {} {r}", op.c_str()), bin_prec(*op))
+                // A left chain of one (non-comparison) operator prints without parentheses:
+                // walked iteratively into one string (formatting it level by level copied
+                // each level again: quadratic on the long chains of the instrumentation).
+                let mut right = vec![b];
+                let mut first = a;
+                while let ExprKind::Binary(op2, a2, b2) = &first.kind {
+                    if op2 != op || op.is_comparison() {
+                        break;
+                    }
+                    right.push(b2);
+                    first = a2;
+                }
+                let mut s = paren_unless(self.expr_p(first), P_UNARY);
+                for r in right.iter().rev() {
+                    s.push(' ');
+                    s.push_str(op.c_str());
+                    s.push(' ');
+                    s.push_str(&paren_unless(self.expr_p(r), P_UNARY));
+                }
+                (s, bin_prec(*op))
             }
             ExprKind::Cond(c, a, b) => (
                 format!(
