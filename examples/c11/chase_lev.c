@@ -2,15 +2,27 @@
  * ("Correct and efficient work-stealing for weak memory models", PPoPP 2013, Fig. 1), with
  * a fixed array (no resize) and signed indices (with the paper's size_t, a take from an
  * empty deque at bottom 0 wraps): the owner pushes 1 and 2, then takes once; the thief
- * steals twice. No value may be obtained twice.
+ * steals twice. No value may be obtained twice. With -D TAKE_FENCE_ACQ_REL the seq_cst
+ * fence of take is weakened to acq_rel, with -D NO_TAKE_FENCE it is removed: the thief
+ * steals 1 (top 0 -> 1) and starts a second steal; the owner lowers bottom to 1 but reads
+ * the old top 0, believes two elements are left and takes 2 without a CAS, while the thief
+ * reads the old bottom 2 and steals 2 as well (store buffering: the owner's store of bottom
+ * and load of top against the thief's CAS of top and load of bottom).
  * expect: sc=safe tso=safe pso=safe rmo=safe power=safe arm=safe aarch64=safe
+ * expect(-D TAKE_FENCE_ACQ_REL): sc=safe tso=fail pso=safe rmo=safe power=fail arm=safe aarch64=safe
+ * expect(-D NO_TAKE_FENCE): sc=safe tso=fail pso=fail rmo=fail power=fail arm=fail aarch64=fail
  * why: the seq_cst fence of take orders the owner's store of bottom before its load of top
  *      (mfence, hwsync, dmb ish, a full membar on SPARC), the thief's seq_cst CAS of top
  *      (a locked instruction on x86) and the seq_cst fence of its next steal order the CAS
  *      before its load of bottom: the two sides cannot both miss the other's store (store
  *      buffering), so the owner never takes the last element without the CAS while the
  *      thief steals it. The release fence of push (lwsync, dmb ish, a membar on SPARC) and
- *      the acquire load of bottom in steal pass the element itself.
+ *      the acquire load of bottom in steal pass the element itself. An acq_rel fence is
+ *      nothing on x86 (the owner's store of bottom waits in the store buffer) and lwsync on
+ *      Power (which does not order a store before a later load), but a full membar on SPARC
+ *      PSO and RMO (GCC) and dmb ish on ARMv7 and AArch64, which do. Without a fence the
+ *      owner's relaxed store and load (mov, st/ld, str/ldr) are reordered on every
+ *      architecture but SC.
  */
 #include <stdatomic.h>
 #include <pthread.h>
@@ -19,7 +31,13 @@
 #define SIZE 4
 #define EMPTY (-1)
 #define ABORT (-2)
+#if defined(NO_TAKE_FENCE)
+#define TAKE_FENCE()
+#elif defined(TAKE_FENCE_ACQ_REL)
+#define TAKE_FENCE() atomic_thread_fence(memory_order_acq_rel)
+#else
 #define TAKE_FENCE() atomic_thread_fence(memory_order_seq_cst)
+#endif
 
 atomic_long top, bottom;
 atomic_int buffer[SIZE];
