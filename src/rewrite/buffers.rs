@@ -1,0 +1,390 @@
+//! The generated machine: one helper function per rule of Fig. 3, per buffer group and for
+//! all groups together, so that the rewritten statements only call them.
+
+use super::*;
+
+impl Rewriter<'_> {
+    fn global(&mut self, name: String, ty: Type) -> VarId {
+        let v = self.out.add_var(Var { name, ty, storage: Storage::Global, init: None, address_taken: false, loc: Loc::default() });
+        self.out.globals.push(v);
+        v
+    }
+
+    /// Adds a function `name(params) -> ret` whose body `body` builds from the parameters.
+    pub(super) fn new_func(&mut self, name: String, params: &[(&str, Type)], ret: Type, body: impl FnOnce(&mut Self, &[Expr]) -> Block) -> FuncId {
+        let f = FuncId(self.out.funcs.len() as u32);
+        self.out.funcs.push(Function {
+            name,
+            ty: FuncType { ret, params: params.iter().map(|p| p.1.clone()).collect(), variadic: false },
+            params: vec![],
+            body: None,
+            loc: Loc::default(),
+        });
+        let mut vars = vec![];
+        let mut exprs = vec![];
+        for (pn, pt) in params {
+            let v = self.out.add_var(Var {
+                name: pn.to_string(),
+                ty: pt.clone(),
+                storage: Storage::Local { func: f },
+                init: None,
+                address_taken: false,
+                loc: Loc::default(),
+            });
+            vars.push(v);
+            exprs.push(var(v, pt));
+        }
+        let b = body(self, &exprs);
+        let func = &mut self.out.funcs[f.0 as usize];
+        func.params = vars;
+        func.body = Some(b);
+        f
+    }
+
+    fn local(&mut self, f: FuncId, name: &str, ty: Type) -> Expr {
+        let v = self.out.add_var(Var { name: name.into(), ty: ty.clone(), storage: Storage::Temp { func: f }, init: None, address_taken: false, loc: Loc::default() });
+        var(v, &ty)
+    }
+
+    pub(super) fn make_group_fns(&mut self, g: usize) {
+        let n = self.groups[g].depth as u64;
+        let elem = self.groups[g].elem.clone();
+        let base = if self.tso_fifo {
+            "store_buffer".to_string()
+        } else {
+            sanitize(&self.aeg.object(*self.groups[g].objects.iter().next().expect("non-empty")).name)
+        };
+        let base = format!("{base}$g{g}");
+        let pty = Type::ptr_to(elem.clone());
+        let arr = |t: Type| Type::Array(Box::new(t), Some(n));
+        let gv = GroupVars {
+            addr: { let v = self.global(format!("{base}_addr"), arr(pty.clone())); var(v, &arr(pty.clone())) },
+            val: { let v = self.global(format!("{base}_val"), arr(elem.clone())); var(v, &arr(elem.clone())) },
+            thd: { let v = self.global(format!("{base}_thd"), arr(Type::INT)); var(v, &arr(Type::INT)) },
+            // How many lwsyncs of its thread follow the entry (0: none, may leave freely).
+            lw: { let v = self.global(format!("{base}_lw"), arr(Type::INT)); var(v, &arr(Type::INT)) },
+            live: { let v = self.global(format!("{base}_live"), arr(Type::Bool)); var(v, &arr(Type::Bool)) },
+            n: { let v = self.global(format!("{base}_n"), Type::INT); var(v, &Type::INT) },
+            cap: self.hold_groups.contains(&g).then(|| {
+                let v = self.global(format!("{base}_cap"), arr(pty.clone()));
+                var(v, &arr(pty.clone()))
+            }),
+            tag: self.tagged().then(|| {
+                let v = self.global(format!("{base}_tag"), arr(Type::UINT));
+                var(v, &arr(Type::UINT))
+            }),
+            pass: self.tagged().then(|| {
+                let v = self.global(format!("{base}_pass"), arr(Type::UINT));
+                var(v, &arr(Type::UINT))
+            }),
+        };
+        let at = |a: &Expr, i: u64| index(a.clone(), int(i as i128));
+        let l = Loc::default();
+        // Flushing entry i: WRITE FROM BUFFER TO MEMORY (Fig. 3), rule f(w(w)).
+        let flush_i = |gv: &GroupVars, i: u64| -> Block {
+            let mut b = vec![];
+            if let Some(cap) = &gv.cap {
+                // A read held past this write takes memory's value from just before it.
+                let c = at(cap, i);
+                let save = vec![assign(deref(c.clone()), deref(at(&gv.addr, i)), l), assign(c.clone(), null(&c.ty), l)];
+                b.push(if_(ne(c.clone(), null(&c.ty)), save, vec![], l));
+            }
+            b.extend([assign(deref(at(&gv.addr, i)), at(&gv.val, i), l), assign(at(&gv.live, i), int(0), l)]);
+            b
+        };
+        // Buffer empty again: slots are reused (keeps loops within the depth).
+        let reset = |gv: &GroupVars| -> Stmt {
+            let mut all_dead = int(1);
+            for i in 0..n {
+                all_dead = and(all_dead, not(at(&gv.live, i)));
+            }
+            if_(all_dead, vec![assign(gv.n.clone(), int(0), l)], vec![], l)
+        };
+        // Entry i must leave before an own entry j >= i to the same address (W4: FIFO per
+        // address), where `extra` selects which own entries force the flush. Another
+        // thread's entry forced out this way is not held back by its own thread's writes
+        // from before an lwsync (`__weakc_lw_blocked`): more behaviours, never fewer (a
+        // precise version inlines a cross-buffer flush at every forced flush: 1000x slower).
+        // With `marked`, only entries an lwsync marked count, and of them (with tags) only
+        // those whose tag is not in the mask (the writes the current one passes).
+        let anchor = |gv: &GroupVars, i: u64, me: &Expr, addr: &Expr, marked: Option<Option<&Expr>>| -> Expr {
+            let mut any = int(0);
+            for j in i..n {
+                let mut c = and(and(at(&gv.live, j), eq(at(&gv.thd, j), me.clone())), eq(at(&gv.addr, j), addr.clone()));
+                if let Some(mask) = marked {
+                    c = and(c, lt(int(0), at(&gv.lw, j)));
+                    if let (Some(mask), Some(tag)) = (mask, &gv.tag) {
+                        c = and(c, eq(bin(BinOp::BitAnd, at(tag, j), mask.clone()), uint(0)));
+                    }
+                }
+                any = or(any, c);
+            }
+            any
+        };
+        let fenced = self.model.fences.values().any(|e| e.mark_writes);
+        let tso_fifo = self.tso_fifo;
+
+        // Flush every entry of `me` (and, per address, everything ahead of it): fences that
+        // order W→R, thread end, and W→W on TSO.
+        let flush_own = self.new_func(format!("{base}_flush_own"), &[("me", Type::INT)], Type::Void, |_, p| {
+            let mut b = vec![];
+            for i in 0..n {
+                let c = and(at(&gv.live, i), anchor(&gv, i, &p[0], &at(&gv.addr, i), None));
+                b.push(if_(c, flush_i(&gv, i), vec![], l));
+            }
+            b.push(reset(&gv));
+            b
+        });
+        let (flush_lw, mark_lw) = if fenced {
+            let params: &[(&str, Type)] = if gv.tag.is_some() { &[("me", Type::INT), ("mask", Type::UINT)] } else { &[("me", Type::INT)] };
+            let fl = self.new_func(format!("{base}_flush_lw"), params, Type::Void, |_, p| {
+                let mut b = vec![];
+                for i in 0..n {
+                    let c = and(at(&gv.live, i), anchor(&gv, i, &p[0], &at(&gv.addr, i), Some(p.get(1))));
+                    b.push(if_(c, flush_i(&gv, i), vec![], l));
+                }
+                b.push(reset(&gv));
+                b
+            });
+            let mk = self.new_func(format!("{base}_mark_lw"), &[("me", Type::INT)], Type::Void, |_, p| {
+                (0..n)
+                    .map(|i| {
+                        let bump = assign(at(&gv.lw, i), bin(BinOp::Add, at(&gv.lw, i), int(1)), l);
+                        if_(and(at(&gv.live, i), eq(at(&gv.thd, i), p[0].clone())), vec![bump], vec![], l)
+                    })
+                    .collect()
+            });
+            (Some(fl), Some(mk))
+        } else {
+            (None, None)
+        };
+        // Non-deterministic flush of the oldest entries per address, inserted before reads
+        // where its effect can be observed (§4.4).
+        let lw_blocked = self.lw_blocked;
+        // `__weakc_lw_blocked(thread, lwsyncs after it[, what it passes])` for entry i
+        let blocked_args = |i: u64| -> Vec<Expr> {
+            let mut a = vec![at(&gv.thd, i), at(&gv.lw, i)];
+            a.extend(gv.pass.as_ref().map(|p| at(p, i)));
+            a
+        };
+        let flush_some = self.new_func(format!("{base}_flush_some"), &[], Type::Void, |s, _| {
+            let fid = FuncId(s.out.funcs.len() as u32 - 1);
+            let mut b = vec![];
+            for i in 0..n {
+                let mut c = and(at(&gv.live, i), nondet_bool());
+                if let Some(f) = lw_blocked {
+                    // An entry leaves only after its thread's entries from before an lwsync
+                    // that follows it (W1 with lwsync in ab; they may still be read early).
+                    let blocked = s.local(fid, &format!("blocked{i}"), Type::Bool);
+                    b.push(stmt(
+                        StmtKind::Call { dest: Some(blocked.clone()), callee: Callee::Direct(f), args: blocked_args(i) },
+                        l,
+                    ));
+                    c = and(c, not(blocked));
+                }
+                for k in 0..i {
+                    // Oldest per address (coherence); on TSO also oldest of its thread.
+                    let mut older = eq(at(&gv.addr, k), at(&gv.addr, i));
+                    if tso_fifo {
+                        older = or(older, eq(at(&gv.thd, k), at(&gv.thd, i)));
+                    }
+                    c = and(c, not(and(at(&gv.live, k), older)));
+                }
+                b.push(if_(c, flush_i(&gv, i), vec![], l));
+            }
+            b.push(reset(&gv));
+            b
+        });
+        // READ FROM memory or buffer: own newest entry (rfi, store forwarding); with
+        // non-atomic writes (rfe relaxed) also another thread's entry (R6, visible(w, r)).
+        let rfe = self.model.rfe_relaxed;
+        let b_blocked = self.lw_blocked.filter(|_| self.model.lw_b_cumulative);
+        let read_fn = |s: &mut Self, name: String, others: bool| {
+            s.new_func(name, &[("p", pty.clone()), ("me", Type::INT)], elem.clone(), |s, p| {
+                let fid = FuncId(s.out.funcs.len() as u32 - 1);
+                let v = s.local(fid, "v", elem.clone());
+                let mut b = vec![assign(v.clone(), deref(p[0].clone()), l)];
+                for i in 0..n {
+                    let mut who = eq(at(&gv.thd, i), p[1].clone());
+                    if others {
+                        let mut seen = nondet_bool();
+                        if let Some(f) = b_blocked {
+                            // B-cumulativity: another thread sees the entry only after its
+                            // thread's writes from before an lwsync that precedes it.
+                            let blocked = s.local(fid, &format!("blocked{i}"), Type::Bool);
+                            b.push(stmt(StmtKind::Call { dest: Some(blocked.clone()), callee: Callee::Direct(f), args: blocked_args(i) }, l));
+                            seen = and(seen, not(blocked));
+                        }
+                        who = or(who, seen);
+                    }
+                    let c = and(and(at(&gv.live, i), eq(at(&gv.addr, i), p[0].clone())), who);
+                    b.push(if_(c, vec![assign(v.clone(), at(&gv.val, i), l)], vec![], l));
+                }
+                b.push(stmt(StmtKind::Return(Some(v)), l));
+                b
+            })
+        };
+        let read = read_fn(self, format!("{base}_read"), rfe);
+        let has_global = self.plan.global_reads.iter().any(|&x| self.group_of_site(x) == Some(g));
+        let read_own = (rfe && has_global).then(|| read_fn(self, format!("{base}_read_own"), false));
+        // WRITE TO BUFFER, rule d(w(w)); a full buffer blocks the delay (never a false alarm).
+        // With tags, a fourth parameter: the bits of the write's site (see `lw_bits`).
+        let mut delay_params = vec![("p", pty.clone()), ("v", elem.clone()), ("me", Type::INT)];
+        if gv.tag.is_some() {
+            delay_params.push(("tag", Type::UINT));
+            delay_params.push(("pass", Type::UINT));
+        }
+        let delay = self.new_func(format!("{base}_delay"), &delay_params, Type::Void, |_, p| {
+            let i = gv.n.clone();
+            let mut b = vec![
+                assume(lt(gv.n.clone(), int(n as i128)), l),
+                assign(index(gv.addr.clone(), i.clone()), p[0].clone(), l),
+                assign(index(gv.val.clone(), i.clone()), p[1].clone(), l),
+                assign(index(gv.thd.clone(), i.clone()), p[2].clone(), l),
+                assign(index(gv.lw.clone(), i.clone()), int(0), l),
+                assign(index(gv.live.clone(), i.clone()), int(1), l),
+            ];
+            if let (Some(tag), Some(pass)) = (&gv.tag, &gv.pass) {
+                b.push(assign(index(tag.clone(), i.clone()), p[3].clone(), l));
+                b.push(assign(index(pass.clone(), i.clone()), p[4].clone(), l));
+            }
+            b.push(assign(gv.n.clone(), bin(BinOp::Add, gv.n.clone(), int(1)), l));
+            b
+        });
+        // A write: own entries to the same address go first (coherence, W4). On TSO a write
+        // of a thread with pending writes either queues behind them or waits for them all.
+        let coherent = |p: &[Expr]| -> Block {
+            let mut direct = vec![];
+            if tso_fifo {
+                direct.push(call(flush_own, vec![p[1].clone()], l));
+            } else {
+                for i in 0..n {
+                    let c = and(and(at(&gv.live, i), eq(at(&gv.addr, i), p[0].clone())), anchor(&gv, i, &p[1], &p[0], None));
+                    direct.push(if_(c, flush_i(&gv, i), vec![], l));
+                }
+                direct.push(reset(&gv));
+            }
+            direct
+        };
+        let flush_addr = self.rmw_groups.contains(&g).then(|| {
+            self.new_func(format!("{base}_flush_addr"), &[("p", pty.clone()), ("me", Type::INT)], Type::Void, |_, p| coherent(p))
+        });
+        let write = self.new_func(format!("{base}_write"), &[("p", pty.clone()), ("v", elem.clone()), ("me", Type::INT)], Type::Void, |_, p| {
+            let mut direct = coherent(&[p[0].clone(), p[2].clone()]);
+            direct.push(assign(deref(p[0].clone()), p[1].clone(), l));
+            if !tso_fifo {
+                return direct;
+            }
+            let mut own = int(0);
+            for i in 0..n {
+                own = or(own, and(at(&gv.live, i), eq(at(&gv.thd, i), p[2].clone())));
+            }
+            let mut args = p.to_vec();
+            if gv.tag.is_some() {
+                args.extend([uint(0), uint(0)]);
+            }
+            vec![if_(and(own, nondet_bool()), vec![call(delay, args, l)], direct, l)]
+        });
+        let (hold, read_held) = match gv.cap.clone() {
+            None => (None, None),
+            Some(cap) => {
+                // `delay`, the entry remembering where the held read's snapshot goes.
+                let mut hold_params = vec![("p", pty.clone()), ("v", elem.clone()), ("me", Type::INT), ("s", pty.clone())];
+                if gv.tag.is_some() {
+                    hold_params.push(("tag", Type::UINT));
+                    hold_params.push(("pass", Type::UINT));
+                }
+                let hold = self.new_func(format!("{base}_hold"), &hold_params, Type::Void, |_, p| {
+                    let i = gv.n.clone();
+                    let mut args = p[..3].to_vec();
+                    args.extend(p[4..].iter().cloned());
+                    vec![
+                        call(delay, args, l),
+                        assign(index(cap.clone(), bin(BinOp::Sub, i, int(1))), p[3].clone(), l),
+                    ]
+                });
+                // READ FROM memory or buffer for a held read: while the write that holds
+                // it is buffered, what `read` sees without that write and the thread's later
+                // entries; once it has left, the value memory held just before.
+                let read_held = self.new_func(format!("{base}_read_held"), &[("p", pty.clone()), ("me", Type::INT), ("s", pty.clone())], elem.clone(), |s, p| {
+                    let fid = FuncId(s.out.funcs.len() as u32 - 1);
+                    let v = s.local(fid, "v", elem.clone());
+                    let hit = s.local(fid, "hit", Type::Bool);
+                    let mut b = vec![assign(v.clone(), deref(p[0].clone()), l), assign(hit.clone(), int(0), l)];
+                    for i in 0..n {
+                        let mine = and(at(&gv.live, i), eq(at(&cap, i), p[2].clone()));
+                        b.push(if_(mine, vec![assign(hit.clone(), int(1), l)], vec![], l));
+                        let own = eq(at(&gv.thd, i), p[1].clone());
+                        let mut who = and(own.clone(), not(hit.clone()));
+                        if rfe {
+                            who = or(who, and(not(own), nondet_bool()));
+                        }
+                        let c = and(and(at(&gv.live, i), eq(at(&gv.addr, i), p[0].clone())), who);
+                        b.push(if_(c, vec![assign(v.clone(), at(&gv.val, i), l)], vec![], l));
+                    }
+                    let release: Block = (0..n).map(|i| if_(eq(at(&cap, i), p[2].clone()), vec![assign(at(&cap, i), null(&pty), l)], vec![], l)).collect();
+                    b.push(if_(hit, release, vec![assign(v.clone(), deref(p[2].clone()), l)], l));
+                    b.push(stmt(StmtKind::Return(Some(v)), l));
+                    b
+                });
+                (Some(hold), Some(read_held))
+            }
+        };
+        self.groups[g].vars = Some(gv.clone());
+        self.groups[g].fns = GroupFns {
+            flush_own: Some(flush_own),
+            flush_lw,
+            mark_lw,
+            flush_some: Some(flush_some),
+            read: Some(read),
+            read_own,
+            write: Some(write),
+            flush_addr,
+            delay: Some(delay),
+            hold,
+            read_held,
+        };
+    }
+
+    pub(super) fn make_global_fns(&mut self) {
+        let fns: Vec<GroupFns> = self.groups.iter().map(|g| g.fns).collect();
+        let l = Loc::default();
+        let all = |pick: fn(&GroupFns) -> Option<FuncId>, p: &[Expr]| -> Block {
+            fns.iter().filter_map(pick).map(|f| call(f, vec![p[0].clone()], l)).collect()
+        };
+        if let Some(f) = self.lw_blocked {
+            let ps: Vec<Expr> = self.out.func(f).params.iter().map(|&v| var(v, &self.out.var(v).ty)).collect();
+            let r = self.local(f, "r", Type::Bool);
+            let mut body = vec![assign(r.clone(), int(0), l)];
+            for g in &self.groups {
+                let gv = g.vars.as_ref().expect("made");
+                for i in 0..g.depth as u64 {
+                    let at = |a: &Expr| index(a.clone(), int(i as i128));
+                    let mut c = and(and(at(&gv.live), eq(at(&gv.thd), ps[0].clone())), lt(ps[1].clone(), at(&gv.lw)));
+                    // an entry the blocked one passes does not hold it back
+                    if let (Some(tag), Some(mask)) = (&gv.tag, ps.get(2)) {
+                        c = and(c, eq(bin(BinOp::BitAnd, at(tag), mask.clone()), uint(0)));
+                    }
+                    body.push(if_(c, vec![assign(r.clone(), int(1), l)], vec![], l));
+                }
+            }
+            body.push(stmt(StmtKind::Return(Some(r)), l));
+            self.out.funcs[f.0 as usize].body = Some(body);
+        }
+        self.flush_all_own = Some(self.new_func("__weakc_flush_all_own".into(), &[("me", Type::INT)], Type::Void, |_, p| all(|g| g.flush_own, p)));
+        if fns.iter().any(|g| g.flush_lw.is_some()) {
+            let tagged = self.tagged();
+            let params: &[(&str, Type)] = if tagged { &[("me", Type::INT), ("mask", Type::UINT)] } else { &[("me", Type::INT)] };
+            self.flush_all_lw = Some(self.new_func("__weakc_flush_all_lw".into(), params, Type::Void, |_, p| {
+                fns.iter().filter_map(|g| g.flush_lw).map(|f| call(f, p.to_vec(), l)).collect()
+            }));
+            self.mark_all_lw = Some(self.new_func("__weakc_mark_all_lw".into(), &[("me", Type::INT)], Type::Void, |_, p| all(|g| g.mark_lw, p)));
+        }
+    }
+}
+
+/// A C identifier fragment from an object name (`s.f[]` → `s_f`).
+fn sanitize(name: &str) -> String {
+    let s: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
+    s.trim_end_matches('_').to_string()
+}

@@ -1,0 +1,633 @@
+//! Rewriting the user's statements: each one is preceded by the flushes and completions the
+//! architecture orders before it, and shared accesses go through the buffer helpers.
+
+use super::*;
+use super::pending::vars_used;
+
+pub(super) struct Ctx {
+    pub(super) func: FuncId,
+    pub(super) me: Expr,
+    pub(super) entry: bool,
+    /// Inside a user atomic section: do not open nested ones.
+    pub(super) atomic_depth: u32,
+    /// The statement being rewritten (`None`: the end of the function), for completions of
+    /// the reads that may be pending there only.
+    pub(super) at: Option<u32>,
+}
+
+impl Rewriter<'_> {
+    fn wrap(&self, ctx: &Ctx, body: Block, loc: Loc) -> Block {
+        if body.is_empty() {
+            return body;
+        }
+        if ctx.atomic_depth > 0 {
+            body
+        } else {
+            atomic(body, loc)
+        }
+    }
+
+    fn call_me(&self, f: Option<FuncId>, ctx: &Ctx, loc: Loc) -> Option<Stmt> {
+        f.map(|f| call(f, vec![ctx.me.clone()], loc))
+    }
+
+    /// Some fence of the program only marks writes (orders them before later writes, not
+    /// before later reads) on a model that does not keep write order anyway: entries must
+    /// then leave, and on B-cumulative models be seen, after the marked ones
+    /// (`__weakc_lw_blocked`).
+    pub(super) fn program_marks_writes(&self) -> bool {
+        if self.model.ww_preserved || self.tso_fifo {
+            return false;
+        }
+        let mut any = false;
+        for f in &self.src.funcs {
+            if let Some(body) = &f.body {
+                walk_stmts(body, &mut |s| {
+                    if let StmtKind::Fence(fence) = &s.kind {
+                        any |= self.fence_effect(*fence).mark_writes;
+                    }
+                });
+            }
+        }
+        any
+    }
+
+    /// Buffer entries carry the tag of their write site ([`Plan::lw_pass`]).
+    pub(super) fn tagged(&self) -> bool {
+        !self.lw_bits.is_empty() && self.model.fences.values().any(|e| e.mark_writes)
+    }
+
+    /// The tag of the write statement `sid`: the bits of its sites.
+    fn site_tag(&self, sid: u32) -> u32 {
+        self.sites_of.get(&sid).into_iter().flatten().filter_map(|x| self.lw_bits.get(x)).fold(0, |m, b| m | b)
+    }
+
+    /// The entries the write statement `sid` passes: the bits of the W1 of its `lw_pass` pairs.
+    fn pass_mask(&self, sid: u32) -> u32 {
+        let sites = self.sites_of.get(&sid).map_or(&[][..], Vec::as_slice);
+        self.plan.lw_pass.iter().filter(|(_, w2)| sites.contains(w2)).filter_map(|(w1, _)| self.lw_bits.get(w1)).fold(0, |m, b| m | b)
+    }
+
+    /// `__weakc_flush_all_lw(me[, mask])`: the thread's lwsync-marked entries to memory, but
+    /// those whose tag is in `mask`.
+    fn flush_lw_call(&self, ctx: &Ctx, mask: u32, loc: Loc) -> Option<Stmt> {
+        let f = self.flush_all_lw?;
+        let mut args = vec![ctx.me.clone()];
+        if self.tagged() {
+            args.push(uint(mask));
+        }
+        Some(call(f, args, loc))
+    }
+
+    /// Completes the pending reads `filter` selects (READ FROM SET, rule f(r(w, r))), with
+    /// what their deferred statements need (see `complete`).
+    fn complete_reads(&self, ctx: &Ctx, filter: impl Fn(&PendingRead) -> bool, loc: Loc) -> Block {
+        let pending: &[PendingRead] = self.pending.get(&ctx.func).map_or(&[], Vec::as_slice);
+        let triggers = pending.iter().enumerate().filter(|(_, p)| filter(p)).map(|(i, _)| (i, None)).collect();
+        self.complete(ctx, triggers, loc)
+    }
+
+    /// Completes the reads whose value a branch has guessed (a control dependency orders them
+    /// before what follows). `picks`: also those only picks guessed (before an assertion,
+    /// which must see real values; a pick orders nothing).
+    fn complete_speculated(&self, ctx: &Ctx, loc: Loc, picks: bool) -> Block {
+        let Some(pending) = self.pending.get(&ctx.func) else { return vec![] };
+        let triggers = pending
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| {
+                let flags = p.spec.iter().filter(|sp| picks || sp.ctrl).map(|sp| sp.flag).chain(p.fwd.iter().map(|f| f.flag));
+                let any = flags.map(|f| var(f, &Type::Bool)).reduce(or)?;
+                Some((i, Some(any)))
+            })
+            .collect();
+        self.complete(ctx, triggers, loc)
+    }
+
+    fn fence_effect(&self, f: Fence) -> FenceEffect {
+        self.model.fences.get(&f).copied().unwrap_or_default()
+    }
+
+    /// Everything a fence does to the machine: flush writes, mark them, complete reads.
+    fn fence_stmts(&self, ctx: &Ctx, eff: FenceEffect, loc: Loc) -> Block {
+        let mut b = vec![];
+        if eff.flush_reads {
+            let light = !eff.flush_writes;
+            b.extend(self.complete_reads(ctx, |p| !(light && p.lw_free), loc));
+        }
+        if eff.flush_writes {
+            b.extend(self.call_me(self.flush_all_own, ctx, loc));
+        } else if eff.mark_writes {
+            b.extend(self.call_me(self.mark_all_lw, ctx, loc));
+        }
+        b
+    }
+
+    fn full(&self) -> FenceEffect {
+        FenceEffect { flush_writes: true, mark_writes: false, flush_reads: true }
+    }
+
+    /// Writes ordered before any later write of the thread must be in memory first.
+    /// `skip`: the pending read whose deferred statement is being performed (never completed
+    /// from inside its own completion).
+    /// `buffered`: the write enters the buffer, where lwsync-marked entries need not have left
+    /// yet — they must only reach memory first (see `flush_some`), so another thread may read
+    /// the new write early (ESOP's lwsync is not B-cumulative from a write).
+    /// `pass`: the entries the write need not wait for at all ([`Plan::lw_pass`], by tag).
+    /// `spare`: pending reads the caller completes or not itself: one the write may hold (see
+    /// [`Hold`]), or one whose deferred store it may supersede (see `make_supersedes`).
+    fn pre_write(&self, ctx: &Ctx, objs: &BTreeSet<ObjId>, skip: Option<usize>, spare: &[usize], buffered: bool, pass: u32, loc: Loc) -> Block {
+        let mut b = vec![];
+        if self.tso_fifo {
+            // Writes queue in the FIFO buffer (`*_write`): nothing to flush here.
+        } else if self.model.ww_preserved {
+            b.extend(self.call_me(self.flush_all_own, ctx, loc));
+        } else if !buffered {
+            b.extend(self.flush_lw_call(ctx, pass, loc));
+        }
+        if self.model.ctrl_orders_writes && skip.is_none() {
+            b.extend(self.complete_speculated(ctx, loc, false));
+        }
+        // A read delayed past a later write to the same location would break coherence.
+        let spared: Vec<VarId> = skip.iter().chain(spare).map(|&i| self.pending[&ctx.func][i].ptr).collect();
+        b.extend(self.complete_reads(ctx, |p| !spared.contains(&p.ptr) && !p.objects.is_disjoint(objs), loc));
+        b
+    }
+
+    pub(super) fn rewrite_func(&mut self, f: FuncId) {
+        let body = self.src.func(f).body.clone().expect("has body");
+        let entry = self.entries.contains(&f);
+        let loc = self.src.func(f).loc;
+        let mut prologue = vec![];
+        let me = if entry {
+            let mv = self.out.add_var(Var { name: "__weakc_me".into(), ty: Type::INT, storage: Storage::Temp { func: f }, init: None, address_taken: false, loc });
+            self.entry_me.insert(f, mv);
+            let me = var(mv, &Type::INT);
+            if Some(f) == self.src.main {
+                prologue.push(assign(me.clone(), int(0), loc));
+            } else {
+                let next = var(self.next_tid.expect("made"), &Type::INT);
+                prologue.extend(atomic(
+                    vec![assign(next.clone(), bin(BinOp::Add, next.clone(), int(1)), loc), assign(me.clone(), next, loc)],
+                    loc,
+                ));
+            }
+            me
+        } else {
+            var(self.me_var(f), &Type::INT)
+        };
+        for p in self.pending.get(&f).cloned().unwrap_or_default() {
+            if !self.out.var(p.ptr).is_global() {
+                let t = self.out.var(p.ptr).ty.clone();
+                prologue.push(assign(var(p.ptr, &t), null(&t), loc));
+                for d in &p.deferred {
+                    prologue.push(assign(var(d.flag, &Type::Bool), int(0), loc));
+                    if let Some(sup) = d.sup {
+                        prologue.push(assign(var(sup, &Type::Bool), int(0), loc));
+                    }
+                }
+                for sp in &p.spec {
+                    prologue.push(assign(var(sp.flag, &Type::Bool), int(0), loc));
+                }
+                for f in &p.fwd {
+                    prologue.push(assign(var(f.flag, &Type::Bool), int(0), loc));
+                }
+                if let Some(h) = p.hold {
+                    prologue.push(assign(var(h.held, &Type::Bool), int(0), loc));
+                }
+            }
+        }
+        let mut ctx = Ctx { func: f, me, entry, atomic_depth: 0, at: None };
+        self.plan_cascades(f, &ctx);
+        prologue.extend(self.cascade_prologue(f, loc));
+        let mut out = prologue;
+        out.extend(self.block(&body, &mut ctx));
+        // Falling off the end of a thread: THREAD END flushes everything.
+        ctx.at = None;
+        out.extend(self.end_of_thread(&ctx, loc));
+        self.out.funcs[f.0 as usize].body = Some(out);
+    }
+
+    fn end_of_thread(&self, ctx: &Ctx, loc: Loc) -> Block {
+        let mut b = self.complete_reads(ctx, |_| true, loc);
+        if ctx.entry {
+            b.extend(self.call_me(self.flush_all_own, ctx, loc));
+        }
+        self.wrap(ctx, b, loc)
+    }
+
+    fn block(&self, block: &[Stmt], ctx: &mut Ctx) -> Block {
+        let mut out = vec![];
+        for s in block {
+            self.stmt(s, ctx, &mut out);
+        }
+        out
+    }
+
+    fn stmt(&self, s: &Stmt, ctx: &mut Ctx, out: &mut Block) {
+        ctx.at = Some(s.id);
+        let pending: &[PendingRead] = self.pending.get(&ctx.func).map_or(&[], Vec::as_slice);
+        let deferred = pending.iter().enumerate().find_map(|(i, p)| p.deferred.iter().find(|d| d.stmt.id == s.id).map(|d| (i, d.clone())));
+        if let Some((pi, d)) = deferred {
+            // While the read is pending the statement only is flagged (see `Deferred`).
+            let mut now = vec![];
+            self.stmt_inner(s, ctx, &mut now, Some(pi));
+            let pty = self.out.var(pending[pi].ptr).ty.clone();
+            let cond = ne(var(pending[pi].ptr, &pty), null(&pty));
+            out.push(if_(cond, vec![assign(var(d.flag, &Type::Bool), int(1), s.loc)], now, s.loc));
+            return;
+        }
+        self.stmt_inner(s, ctx, out, None);
+    }
+
+    pub(super) fn stmt_inner(&self, s: &Stmt, ctx: &mut Ctx, out: &mut Block, deferring: Option<usize>) {
+        let loc = s.loc;
+        let pending: &[PendingRead] = self.pending.get(&ctx.func).map_or(&[], Vec::as_slice);
+        // Uses of a delayed read's destination complete it first (dependencies are kept).
+        let mut used = vars_used(s);
+        let mut defined = None;
+        if let StmtKind::Assign { lhs: Expr { kind: ExprKind::Var(v), .. }, rhs } = &s.kind {
+            let mut in_rhs = false;
+            rhs.visit(&mut |x| in_rhs |= matches!(x.kind, ExprKind::Var(w) if w == *v));
+            if !in_rhs {
+                used.remove(v);
+            }
+            defined = Some(*v);
+        }
+        let mut pre = vec![];
+        // A read of a location a deferred store will write must see that store.
+        let read_objs = self.stmt_objects(s.id, Some(Dir::R));
+        let mut forward: Option<(usize, &PendingRead, &Forward)> = None;
+        // Completions not yet emitted: consecutive ones form one cascade (see `complete`).
+        let mut triggers = vec![];
+        for (i, p) in pending.iter().enumerate() {
+            if deferring == Some(i) {
+                continue;
+            }
+            let waits_for_store = !p.deferred_writes.is_disjoint(&read_objs);
+            if waits_for_store && deferring.is_none() && forward.is_none() {
+                if let Some(f) = p.fwd.iter().find(|f| f.site == s.id) {
+                    forward = Some((i, p, f));
+                    continue;
+                }
+            }
+            // (Statements the chain scan passed use and define no derived value there.)
+            let early = p.early_defs.contains(&s.id);
+            let derived_now = |v: &VarId| p.derived.contains(v) && !p.cond_derived.contains_key(v);
+            let uses_value = used.iter().any(derived_now) && !early;
+            // Redefining what the read or its deferred statements use: finish them first.
+            let overwrites = defined.is_some_and(|d| derived_now(&d) || p.inputs.contains(&d)) && !early;
+            // Conditionally derived values: only where a deferred statement defined them.
+            let cond_flags: Vec<Expr> = if early {
+                vec![]
+            } else {
+                used.iter().chain(defined.as_ref()).filter_map(|v| p.cond_derived.get(v)).flatten().map(|f| var(*f, &Type::Bool)).collect()
+            };
+            let speculable = matches!(s.kind, StmtKind::If { .. })
+                && !waits_for_store
+                && used.iter().filter(|v| p.derived.contains(v)).all(|v| p.spec.iter().any(|sp| sp.var == *v));
+            if uses_value && speculable {
+                // (Guesses stay where they were among the completions: after the earlier ones.)
+                pre.extend(self.complete(ctx, std::mem::take(&mut triggers), loc));
+                let pty = self.out.var(p.ptr).ty.clone();
+                for sp in p.spec.iter().filter(|sp| used.contains(&sp.var)) {
+                    let ty = self.out.var(sp.var).ty.clone();
+                    let flag = var(sp.flag, &Type::Bool);
+                    // The variable keeps its value: the statements that wait for the read
+                    // compute the real one from it (`r = r + t`), and the branch reads the
+                    // guess instead (see `guessed`).
+                    let guess = vec![assign(var(sp.guess, &ty), Expr::new(ExprKind::Nondet, ty.clone()), loc), assign(flag.clone(), int(1), loc)];
+                    pre.push(if_(and(ne(var(p.ptr, &pty), null(&pty)), not(flag)), guess, vec![], loc));
+                }
+                continue;
+            }
+            if overwrites && !uses_value && deferring.is_none() && defined.is_some_and(|d| derived_now(&d)) && read_objs.is_empty()
+                && self.cascades.get(&ctx.func).is_some_and(|c| self.src.func(ctx.func).body.as_ref().is_some_and(|b| c.before_on_every_path(b, i, s.id)))
+            {
+                // The read completes here though nothing here depends on it: everything after
+                // this point in the thread now waits for it, also what is independent of it
+                // (`idd_dynamic`: the store after the join, on the path that redefined it).
+                // Only where the read is surely pending from this iteration's site: from an
+                // earlier iteration of a loop, or a sibling branch, not said (see the README).
+                let v = defined.map(|d| self.src.var(d).name.clone()).unwrap_or_default();
+                let why = format!("`{v}` is redefined while the delayed read into `{}` may be pending: weakc completes the read there, so later accesses that do not depend on it cannot go before it", self.out.var(p.dest).name);
+                self.early_completions.borrow_mut().entry(s.id).or_insert((loc, why));
+            }
+            if uses_value && matches!(s.kind, StmtKind::Return(Some(_))) && !self.entry_me.contains_key(&ctx.func) {
+                // The value leaves the function: the read completes at the return, so what
+                // the caller does next waits for it even where it does not use the value
+                // (a load wrapped in a function: Concurrency Kit's `ck_pr_load_*`).
+                let why = format!(
+                    "the delayed read into `{}` completes where `{}` returns it, so the caller's later accesses that do not depend on it cannot go before it",
+                    self.out.var(p.dest).name,
+                    self.src.func(ctx.func).name
+                );
+                self.early_completions.borrow_mut().entry(s.id).or_insert((loc, why));
+            }
+            // When the read must complete: always, or under one of these conditions.
+            let mut when = cond_flags;
+            let mut always = uses_value || overwrites;
+            if waits_for_store {
+                // Not for stores a later write went ahead of: the read sees that write.
+                match self.superseded(p, &read_objs) {
+                    Some(all) => when.push(not(all)),
+                    None => always = true,
+                }
+            }
+            if always {
+                triggers.push((i, None));
+            } else if let Some(any) = when.into_iter().reduce(or) {
+                triggers.push((i, Some(any)));
+            }
+        }
+        pre.extend(self.complete(ctx, triggers, loc));
+        out.extend(self.wrap(ctx, pre, loc));
+        if let Some((pi, p, f)) = forward {
+            // Either the pending read completes first (the read then sees the store, or not),
+            // or the read takes a guess now (see `Forward`).
+            let StmtKind::Assign { lhs, rhs } = &s.kind else { unreachable!("forwards are made for plain reads") };
+            let gty = self.out.var(f.guess).ty.clone();
+            let aty = self.out.var(f.addr).ty.clone();
+            let pty = self.out.var(p.ptr).ty.clone();
+            let mut early = vec![assign(var(f.addr, &aty), addr_of(rhs.clone()), loc)];
+            // What memory (or the buffer) holds now, ignoring the deferred store.
+            self.emit(s, ctx, &mut early, deferring);
+            early.push(assign(var(f.mem, &gty), lhs.clone(), loc));
+            early.push(assign(var(f.guess, &gty), Expr::new(ExprKind::Nondet, gty.clone()), loc));
+            early.push(assign(lhs.clone(), var(f.guess, &gty), loc));
+            early.push(assign(var(f.flag, &Type::Bool), int(1), loc));
+            let mut wait = self.wrap(ctx, self.complete(ctx, vec![(pi, None)], loc), loc);
+            self.emit(s, ctx, &mut wait, deferring);
+            let forward = if_(and(ne(var(p.ptr, &pty), null(&pty)), nondet_bool()), early, wait, loc);
+            match self.superseded(p, &read_objs) {
+                // The stores are coherence-before a later write: the read sees that one.
+                Some(all) => {
+                    let mut now = vec![];
+                    self.emit(s, ctx, &mut now, deferring);
+                    out.push(if_(all, now, vec![forward], loc));
+                }
+                None => out.push(forward),
+            }
+            return;
+        }
+        self.emit(s, ctx, out, deferring);
+    }
+
+    /// A branch condition reading, for each speculated variable, its guess while one is in
+    /// force (`r$guessed ? r$guess : r`).
+    fn guessed(&self, ctx: &Ctx, cond: &Expr) -> Expr {
+        let mut guesses: BTreeMap<VarId, BTreeSet<(VarId, VarId)>> = BTreeMap::new();
+        for p in self.pending.get(&ctx.func).map_or(&[][..], Vec::as_slice) {
+            for sp in &p.spec {
+                guesses.entry(sp.var).or_default().insert((sp.flag, sp.guess));
+            }
+        }
+        let mut cond = cond.clone();
+        cond.visit_mut_post(&mut |e| {
+            let ExprKind::Var(v) = e.kind else { return };
+            for &(flag, guess) in guesses.get(&v).into_iter().flatten() {
+                let g = Expr::new(ExprKind::Var(guess), e.ty.clone());
+                *e = Expr::new(ExprKind::Cond(Box::new(var(flag, &Type::Bool)), Box::new(g), Box::new(e.clone())), e.ty.clone());
+            }
+        });
+        cond
+    }
+
+    /// Whether every deferred store of `p` to `objs` has been gone ahead of by a later write
+    /// of its thread (see `make_supersedes`); `None` when one of them cannot be.
+    fn superseded(&self, p: &PendingRead, objs: &BTreeSet<ObjId>) -> Option<Expr> {
+        let stores = p.deferred.iter().filter(|d| !self.stmt_objects(d.stmt.id, Some(Dir::W)).is_disjoint(objs));
+        stores.map(|d| d.sup.map(|v| var(v, &Type::Bool))).collect::<Option<Vec<_>>>()?.into_iter().reduce(and)
+    }
+
+    /// The statement itself, once the pending reads it waits for are complete.
+    fn emit(&self, s: &Stmt, ctx: &mut Ctx, out: &mut Block, deferring: Option<usize>) {
+        let loc = s.loc;
+        let pending: &[PendingRead] = self.pending.get(&ctx.func).map_or(&[], Vec::as_slice);
+        match &s.kind {
+            StmtKind::Assign { lhs, rhs } if lvalue_is_shared(self.src, lhs) => {
+                let objs = self.stmt_objects(s.id, Some(Dir::W));
+                let group = self.group_of_stmt(s.id, Dir::W);
+                let delayed = self.delayed_write_group(s.id).is_some();
+                let pass = self.pass_mask(s.id);
+                let hold = if deferring.is_none() { pending.iter().position(|p| p.hold.is_some() && self.holdable(p, s)) } else { None };
+                let sup = if deferring.is_none() { pending.iter().enumerate().find(|(_, p)| !self.supersedable(p, s).is_empty()).map(|(i, _)| i) } else { None };
+                let spare: Vec<usize> = hold.into_iter().chain(sup).collect();
+                // A release write (`STLR`): everything earlier of the thread completes first.
+                let mut b = if s.hw.release && deferring.is_none() { self.fence_stmts(ctx, self.full(), loc) } else { vec![] };
+                b.extend(self.pre_write(ctx, &objs, deferring, &spare, delayed, pass, loc));
+                if let Some(si) = sup {
+                    // Either the read completes first, or this write goes ahead of its
+                    // deferred stores to the variable (see `make_supersedes`).
+                    let p = &pending[si];
+                    let pty = self.out.var(p.ptr).ty.clone();
+                    let stores = self.supersedable(p, s);
+                    let waiting = stores.iter().map(|d| var(d.flag, &Type::Bool)).reduce(or).expect("non-empty");
+                    let ahead = stores
+                        .iter()
+                        .map(|d| {
+                            let sup = var(d.sup.expect("supersedable"), &Type::Bool);
+                            assign(sup.clone(), or(sup, var(d.flag, &Type::Bool)), loc)
+                        })
+                        .collect();
+                    let go = and(and(ne(var(p.ptr, &pty), null(&pty)), waiting), nondet_bool());
+                    b.push(if_(go, ahead, self.complete(ctx, vec![(si, None)], loc), loc));
+                }
+                match group {
+                    Some(g) => {
+                        let fns = self.groups[g].fns;
+                        let args = vec![addr_of(lhs.clone()), rhs.clone(), ctx.me.clone()];
+                        let direct = call(fns.write.expect("made"), args.clone(), loc);
+                        if delayed {
+                            // Straight to memory: lwsync-marked entries first.
+                            let mut to_memory: Block = self.flush_lw_call(ctx, pass, loc).filter(|_| !self.tso_fifo && !self.model.ww_preserved).into_iter().collect();
+                            to_memory.push(direct);
+                            let mut args = args;
+                            if self.groups[g].vars.as_ref().is_some_and(|gv| gv.tag.is_some()) {
+                                args.push(uint(self.site_tag(s.id)));
+                                args.push(uint(pass));
+                            }
+                            let mut write = vec![if_(nondet_bool(), vec![call(fns.delay.expect("made"), args.clone(), loc)], to_memory, loc)];
+                            if let Some(hi) = hold {
+                                // Either the pending read of this location completes first, or
+                                // the write enters the buffer holding it (see `Hold`).
+                                let p = &pending[hi];
+                                let h = p.hold.expect("holdable");
+                                let pty = self.out.var(p.ptr).ty.clone();
+                                let sty = self.out.var(h.snap).ty.clone();
+                                let held = var(h.held, &Type::Bool);
+                                let ptr = var(p.ptr, &pty);
+                                let same = eq(ptr.clone(), Expr::new(ExprKind::Cast(Box::new(addr_of(lhs.clone()))), pty.clone()));
+                                let keep = and(and(ne(ptr, null(&pty)), same), and(not(held.clone()), nondet_bool()));
+                                // (p, v, me, snapshot[, tag])
+                                let mut hold_args = args[..3].to_vec();
+                                hold_args.push(addr_of(var(h.snap, &sty)));
+                                hold_args.extend(args[3..].iter().cloned());
+                                let hold = vec![assign(held.clone(), int(1), loc), call(fns.hold.expect("made"), hold_args, loc)];
+                                write.insert(0, if_(not(held), self.complete(ctx, vec![(hi, None)], loc), vec![], loc));
+                                write = vec![if_(keep, hold, write, loc)];
+                            }
+                            b.extend(write);
+                        } else {
+                            b.push(direct);
+                        }
+                    }
+                    None => b.push(s.clone()),
+                }
+                out.extend(self.wrap(ctx, b, loc));
+            }
+            StmtKind::Assign { lhs, rhs } if is_lvalue(rhs) && lvalue_is_shared(self.src, rhs) => {
+                let normal: Block = match self.group_of_stmt(s.id, Dir::R) {
+                    Some(g) => {
+                        let fns = self.groups[g].fns;
+                        let global = self.sites_of.get(&s.id).is_some_and(|ss| {
+                            ss.iter().filter(|&&x| self.aeg.site(x).dir == Dir::R).all(|x| self.plan.global_reads.contains(x))
+                        });
+                        let read = if global { fns.read_own.or(fns.read) } else { fns.read };
+                        vec![
+                            call(fns.flush_some.expect("made"), vec![], loc),
+                            stmt(StmtKind::Call { dest: Some(lhs.clone()), callee: Callee::Direct(read.expect("made")), args: vec![addr_of(rhs.clone()), ctx.me.clone()] }, loc),
+                        ]
+                    }
+                    None => vec![s.clone()],
+                };
+                match self.pending_of_site.get(&s.id).map(|&i| &pending[i]) {
+                    Some(p) => {
+                        // DELAY READ, rule d(r(w, r)): remember the address in the read set.
+                        let t = self.out.var(p.ptr).ty.clone();
+                        let mut delay = vec![assign(var(p.ptr, &t), addr_of(rhs.clone()), loc)];
+                        delay.extend(self.count_delay(ctx, self.pending_of_site[&s.id], loc));
+                        let mut now = vec![assign(var(p.ptr, &t), null(&t), loc)];
+                        now.extend(normal);
+                        out.extend(self.wrap(ctx, vec![if_(nondet_bool(), delay, now, loc)], loc));
+                    }
+                    None if normal.len() > 1 => out.extend(self.wrap(ctx, normal, loc)),
+                    None => out.push(s.clone()),
+                }
+            }
+            StmtKind::Assign { lhs: Expr { kind: ExprKind::Var(v), .. }, .. }
+                if self.src.var(*v).is_global() && self.src.var(*v).name.starts_with(UNBUFFERED_PREFIX) =>
+            {
+                out.extend(self.wrap(ctx, vec![s.clone()], loc));
+            }
+            // What a read-modify-write or lock orders is in the barriers `crate::atomics`
+            // put around it; here only what its own write needs: coherence with the thread's
+            // own buffered writes and pending reads of the location, and for a release write
+            // (`STLXR`, an AArch64 unlock) everything earlier of the thread completed.
+            StmtKind::Rmw(r) => {
+                let objs = self.stmt_objects(s.id, None);
+                let mut b = if s.hw.release { self.fence_stmts(ctx, self.full(), loc) } else { vec![] };
+                b.extend(self.pre_write(ctx, &objs, None, &[], false, 0, loc));
+                if let Some(g) = self.group_of_stmt(s.id, Dir::W).or_else(|| self.group_of_stmt(s.id, Dir::R)) {
+                    let fns = self.groups[g].fns;
+                    // Another thread's buffered write may be what the read takes: it may
+                    // reach memory first.
+                    b.push(call(fns.flush_some.expect("made"), vec![], loc));
+                    if let Some(f) = fns.flush_addr {
+                        b.push(call(f, vec![r.ptr.clone(), ctx.me.clone()], loc));
+                        // a compare-exchange also reads (and may write) `*expected`
+                        if let (RmwOp::CompareExchange, Some(e)) = (r.op, &r.expected) {
+                            b.push(call(f, vec![Expr::new(ExprKind::Cast(Box::new(e.clone())), r.ptr.ty.clone()), ctx.me.clone()], loc));
+                        }
+                    }
+                }
+                b.push(s.clone());
+                out.extend(self.wrap(ctx, b, loc));
+            }
+            StmtKind::Lock(_) => out.push(s.clone()),
+            StmtKind::Unlock(_) => {
+                // The unlock's store is ordered after the writes its barrier orders.
+                let mut b = if s.hw.release { self.fence_stmts(ctx, self.full(), loc) } else { vec![] };
+                b.extend(self.pre_write(ctx, &BTreeSet::new(), None, &[], false, 0, loc));
+                out.extend(self.wrap(ctx, b, loc));
+                out.push(s.clone());
+            }
+            StmtKind::Spawn { .. } => {
+                let b = self.fence_stmts(ctx, self.full(), loc);
+                out.extend(self.wrap(ctx, b, loc));
+                out.push(s.clone());
+            }
+            StmtKind::Assert { .. } => {
+                // A property is checked on real values only: guesses are confirmed first.
+                let b = self.complete_speculated(ctx, loc, true);
+                out.extend(self.wrap(ctx, b, loc));
+                out.push(s.clone());
+            }
+            StmtKind::Fence(f) => {
+                let mut b = vec![];
+                if matches!(f, Fence::Isync | Fence::Isb) && self.model.ctrl_isync_orders_reads {
+                    b.extend(self.complete_speculated(ctx, loc, false));
+                }
+                b.extend(self.fence_stmts(ctx, self.fence_effect(*f), loc));
+                out.extend(self.wrap(ctx, b, loc));
+                out.push(s.clone());
+            }
+            StmtKind::Call { dest, callee, args } => {
+                if let Callee::Direct(g) = callee {
+                    // A call to a fence helper (`fence()`, `lwfence()`) completes reads here;
+                    // its writes are flushed inside the callee.
+                    let reads = self.must_fences.get(g).is_some_and(|fs| fs.iter().any(|f| self.fence_effect(*f).flush_reads));
+                    let isync = self.model.ctrl_isync_orders_reads && self.must_fences.get(g).is_some_and(|fs| fs.iter().any(|f| matches!(f, Fence::Isync | Fence::Isb)));
+                    if isync && !reads {
+                        let b = self.complete_speculated(ctx, loc, false);
+                        out.extend(self.wrap(ctx, b, loc));
+                    }
+                    if reads {
+                        let strong = self.must_fences.get(g).is_some_and(|fs| fs.iter().any(|f| self.fence_effect(*f).flush_writes));
+                        let b = self.complete_reads(ctx, |p| strong || !p.lw_free, loc);
+                        out.extend(self.wrap(ctx, b, loc));
+                    }
+                }
+                let mut args = args.clone();
+                let mut callee = callee.clone();
+                match &mut callee {
+                    Callee::Direct(g) => {
+                        if self.takes_me.contains(g) {
+                            args.push(ctx.me.clone());
+                        }
+                    }
+                    // Defined functions called through pointers take the thread id too: call
+                    // through the extended type.
+                    Callee::Indirect(e) => {
+                        if let Some(Type::Func(ft)) = e.ty.pointee() {
+                            let mut ft = (**ft).clone();
+                            ft.params.push(Type::INT);
+                            let ty = Type::ptr_to(Type::Func(Box::new(ft)));
+                            *e = Expr::new(ExprKind::Cast(Box::new(e.clone())), ty);
+                            args.push(ctx.me.clone());
+                        }
+                    }
+                }
+                out.push(Stmt { kind: StmtKind::Call { dest: dest.clone(), callee, args }, loc, id: s.id, hw: s.hw });
+            }
+            StmtKind::Return(_) => {
+                out.extend(self.end_of_thread(ctx, loc));
+                out.push(s.clone());
+            }
+            StmtKind::AtomicBegin => {
+                ctx.atomic_depth += 1;
+                out.push(s.clone());
+            }
+            StmtKind::AtomicEnd => {
+                ctx.atomic_depth = ctx.atomic_depth.saturating_sub(1);
+                out.push(s.clone());
+            }
+            StmtKind::If { cond, then_, else_ } => {
+                let cond = if deferring.is_none() { self.guessed(ctx, cond) } else { cond.clone() };
+                let then_ = self.block(then_, ctx);
+                let else_ = self.block(else_, ctx);
+                out.push(Stmt { kind: StmtKind::If { cond, then_, else_ }, loc, id: s.id, hw: s.hw });
+            }
+            StmtKind::Loop { body, latch } => {
+                let body = self.block(body, ctx);
+                let latch = self.block(latch, ctx);
+                out.push(Stmt { kind: StmtKind::Loop { body, latch }, loc, id: s.id, hw: s.hw });
+            }
+            StmtKind::Block(b) => {
+                let b = self.block(b, ctx);
+                out.push(Stmt { kind: StmtKind::Block(b), loc, id: s.id, hw: s.hw });
+            }
+            _ => out.push(s.clone()),
+        }
+    }
+}
