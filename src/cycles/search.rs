@@ -67,7 +67,6 @@ struct Shared<'a> {
     exact: Vec<bool>,
     /// Which critical cycles to report (the others are dropped before counting).
     keep: &'a (dyn Fn(&Cycle) -> bool + Sync),
-
 }
 
 impl Shared<'_> {
