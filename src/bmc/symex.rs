@@ -499,23 +499,23 @@ impl<'p> Symex<'p> {
 
     fn init_globals(&mut self) -> R<()> {
         let prog = self.prog;
-        let statics: Vec<VarId> = prog
+        let statics: Vec<(VarId, &Var)> = prog
             .vars
             .iter()
             .enumerate()
             .filter(|(_, v)| !matches!(v.ty, Type::Func(_)))
             .filter(|(_, v)| v.is_global() || matches!(v.storage, Storage::Local { .. }) && v.init.is_some())
-            .map(|(i, _)| VarId(i as u32))
+            .map(|(i, v)| (VarId(i as u32), v))
             .collect();
         // Every object first: an initialiser may take the address of a variable declared
         // (or first used) after the one it initialises.
-        for &id in &statics {
-            let o = self.new_object(prog.vars[id.0 as usize].name.clone(), ObjInit::Zero, Some(ObjRoot::Var(id)))?;
+        for &(id, v) in &statics {
+            let o = self.new_object(v.name.clone(), ObjInit::Zero, Some(ObjRoot::Var(id)))?;
             self.obj_of.insert((GLOBAL_FRAME, id), o);
         }
-        for &id in &statics {
-            let Some(init) = &prog.vars[id.0 as usize].init else { continue };
-            let cells = self.init_cells(&prog.vars[id.0 as usize].ty, Some(init))?;
+        for &(id, v) in &statics {
+            let Some(init) = &v.init else { continue };
+            let cells = self.init_cells(&v.ty, Some(init))?;
             if cells.iter().any(|c| as_const(c) != Some(0)) {
                 let o = self.obj_of[&(GLOBAL_FRAME, id)];
                 self.objects[o as usize].init = ObjInit::Cells(cells);

@@ -160,8 +160,9 @@ pub fn critical_cycles(aeg: &Aeg, arch: &Arch, limits: &Limits) -> CycleSet {
 /// limit counts accepted cycles only), in the event graph without the program-order pairs
 /// `skip` says and without the cycles that a chosen external read-from (`chosen_rfe`)
 /// breaks: the check of the lazy selection (`select::lazy`), which removes the pairs that
-/// cover every cycle through them and asks for the cycles the selection leaves unbroken. Only circuits through a relation that may be unsafe are enumerated, at most
-/// `per_edge` through each.
+/// cover every cycle through them and asks for the cycles the selection leaves unbroken.
+/// Only circuits through a relation that may be unsafe are enumerated, at most `per_edge`
+/// through each.
 pub fn critical_cycles_where(
     aeg: &Aeg,
     arch: &Arch,

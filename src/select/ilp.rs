@@ -135,12 +135,7 @@ fn components(ncand: usize, sets: &[Vec<usize>]) -> Vec<Vec<usize>> {
 /// redundant picks, most expensive first. Every set must be non-empty.
 pub(crate) fn greedy_cover(costs: &[u32], sets: &[Vec<usize>]) -> Vec<bool> {
     let m = costs.len();
-    let mut cycles_of: Vec<Vec<usize>> = vec![Vec::new(); m];
-    for (j, s) in sets.iter().enumerate() {
-        for &i in s {
-            cycles_of[i].push(j);
-        }
-    }
+    let cycles_of = sets_of(m, sets);
     let mut fresh: Vec<usize> = cycles_of.iter().map(|c| c.len()).collect();
     let mut covered = vec![false; sets.len()];
     let mut left = sets.len();
@@ -166,18 +161,27 @@ pub(crate) fn greedy_cover(costs: &[u32], sets: &[Vec<usize>]) -> Vec<bool> {
             }
         }
     }
-    reverse_delete(costs, sets, &mut sel);
+    reverse_delete_in(costs, sets, &cycles_of, &mut sel);
     sel
+}
+
+/// Per candidate of `m`, the sets that contain it.
+fn sets_of(m: usize, sets: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    let mut of: Vec<Vec<usize>> = vec![Vec::new(); m];
+    for (j, s) in sets.iter().enumerate() {
+        for &i in s {
+            of[i].push(j);
+        }
+    }
+    of
 }
 
 /// Drops the picks of `sel` every set of which has another pick, most expensive first.
 pub(crate) fn reverse_delete(costs: &[u32], sets: &[Vec<usize>], sel: &mut [bool]) {
-    let mut cycles_of: Vec<Vec<usize>> = vec![Vec::new(); costs.len()];
-    for (j, s) in sets.iter().enumerate() {
-        for &i in s {
-            cycles_of[i].push(j);
-        }
-    }
+    reverse_delete_in(costs, sets, &sets_of(costs.len(), sets), sel);
+}
+
+fn reverse_delete_in(costs: &[u32], sets: &[Vec<usize>], cycles_of: &[Vec<usize>], sel: &mut [bool]) {
     let mut count: Vec<usize> = sets.iter().map(|s| s.iter().filter(|&&i| sel[i]).count()).collect();
     let mut picked: Vec<usize> = (0..costs.len()).filter(|&i| sel[i]).collect();
     picked.sort_by_key(|&i| (std::cmp::Reverse(costs[i]), i));
