@@ -26,11 +26,13 @@
 //! 4), never a success.
 
 mod gaps;
+mod orders;
 mod patch;
 mod property;
 
 pub use gaps::Gap;
-pub use patch::{unified_diff, Anchor, Idiom, Scan};
+pub use orders::Strengthen;
+pub use patch::{unified_diff, Anchor, Edit, Idiom, Scan};
 
 use crate::aeg::{self, Aeg, Dir, EventId, PairInfo};
 use crate::arch::{Arch, Insertable};
@@ -100,13 +102,19 @@ impl Default for FenceArgs {
     }
 }
 
-/// A candidate: a fence of the menu at a gap.
+/// A candidate: a fence of the menu at a gap, or an atomic operation at a stronger order.
 #[derive(Clone, Debug)]
 pub struct Candidate {
-    /// Index into [`Problem::gaps`].
-    pub gap: usize,
-    pub ins: Insertable,
+    pub what: What,
     pub cost: u32,
+}
+
+#[derive(Copy, Clone, Debug)]
+pub enum What {
+    /// `gap`: index into [`Problem::gaps`].
+    Fence { gap: usize, ins: Insertable },
+    /// Index into [`Problem::orders`].
+    Order(usize),
 }
 
 /// The set-cover instance of one solve (exposed for tests and benchmarks).
@@ -122,7 +130,12 @@ pub struct Cover {
 /// One placement of an answer.
 #[derive(Clone, Debug, Serialize)]
 pub struct Placement {
+    /// `fence`, or `order` (an atomic operation's `memory_order` strengthened).
+    pub kind: &'static str,
+    /// The fence, or the order the operation gets (as the file spells it).
     pub fence: String,
+    /// `order`: the order the operation had.
+    pub from: Option<String>,
     pub cost: u32,
     pub function: String,
     pub line_before: Option<u32>,
@@ -137,9 +150,7 @@ pub struct Placement {
     /// A cheaper alternative the code may allow (dependencies), when there is one.
     pub alternative: Option<String>,
     #[serde(skip)]
-    pub gap: usize,
-    #[serde(skip)]
-    pub ins: Insertable,
+    pub what: What,
 }
 
 #[derive(Clone, Debug)]
@@ -202,8 +213,12 @@ pub struct Problem<'a> {
     pub candidates: Vec<Candidate>,
     /// Per gap, the program-order pairs of the event graph it lies on every path of.
     on_path: Vec<HashSet<(EventId, EventId)>>,
-    /// Candidates per gap.
-    by_gap: Vec<Vec<usize>>,
+    /// Order strengthenings of the source's atomic operations (C11, GCC builtins).
+    pub orders: Vec<Strengthen>,
+    /// The source program before atomics are compiled (what `orders` change).
+    raw: Option<Program>,
+    /// Functions whose gaps are candidates.
+    funcs: Vec<crate::ir::FuncId>,
     pub text: String,
     pub file: String,
 }
@@ -267,17 +282,48 @@ impl<'a> Problem<'a> {
             on_path.push(set);
         }
         let mut candidates = vec![];
-        let mut by_gap = vec![vec![]; gaps.len()];
-        for gi in 0..gaps.len() {
-            if on_path[gi].is_empty() {
+        for (gi, set) in on_path.iter().enumerate() {
+            if set.is_empty() {
                 continue;
             }
             for ins in arch.fence_menu() {
-                by_gap[gi].push(candidates.len());
-                candidates.push(Candidate { gap: gi, ins, cost: arch.fence_rule(ins.fence).cost });
+                candidates.push(Candidate { what: What::Fence { gap: gi, ins }, cost: arch.fence_rule(ins.fence).cost });
             }
         }
-        Ok(Problem { arch, base, opts: opts.clone(), gaps, candidates, on_path, by_gap, text, file })
+        let (raw, orders) = if cycle_pairs.is_empty() {
+            (None, vec![])
+        } else {
+            let (raw, orders) = orders::candidates(base, arch, opts, &file, &text, |g| same_events(&base.aeg, g))?;
+            (Some(raw), orders)
+        };
+        for (i, o) in orders.iter().enumerate() {
+            candidates.push(Candidate { what: What::Order(i), cost: o.cost });
+        }
+        Ok(Problem { arch, base, opts: opts.clone(), gaps, candidates, on_path, orders, raw, funcs, text, file })
+    }
+
+    /// Whether candidate `k` changes what orders some pair of `pairs`.
+    fn touches(&self, k: usize, pairs: &HashSet<(EventId, EventId)>) -> bool {
+        match self.candidates[k].what {
+            What::Fence { gap, .. } => !self.on_path[gap].is_disjoint(pairs),
+            What::Order(o) => pairs.iter().any(|p| self.orders[o].changed.contains_key(p)),
+        }
+    }
+
+    /// Whether candidate `k` is (or adds) a lightweight fence, whose effect herd's axioms decide.
+    fn light(&self, k: usize) -> bool {
+        match self.candidates[k].what {
+            What::Fence { ins, .. } => self.arch.fence_rule(ins.fence).light,
+            What::Order(o) => self.orders[o].light,
+        }
+    }
+
+    /// The cost the integer program minimises: the candidate's cost, scaled so that a fence
+    /// wins a tie with an order strengthening of the same cost (an order is proposed only
+    /// when it is cheaper).
+    fn weight(&self, k: usize) -> u32 {
+        let scale = self.candidates.len() as u32 + 1;
+        self.candidates[k].cost * scale + u32::from(matches!(self.candidates[k].what, What::Order(_)))
     }
 
     /// Program-order information of `(a, b)` in the original program.
@@ -296,9 +342,17 @@ impl<'a> Problem<'a> {
             let e = &c.edges[i];
             let mut info = self.base_info(c, i);
             for &k in cands {
-                let cand = &self.candidates[k];
-                if self.on_path[cand.gap].contains(&(e.from, e.to)) {
-                    info.fences.insert(cand.ins.fence);
+                match self.candidates[k].what {
+                    What::Fence { gap, ins } => {
+                        if self.on_path[gap].contains(&(e.from, e.to)) {
+                            info.fences.insert(ins.fence);
+                        }
+                    }
+                    What::Order(o) => {
+                        if let Some(more) = self.orders[o].changed.get(&(e.from, e.to)) {
+                            orders::merge(&mut info, more);
+                        }
+                    }
                 }
             }
             info
@@ -319,7 +373,7 @@ impl<'a> Problem<'a> {
         let mut local_of = |k: usize, cover: &mut Cover| {
             *local.entry(k).or_insert_with(|| {
                 cover.cands.push(k);
-                cover.costs.push(self.candidates[k].cost);
+                cover.costs.push(self.weight(k));
                 cover.cands.len() - 1
             })
         };
@@ -336,20 +390,15 @@ impl<'a> Problem<'a> {
             // without one
             let mut strengthens: Vec<Vec<usize>> = vec![vec![]; c.edges.len()];
             let mut relevant = vec![];
-            for (gi, set) in self.on_path.iter().enumerate() {
-                if set.is_disjoint(&pairs) {
-                    continue;
-                }
-                for &k in &self.by_gap[gi] {
-                    let Some(j) = self.judge(c, &[k]) else { continue };
-                    relevant.push(k);
-                    for i in 0..c.edges.len() {
-                        if !base.tables[i] && j.tables[i] {
-                            makes_safe[i].push(k);
-                        }
-                        if base.light_only[i] && j.tables[i] && !j.light_only[i] {
-                            strengthens[i].push(k);
-                        }
+            for k in (0..self.candidates.len()).filter(|&k| self.touches(k, &pairs)) {
+                let Some(j) = self.judge(c, &[k]) else { continue };
+                relevant.push(k);
+                for i in 0..c.edges.len() {
+                    if !base.tables[i] && j.tables[i] {
+                        makes_safe[i].push(k);
+                    }
+                    if base.light_only[i] && j.tables[i] && !j.light_only[i] {
+                        strengthens[i].push(k);
                     }
                 }
             }
@@ -361,12 +410,12 @@ impl<'a> Problem<'a> {
             }
             // the cheapest cover of every relation: do herd's axioms then forbid the cycle?
             let cheapest: Vec<usize> =
-                makes_safe.iter().filter_map(|set| set.iter().copied().min_by_key(|&k| self.candidates[k].cost)).collect();
+                makes_safe.iter().filter_map(|set| set.iter().copied().min_by_key(|&k| self.weight(k))).collect();
             let forbidden = |extra: &[usize]| {
                 let all: Vec<usize> = cheapest.iter().chain(extra).copied().collect();
                 self.judge(c, &all).is_some_and(|j| j.herd_forbids)
             };
-            let light = |k: usize| self.arch.fence_rule(self.candidates[k].ins.fence).light;
+            let light = |k: usize| self.light(k);
             let light_involved = base.light_only.contains(&true) || cheapest.iter().any(|&k| light(k));
             if light_involved && !forbidden(&[]) {
                 let strong: Vec<usize> = relevant
@@ -391,7 +440,7 @@ impl<'a> Problem<'a> {
                             Some((i, set.iter().copied().filter(|&k| !light(k)).collect()))
                         })
                         .collect();
-                    let each: Option<Vec<usize>> = strong_sets.iter().map(|(_, set)| set.iter().copied().min_by_key(|&k| self.candidates[k].cost)).collect();
+                    let each: Option<Vec<usize>> = strong_sets.iter().map(|(_, set)| set.iter().copied().min_by_key(|&k| self.weight(k))).collect();
                     if each.is_some_and(|ks| self.judge(c, &ks).is_some_and(|j| j.herd_forbids)) {
                         for (i, set) in strong_sets {
                             let set = set.into_iter().map(|k| local_of(k, &mut cover)).collect();
@@ -426,9 +475,33 @@ impl<'a> Problem<'a> {
 
     /// The original (normalised) program with candidates `chosen` inserted.
     pub fn apply_ir(&self, chosen: &[usize]) -> Result<Program, Error> {
-        let pl: Vec<(Gap, Fence)> =
-            chosen.iter().map(|&k| (self.gaps[self.candidates[k].gap].0.clone(), self.candidates[k].ins.fence)).collect();
-        gaps::insert(&self.base.program, &pl).map_err(Error::Internal)
+        let mut set = vec![];
+        let mut fences = vec![];
+        for &k in chosen {
+            match self.candidates[k].what {
+                What::Fence { gap, ins } => fences.push((gap, ins.fence)),
+                What::Order(o) => set.push((self.orders[o].op_index, self.orders[o].to)),
+            }
+        }
+        let Some(raw) = self.raw.as_ref().filter(|_| !set.is_empty()) else {
+            let pl: Vec<(Gap, Fence)> = fences.into_iter().map(|(g, f)| (self.gaps[g].0.clone(), f)).collect();
+            return gaps::insert(&self.base.program, &pl).map_err(Error::Internal);
+        };
+        // Stronger orders compile to other statements: the gaps of that program are found
+        // again by their place in the source text.
+        let program = orders::compiled_with(raw, self.arch, &self.opts, &set);
+        let scan = Scan::new(&self.text);
+        let there: Vec<(Gap, Anchor)> =
+            gaps::all_gaps(&program, &self.funcs).into_iter().filter_map(|g| patch::anchor(&scan, &program, &g, 0).map(|a| (g, a))).collect();
+        let mut pl = vec![];
+        for (g, f) in fences {
+            let a = &self.gaps[g].1;
+            let Some((gap, _)) = there.iter().find(|(_, b)| b == a) else {
+                return Err(Error::Internal(format!("no fence point at byte {} with the stronger orders", a.offset)));
+            };
+            pl.push((gap.clone(), f));
+        }
+        gaps::insert(&program, &pl).map_err(Error::Internal)
     }
 
     /// Event graph and critical cycles of the original program with `chosen` inserted,
@@ -446,19 +519,38 @@ impl<'a> Problem<'a> {
     /// The source text with `chosen` inserted, in the file's own idiom.
     pub fn patched_text(&self, chosen: &[usize]) -> String {
         let idiom = Idiom::of(&self.base.program, &self.text, 0);
-        let edits: Vec<(Anchor, String)> = self.sorted(chosen).iter().map(|&k| (self.gaps[self.candidates[k].gap].1.clone(), self.spell(&idiom, k))).collect();
+        let edits: Vec<Edit> = self
+            .sorted(chosen)
+            .iter()
+            .map(|&k| match self.candidates[k].what {
+                What::Fence { gap, .. } => Edit::Insert(self.gaps[gap].1.clone(), self.spell(&idiom, k)),
+                What::Order(o) => Edit::Replace(self.orders[o].span.clone(), self.orders[o].new_text.clone()),
+            })
+            .collect();
         patch::apply(&self.text, &edits)
     }
 
     fn spell(&self, idiom: &Idiom, k: usize) -> String {
-        let c = &self.candidates[k];
-        let a = &self.gaps[c.gap].1;
-        idiom.spell(self.arch, &c.ins, a.line_before.or(a.line_after).unwrap_or(u32::MAX))
+        match self.candidates[k].what {
+            What::Fence { gap, ins } => {
+                let a = &self.gaps[gap].1;
+                idiom.spell(self.arch, &ins, a.line_before.or(a.line_after).unwrap_or(u32::MAX))
+            }
+            What::Order(o) => self.orders[o].new_text.clone(),
+        }
+    }
+
+    /// Where candidate `k` edits the source text.
+    fn offset(&self, k: usize) -> usize {
+        match self.candidates[k].what {
+            What::Fence { gap, .. } => self.gaps[gap].1.offset,
+            What::Order(o) => self.orders[o].span.start,
+        }
     }
 
     fn sorted(&self, chosen: &[usize]) -> Vec<usize> {
         let mut v = chosen.to_vec();
-        v.sort_by_key(|&k| (self.gaps[self.candidates[k].gap].1.offset, k));
+        v.sort_by_key(|&k| (self.offset(k), k));
         v
     }
 
@@ -477,7 +569,6 @@ impl<'a> Problem<'a> {
             .into_iter()
             .map(|k| {
                 let c = &self.candidates[k];
-                let (g, a) = &self.gaps[c.gap];
                 let helps: Vec<&Cycle> = cycles
                     .iter()
                     .filter(|cy| match (self.judge(cy, &[]), self.judge(cy, &[k])) {
@@ -485,11 +576,34 @@ impl<'a> Problem<'a> {
                         _ => false,
                     })
                     .collect();
+                let labels = helps.iter().map(|cy| cycle_label(aeg, cy)).collect::<BTreeSet<_>>().into_iter().collect();
+                let (gap, ins) = match c.what {
+                    What::Fence { gap, ins } => (gap, ins),
+                    What::Order(o) => {
+                        let st = &self.orders[o];
+                        return Placement {
+                            kind: "order",
+                            fence: st.new_text.clone(),
+                            from: Some(st.old_text.clone()),
+                            cost: c.cost,
+                            function: st.function.clone(),
+                            line_before: Some(st.line),
+                            line_after: Some(st.line),
+                            text: st.new_text.clone(),
+                            line: st.line,
+                            col: st.col,
+                            cycles: labels,
+                            alternative: None,
+                            what: c.what,
+                        };
+                    }
+                };
+                let (g, a) = &self.gaps[gap];
                 // the pairs from a read it orders: a dependency may do instead
                 let ordered: Vec<(EventId, EventId)> = helps
                     .iter()
                     .flat_map(|cy| cy.edges.iter())
-                    .filter(|e| matches!(e.kind, EdgeKind::Po { .. }) && self.on_path[c.gap].contains(&(e.from, e.to)))
+                    .filter(|e| matches!(e.kind, EdgeKind::Po { .. }) && self.on_path[gap].contains(&(e.from, e.to)))
                     .map(|e| (e.from, e.to))
                     .collect();
                 let alternative = dependency_alternative(aeg, self.arch, &ordered);
@@ -497,18 +611,19 @@ impl<'a> Problem<'a> {
                 let line = before.matches('\n').count() as u32 + 1;
                 let col = (a.offset - before.rfind('\n').map_or(0, |i| i + 1)) as u32;
                 Placement {
+                    kind: "fence",
                     line,
                     col,
-                    fence: c.ins.fence.name().to_string(),
+                    fence: ins.fence.name().to_string(),
+                    from: None,
                     cost: c.cost,
                     function: self.base.program.func(g.func).name.clone(),
                     line_before: a.line_before,
                     line_after: a.line_after,
                     text: self.spell(&idiom, k),
-                    cycles: helps.iter().map(|cy| cycle_label(aeg, cy)).collect::<BTreeSet<_>>().into_iter().collect(),
+                    cycles: labels,
                     alternative,
-                    gap: c.gap,
-                    ins: c.ins,
+                    what: c.what,
                 }
             })
             .collect()
@@ -521,6 +636,15 @@ pub fn short_name(path: &str) -> String {
 }
 
 impl Placement {
+    /// `lwsync between line 11 and line 12 of pgsql.c`, `memory_order_acquire (was
+    /// memory_order_relaxed) on line 12 of mp.c`.
+    pub fn describe(&self, file: &str) -> String {
+        match &self.from {
+            Some(from) => format!("{} (was {from}) {}", self.fence, self.position(file)),
+            None => format!("{} {}", self.fence, self.position(file)),
+        }
+    }
+
     /// `between line 11 and line 12 of pgsql.c`, `on line 18 of pgsql.c`, ….
     pub fn position(&self, file: &str) -> String {
         match (self.line_before, self.line_after) {
@@ -729,7 +853,10 @@ fn render_text(r: &Report, base: &Analysis, files: &[(PathBuf, String)]) -> Stri
     let short = short_name(&r.file);
     for p in &r.placements {
         let wher = p.position(&short);
-        let msg = format!("insert {} {wher}: breaks {}", p.fence, p.cycles.join(", "));
+        let msg = match &p.from {
+            Some(from) => format!("strengthen {from} to {} {wher}: breaks {}", p.fence, p.cycles.join(", ")),
+            None => format!("insert {} {wher}: breaks {}", p.fence, p.cycles.join(", ")),
+        };
         let (line, col) = (p.line, p.col);
         let loc = crate::source::Loc { file: 0, line, col, len: 1 };
         let mut label = format!("`{}` (cost {})", p.text, p.cost);
@@ -758,15 +885,18 @@ fn render_text(r: &Report, base: &Analysis, files: &[(PathBuf, String)]) -> Stri
             }
         ));
     }
-    let kinds: BTreeMap<&str, usize> = r.placements.iter().fold(BTreeMap::new(), |mut m, p| {
+    let fences: Vec<&Placement> = r.placements.iter().filter(|p| p.from.is_none()).collect();
+    let kinds: BTreeMap<&str, usize> = fences.iter().fold(BTreeMap::new(), |mut m, p| {
         *m.entry(p.fence.as_str()).or_default() += 1;
         m
     });
     let by_kind: Vec<String> = kinds.iter().map(|(k, n)| format!("{n} {k}")).collect();
+    let orders = r.placements.len() - fences.len();
     s.push_str(&format!(
-        "{} fence(s){}, total cost {}{}\n",
-        r.placements.len(),
+        "{} fence(s){}{}, total cost {}{}\n",
+        fences.len(),
         if by_kind.is_empty() { String::new() } else { format!(" ({})", by_kind.join(", ")) },
+        if orders > 0 { format!(", {orders} order(s) strengthened") } else { String::new() },
         r.total_cost,
         if r.optimal { " (optimal)" } else { "" }
     ));

@@ -4,6 +4,7 @@
 use super::gaps::{neighbours, Gap};
 use crate::arch::{Arch, Insertable};
 use crate::ir::{Fence, Program, Stmt, StmtKind};
+use crate::normalize::{is_lvalue, lvalue_is_shared};
 use crate::source::Loc;
 
 /// Lexical facts about the source text: per byte, whether it is code (not comment, string
@@ -109,9 +110,19 @@ impl<'t> Scan<'t> {
         None
     }
 
+    /// Parenthesis depth at `off` (a closing parenthesis has its opening one's).
+    pub fn depth_at(&self, off: usize) -> i32 {
+        self.depth.get(off).copied().unwrap_or(0)
+    }
+
+    /// Whether the byte at `off` is code (not comment, string or character literal).
+    pub fn is_code(&self, off: usize) -> bool {
+        self.code.get(off).copied().unwrap_or(false)
+    }
+
     /// Where the statement starting at `off` ends: just after its `;` (at the same
     /// parenthesis depth).
-    fn statement_end(&self, off: usize) -> Option<usize> {
+    pub(super) fn statement_end(&self, off: usize) -> Option<usize> {
         let b = self.text.as_bytes();
         let d = self.depth[off];
         (off..b.len()).find(|&k| self.code[k] && b[k] == b';' && self.depth[k] == d).map(|k| k + 1)
@@ -153,6 +164,20 @@ fn simple(s: &Stmt) -> bool {
     )
 }
 
+/// Whether `s` may access shared memory (anything but an assignment between registers).
+fn may_access_shared(prog: &Program, s: &Stmt) -> bool {
+    match &s.kind {
+        StmtKind::Assign { lhs, rhs } => {
+            let mut hit = false;
+            for e in [lhs, rhs] {
+                e.visit(&mut |x| hit |= is_lvalue(x) && lvalue_is_shared(prog, x));
+            }
+            hit
+        }
+        _ => true,
+    }
+}
+
 fn same_source(a: &Stmt, b: &Stmt) -> bool {
     (a.loc.file, a.loc.line, a.loc.col) == (b.loc.file, b.loc.line, b.loc.col)
 }
@@ -167,13 +192,27 @@ pub fn anchor(scan: &Scan, prog: &Program, g: &Gap, file: u32) -> Option<Anchor>
         if same_source(p, n) {
             return None;
         }
+        // Statements before the gap whose text comes after the start of the next one's
+        // (an atomic load in an `if` condition, a `for` initialisation): a fence placed
+        // before the next statement's text comes before theirs too, which is only the same
+        // place when none of them touches shared memory.
+        if in_file(n) {
+            let no = scan.offset(n.loc);
+            let block = super::gaps::block_of(prog, g.func, &g.path).map_or(&[][..], |b| &b[..g.index]);
+            let inside = block.iter().rev().take_while(|s| s.loc.file == n.loc.file && in_file(s) && scan.offset(s.loc) >= no);
+            if inside.into_iter().any(|s| may_access_shared(prog, s)) {
+                return None;
+            }
+        }
     }
     let line_before = prev.filter(|s| in_file(s)).map(|s| s.loc.line);
     let line_after = next.filter(|s| in_file(s)).map(|s| s.loc.line);
     // before the next statement, when it starts a statement in the text
     if let Some(n) = next.filter(|s| in_file(s)) {
         let off = scan.offset(n.loc)?;
+        // (a location inside a macro expansion can point past its line's end)
         let starts_statement = scan.code.get(off).copied().unwrap_or(false)
+            && !scan.text.as_bytes()[off].is_ascii_whitespace()
             && scan.depth[off] == 0
             && matches!(scan.prev_code(off), Some((_, b';' | b'{' | b'}')) | None);
         if starts_statement {
@@ -306,19 +345,40 @@ int main(void) {{ {name}(); return 0; }}
     }
 }
 
-/// `text` with each `(anchor, statement)` inserted (several at one offset in the given order).
-pub fn apply(text: &str, edits: &[(Anchor, String)]) -> String {
+/// One change of the source text.
+#[derive(Clone, Debug)]
+pub enum Edit {
+    /// A statement inserted at an anchor.
+    Insert(Anchor, String),
+    /// A byte range replaced (an order argument).
+    Replace(std::ops::Range<usize>, String),
+}
+
+/// `text` with every edit applied (several insertions at one offset in the given order;
+/// edits do not overlap).
+pub fn apply(text: &str, edits: &[Edit]) -> String {
+    let start = |e: &Edit| match e {
+        Edit::Insert(a, _) => a.offset,
+        Edit::Replace(r, _) => r.start,
+    };
     let mut order: Vec<usize> = (0..edits.len()).collect();
-    order.sort_by_key(|&i| (edits[i].0.offset, i));
+    order.sort_by_key(|&i| (start(&edits[i]), i));
     let mut out = String::with_capacity(text.len() + 64 * edits.len());
     let mut at = 0;
     for i in order {
-        let (a, stmt) = &edits[i];
-        out.push_str(&text[at..a.offset]);
-        out.push_str(&a.prefix);
-        out.push_str(stmt);
-        out.push_str(&a.suffix);
-        at = a.offset;
+        out.push_str(&text[at..start(&edits[i])]);
+        match &edits[i] {
+            Edit::Insert(a, stmt) => {
+                out.push_str(&a.prefix);
+                out.push_str(stmt);
+                out.push_str(&a.suffix);
+                at = a.offset;
+            }
+            Edit::Replace(r, new) => {
+                out.push_str(new);
+                at = r.end;
+            }
+        }
     }
     out.push_str(&text[at..]);
     out

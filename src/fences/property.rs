@@ -268,7 +268,7 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
         let held_shallow = checked.fell_back() && matches!(checked.last().outcome.verdict, Verdict::Safe { .. });
         let o = checked.into_outcome();
         let short = super::short_name(&problem.file);
-        let placed = problem.placements(&chosen, &[]).iter().map(|p| format!("{} {}", p.fence, p.position(&short))).collect();
+        let placed = problem.placements(&chosen, &[]).iter().map(|p| p.describe(&short)).collect();
         let mut rd = Round { round, fences: chosen.len(), cost, cycles: a.cycles.cycles.len(), verdict: String::new(), used: vec![], placed };
         match &o.verdict {
             Verdict::Safe { complete } => {

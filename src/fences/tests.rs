@@ -67,3 +67,68 @@ fn nothing_to_do_under_sc() {
     assert!(sol.chosen.is_empty() && sol.cost == 0);
 }
 
+
+/// Message passing over a relaxed flag, in both spellings of the orders.
+fn mp_relaxed(gnu: bool) -> String {
+    let (rlx, store, load) = if gnu {
+        ("__ATOMIC_RELAXED", "__atomic_store_n(&flag, 1, __ATOMIC_RELAXED);", "__atomic_load_n(&flag, __ATOMIC_RELAXED)")
+    } else {
+        ("memory_order_relaxed", "atomic_store_explicit(&flag, 1, memory_order_relaxed);", "atomic_load_explicit(&flag, memory_order_relaxed)")
+    };
+    assert!(store.contains(rlx));
+    format!(
+        "#include <stdatomic.h>\nint data, r; atomic_int flag;\n\
+         void *w(void *a) {{\n  data = 1;\n  {store}\n  return 0;\n}}\n\
+         void *rd(void *a) {{\n  if ({load} == 1)\n    r = data;\n  return 0;\n}}\n\
+         int main() {{ __CPROVER_ASYNC_0: w(0); __CPROVER_ASYNC_1: rd(0); return 0; }}\n"
+    )
+}
+
+#[test]
+fn a_stronger_order_where_it_is_cheaper_than_a_fence() {
+    for gnu in [false, true] {
+        let src = mp_relaxed(gnu);
+        // Power: the acquire load (ld; cmp; bc; isync, cost 1) beats an lwsync (2) in the
+        // reader; in the writer a release store costs what the lwsync costs, and the fence
+        // wins the tie.
+        let power = by_name("power").unwrap();
+        let a = analyse(&src, power);
+        let p = Problem::new(&a, power, &Default::default()).unwrap();
+        let sol = p.solve(&a.cycles.cycles).unwrap();
+        assert_eq!(sol.cost, 3, "{gnu}");
+        let pl = p.placements(&sol.chosen, &a.cycles.cycles);
+        let kinds: Vec<(&str, &str)> = pl.iter().map(|x| (x.kind, x.fence.as_str())).collect();
+        let acq = if gnu { "__ATOMIC_ACQUIRE" } else { "memory_order_acquire" };
+        assert_eq!(kinds, vec![("fence", "lwsync"), ("order", acq)], "{gnu}");
+        assert_eq!((pl[1].line, pl[1].function.as_str()), (9, "rd"));
+        let text = p.patched_text(&sol.chosen);
+        assert!(text.contains(&format!("(&flag, {acq}) == 1)")), "{text}");
+        assert!(p.analyse_with(&sol.chosen).unwrap().cycles.cycles.is_empty());
+        assert!(p.analyse_text(&text).unwrap().cycles.cycles.is_empty(), "{text}");
+    }
+    // ARMv7: the only place between the flag's read and the data's read is inside the
+    // `if` condition, where no fence statement fits: the order is the answer.
+    let arm = by_name("arm").unwrap();
+    let src = mp_relaxed(false);
+    let a = analyse(&src, arm);
+    let p = Problem::new(&a, arm, &Default::default()).unwrap();
+    let sol = p.solve(&a.cycles.cycles).unwrap();
+    let text = p.patched_text(&sol.chosen);
+    assert!(text.contains("if (atomic_load_explicit(&flag, memory_order_acquire) == 1)\n    r = data;"), "{text}");
+    assert!(p.analyse_text(&text).unwrap().cycles.cycles.is_empty(), "{text}");
+}
+
+#[test]
+fn no_fence_point_inside_a_statement_or_past_a_line_end() {
+    // The atomic load in the condition and the `if` are two IR statements of one source
+    // statement: no gap between them has a place in the text.
+    let arm = by_name("arm").unwrap();
+    let src = mp_relaxed(false);
+    let a = analyse(&src, arm);
+    let p = Problem::new(&a, arm, &Default::default()).unwrap();
+    let line = |l: u32| src.lines().nth(l as usize - 1).unwrap();
+    for (_, an) in &p.gaps {
+        let at = &src[an.offset..];
+        assert!(!at.starts_with("atomic_load") && !at.starts_with("== 1") && !at.starts_with('\n'), "gap at {an:?}: {}", line(an.line_after.unwrap_or(1)));
+    }
+}
