@@ -374,3 +374,36 @@ int main() { pthread_t t; pthread_create(&t, 0, writer, 0);
     assert_eq!(rounds[0]["verdict"], "assertion violated at buffer depth 1 (depth 4 hit the memory guard)", "{text}");
     assert_eq!(rounds.last().unwrap()["verdict"], "assertions hold", "{text}");
 }
+
+/// C11 (issue 15, item 6): where the mapping makes a stronger order cheaper than a fence,
+/// the answer strengthens it in the source; the patched program is then safe.
+#[test]
+fn c11_orders_are_strengthened_where_cheaper() {
+    let dir = std::env::temp_dir().join(format!("weakc-fences-c11-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (arch, fence, cost) in [("power", "lwsync", 3), ("aarch64", "dmb st", 2), ("arm", "dmb st", 5)] {
+        let out = dir.join(format!("mp_{arch}.c"));
+        let diff = dir.join(format!("mp_{arch}.diff"));
+        let v = fences_json(arch, "examples/c11/mp_relaxed.c", &["-o", out.to_str().unwrap(), "--patch", diff.to_str().unwrap()]);
+        assert_eq!(v["status"], "verified", "{v}");
+        assert_eq!(v["total_cost"], cost, "{arch}: {v}");
+        let ps = v["placements"].as_array().unwrap();
+        // the writer gets the fence (a release store costs as much or more); the reader's
+        // load becomes acquire (cmp; bc; isync on Power, LDAR on AArch64, ld; dmb on ARMv7,
+        // where no fence fits inside the `if` condition)
+        assert!(ps.iter().any(|p| p["kind"] == "fence" && p["fence"] == fence && p["function"] == "writer"), "{arch}: {v}");
+        let order = ps.iter().find(|p| p["kind"] == "order").unwrap_or_else(|| panic!("{arch}: no order: {v}"));
+        assert_eq!((order["fence"].as_str(), order["from"].as_str(), order["function"].as_str()), (Some("memory_order_acquire"), Some("memory_order_relaxed"), Some("reader")), "{v}");
+        let d = std::fs::read_to_string(&diff).unwrap();
+        assert!(d.contains("+  if (atomic_load_explicit(&flag, memory_order_acquire) == 1)"), "{d}");
+        // the patched program verifies on the architecture (the original fails)
+        let (code, o, e) = weakc(&["verify", "--mm", arch, "--quiet", "examples/c11/mp_relaxed.c"]);
+        assert_eq!(code, 10, "{o}{e}");
+        let (code, o, e) = weakc(&["verify", "--mm", arch, "--quiet", out.to_str().unwrap()]);
+        assert_eq!(code, 0, "{arch}: {o}{e}");
+    }
+    // On x86 a stronger order buys nothing a fence does not: TSO needs no change here.
+    let v = fences_json("tso", "examples/c11/mp_relaxed.c", &[]);
+    assert!(v["placements"].as_array().unwrap().is_empty(), "{v}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
