@@ -325,7 +325,7 @@ fn run(cli: Cli, guard: u64) -> Result<u8, Failure> {
         Cmd::LitmusC11(args) => weakc::litmus::c11::main(args).map_err(|e| (e, SourceMap::default())),
         Cmd::Fences { common, f } => {
             let arch = arch_of(&common.mm)?;
-            let a = analyze(&common, arch, false)?;
+            let a = analyze(&common, arch, !f.property)?;
             let out = weakc::fences::run(a, arch, &pipeline_options(&common), &f)?;
             for (path, text) in &out.files {
                 write_atomically(path, text).map_err(|e| (e, out.map.clone()))?;

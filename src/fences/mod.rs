@@ -45,6 +45,13 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// Rounds of the static mode's cover-and-check loop before it gives up.
+const MAX_LAZY_ROUNDS: usize = 50;
+/// Critical cycles one lazy round's search of the fenced program collects at most.
+const LAZY_ROUND_CYCLES: usize = 2000;
+/// ... and through each relation still unsafe.
+const LAZY_PER_RELATION: usize = 20;
+
 /// Exit codes of `weakc fences` (see README).
 pub const EXIT_NO_ANSWER: u8 = 5;
 pub const EXIT_SC_VIOLATION: u8 = 10;
@@ -164,6 +171,18 @@ pub struct Solution {
     /// Cycles (index, relation, why) no fence at a source position breaks: left out of the
     /// cover.
     pub unbreakable: Vec<(usize, usize, Unbreakable)>,
+}
+
+/// What one cycle asks of a placement ([`Problem::need`]).
+#[derive(Clone, Debug)]
+pub enum Need {
+    /// Nothing: it is not critical in the original program.
+    Nothing,
+    /// No candidate breaks it: (relation, why).
+    Unbreakable(usize, Unbreakable),
+    /// Set-cover elements (relation, or `edges.len()` for "herd's axioms must forbid it"),
+    /// each with the candidates that meet it.
+    Cover(Vec<(usize, Vec<usize>)>),
 }
 
 /// Why a cycle cannot be broken by fences at source positions.
@@ -359,107 +378,121 @@ impl<'a> Problem<'a> {
         })
     }
 
+    /// What cycle `c` asks of a placement: per relation the table decides which candidates
+    /// order it. A lightweight fence (`lwsync`) counts only where herd's axioms then forbid
+    /// the cycle (`cycles::herd`): when even the cheapest covering fence on every relation
+    /// leaves the cycle allowed, one of the strong candidates that make it forbidden is
+    /// required too (an extra set-cover element, edge index `c.edges.len()`).
+    pub fn need(&self, c: &Cycle) -> Result<Need, Error> {
+        let base = self.judge(c, &[]).ok_or_else(|| Error::Internal(format!("cycle {} cannot be re-judged", c.name)))?;
+        if base.safe().iter().all(|&s| s) {
+            return Ok(Need::Nothing); // not critical in the original program
+        }
+        let pairs: HashSet<(EventId, EventId)> =
+            c.edges.iter().filter(|e| matches!(e.kind, EdgeKind::Po { .. })).map(|e| (e.from, e.to)).collect();
+        // per relation unsafe by the table: the candidates that order it
+        let mut makes_safe: Vec<Vec<usize>> = vec![vec![]; c.edges.len()];
+        // per relation ordered only by a lightweight fence: the candidates that order it
+        // without one
+        let mut strengthens: Vec<Vec<usize>> = vec![vec![]; c.edges.len()];
+        let mut relevant = vec![];
+        let mut elements = vec![];
+        for k in (0..self.candidates.len()).filter(|&k| self.touches(k, &pairs)) {
+            let Some(j) = self.judge(c, &[k]) else { continue };
+            relevant.push(k);
+            for i in 0..c.edges.len() {
+                if !base.tables[i] && j.tables[i] {
+                    makes_safe[i].push(k);
+                }
+                if base.light_only[i] && j.tables[i] && !j.light_only[i] {
+                    strengthens[i].push(k);
+                }
+            }
+        }
+        // A relation no candidate makes safe (e.g. two reads inside one expression):
+        // the cycle cannot be broken by a fence at a source position.
+        if let Some(i) = (0..c.edges.len()).find(|&i| !base.tables[i] && makes_safe[i].is_empty()) {
+            return Ok(Need::Unbreakable(i, Unbreakable::OneStatement));
+        }
+        // the cheapest cover of every relation: do herd's axioms then forbid the cycle?
+        let cheapest: Vec<usize> =
+            makes_safe.iter().filter_map(|set| set.iter().copied().min_by_key(|&k| self.weight(k))).collect();
+        let forbidden = |extra: &[usize]| {
+            let all: Vec<usize> = cheapest.iter().chain(extra).copied().collect();
+            self.judge(c, &all).is_some_and(|j| j.herd_forbids)
+        };
+        let light = |k: usize| self.light(k);
+        let light_involved = base.light_only.contains(&true) || cheapest.iter().any(|&k| light(k));
+        if light_involved && !forbidden(&[]) {
+            let strong: Vec<usize> = relevant
+                .iter()
+                .copied()
+                .filter(|&k| !light(k) && forbidden(&[k]))
+                .collect();
+            if strong.is_empty() {
+                // No single strong fence does it (two lwsyncs over `ws`, say): order every
+                // relaxed relation, and every one only a lightweight fence orders, with a
+                // strong fence, if that does (Z6.3+lwsync+lwsync+addr needs both lwsyncs
+                // made syncs).
+                let strong_sets: Vec<(usize, Vec<usize>)> = (0..c.edges.len())
+                    .filter_map(|i| {
+                        let set = if !base.tables[i] {
+                            &makes_safe[i]
+                        } else if base.light_only[i] {
+                            &strengthens[i]
+                        } else {
+                            return None;
+                        };
+                        Some((i, set.iter().copied().filter(|&k| !light(k)).collect()))
+                    })
+                    .collect();
+                let each: Option<Vec<usize>> = strong_sets.iter().map(|(_, set)| set.iter().copied().min_by_key(|&k| self.weight(k))).collect();
+                if each.is_some_and(|ks| self.judge(c, &ks).is_some_and(|j| j.herd_forbids)) {
+                    return Ok(Need::Cover(strong_sets));
+                }
+                // (reported as the first relaxed relation)
+                let first = base.safe().iter().position(|&s| !s).unwrap_or(0);
+                return Ok(Need::Unbreakable(first, Unbreakable::HerdAllows));
+            }
+            elements.push((c.edges.len(), strong));
+        }
+        for (i, set) in makes_safe.into_iter().enumerate() {
+            if !base.tables[i] {
+                elements.push((i, set));
+            }
+        }
+        Ok(Need::Cover(elements))
+    }
+
     /// The cheapest candidates making every relation of every cycle of `cycles` safe.
-    ///
-    /// Per relation the table decides which candidates order it. A lightweight fence
-    /// (`lwsync`) counts only where herd's axioms then forbid the cycle (`cycles::herd`):
-    /// when even the cheapest covering fence on every relation leaves the cycle allowed, one
-    /// of the strong candidates that make it forbidden is required too (an extra set-cover
-    /// element, edge index `c.edges.len()`).
     pub fn solve(&self, cycles: &[Cycle]) -> Result<Solution, Error> {
+        let needs = cycles.iter().map(|c| self.need(c)).collect::<Result<Vec<_>, _>>()?;
+        Ok(self.solve_needs(&needs))
+    }
+
+    /// The cheapest candidates meeting every need (one per cycle, as [`Problem::need`]).
+    pub fn solve_needs(&self, needs: &[Need]) -> Solution {
         let mut cover = Cover::default();
         let mut unbreakable = vec![];
         let mut local: HashMap<usize, usize> = HashMap::new();
-        let mut local_of = |k: usize, cover: &mut Cover| {
-            *local.entry(k).or_insert_with(|| {
-                cover.cands.push(k);
-                cover.costs.push(self.weight(k));
-                cover.cands.len() - 1
-            })
-        };
-        for (ci, c) in cycles.iter().enumerate() {
-            let base = self.judge(c, &[]).ok_or_else(|| Error::Internal(format!("cycle {} cannot be re-judged", c.name)))?;
-            if base.safe().iter().all(|&s| s) {
-                continue; // not critical in the original program
-            }
-            let pairs: HashSet<(EventId, EventId)> =
-                c.edges.iter().filter(|e| matches!(e.kind, EdgeKind::Po { .. })).map(|e| (e.from, e.to)).collect();
-            // per relation unsafe by the table: the candidates that order it
-            let mut makes_safe: Vec<Vec<usize>> = vec![vec![]; c.edges.len()];
-            // per relation ordered only by a lightweight fence: the candidates that order it
-            // without one
-            let mut strengthens: Vec<Vec<usize>> = vec![vec![]; c.edges.len()];
-            let mut relevant = vec![];
-            for k in (0..self.candidates.len()).filter(|&k| self.touches(k, &pairs)) {
-                let Some(j) = self.judge(c, &[k]) else { continue };
-                relevant.push(k);
-                for i in 0..c.edges.len() {
-                    if !base.tables[i] && j.tables[i] {
-                        makes_safe[i].push(k);
+        for (ci, need) in needs.iter().enumerate() {
+            match need {
+                Need::Nothing => {}
+                &Need::Unbreakable(i, why) => unbreakable.push((ci, i, why)),
+                Need::Cover(elements) => {
+                    for (i, set) in elements {
+                        let set = set
+                            .iter()
+                            .map(|&k| {
+                                *local.entry(k).or_insert_with(|| {
+                                    cover.cands.push(k);
+                                    cover.costs.push(self.weight(k));
+                                    cover.cands.len() - 1
+                                })
+                            })
+                            .collect();
+                        cover.elements.push((ci, *i, set));
                     }
-                    if base.light_only[i] && j.tables[i] && !j.light_only[i] {
-                        strengthens[i].push(k);
-                    }
-                }
-            }
-            // A relation no candidate makes safe (e.g. two reads inside one expression):
-            // the cycle cannot be broken by a fence at a source position.
-            if let Some(i) = (0..c.edges.len()).find(|&i| !base.tables[i] && makes_safe[i].is_empty()) {
-                unbreakable.push((ci, i, Unbreakable::OneStatement));
-                continue;
-            }
-            // the cheapest cover of every relation: do herd's axioms then forbid the cycle?
-            let cheapest: Vec<usize> =
-                makes_safe.iter().filter_map(|set| set.iter().copied().min_by_key(|&k| self.weight(k))).collect();
-            let forbidden = |extra: &[usize]| {
-                let all: Vec<usize> = cheapest.iter().chain(extra).copied().collect();
-                self.judge(c, &all).is_some_and(|j| j.herd_forbids)
-            };
-            let light = |k: usize| self.light(k);
-            let light_involved = base.light_only.contains(&true) || cheapest.iter().any(|&k| light(k));
-            if light_involved && !forbidden(&[]) {
-                let strong: Vec<usize> = relevant
-                    .iter()
-                    .copied()
-                    .filter(|&k| !light(k) && forbidden(&[k]))
-                    .collect();
-                if strong.is_empty() {
-                    // No single strong fence does it (two lwsyncs over `ws`, say): order every
-                    // relaxed relation, and every one only a lightweight fence orders, with a
-                    // strong fence, if that does (Z6.3+lwsync+lwsync+addr needs both lwsyncs
-                    // made syncs).
-                    let strong_sets: Vec<(usize, Vec<usize>)> = (0..c.edges.len())
-                        .filter_map(|i| {
-                            let set = if !base.tables[i] {
-                                &makes_safe[i]
-                            } else if base.light_only[i] {
-                                &strengthens[i]
-                            } else {
-                                return None;
-                            };
-                            Some((i, set.iter().copied().filter(|&k| !light(k)).collect()))
-                        })
-                        .collect();
-                    let each: Option<Vec<usize>> = strong_sets.iter().map(|(_, set)| set.iter().copied().min_by_key(|&k| self.weight(k))).collect();
-                    if each.is_some_and(|ks| self.judge(c, &ks).is_some_and(|j| j.herd_forbids)) {
-                        for (i, set) in strong_sets {
-                            let set = set.into_iter().map(|k| local_of(k, &mut cover)).collect();
-                            cover.elements.push((ci, i, set));
-                        }
-                    } else {
-                        // (reported as the first relaxed relation)
-                        let first = base.safe().iter().position(|&s| !s).unwrap_or(0);
-                        unbreakable.push((ci, first, Unbreakable::HerdAllows));
-                    }
-                    continue;
-                }
-                let set = strong.into_iter().map(|k| local_of(k, &mut cover)).collect();
-                cover.elements.push((ci, c.edges.len(), set));
-            }
-            for (i, set) in makes_safe.into_iter().enumerate() {
-                if !base.tables[i] {
-                    let set = set.into_iter().map(|k| local_of(k, &mut cover)).collect();
-                    cover.elements.push((ci, i, set));
                 }
             }
         }
@@ -470,7 +503,7 @@ impl<'a> Problem<'a> {
         let (pick, optimal, note) = crate::select::solve_cover(&cover.costs, &sets, Duration::from_secs(30));
         let chosen: Vec<usize> = cover.cands.iter().zip(&pick).filter(|(_, &p)| p).map(|(&k, _)| k).collect();
         let cost = chosen.iter().map(|&k| self.candidates[k].cost).sum();
-        Ok(Solution { chosen, cost, optimal, note, cover, unbreakable })
+        Solution { chosen, cost, optimal, note, cover, unbreakable }
     }
 
     /// The original (normalised) program with candidates `chosen` inserted.
@@ -507,13 +540,24 @@ impl<'a> Problem<'a> {
     /// Event graph and critical cycles of the original program with `chosen` inserted,
     /// checked to have the original's events.
     pub fn analyse_with(&self, chosen: &[usize]) -> Result<Analysis, Error> {
+        self.analyse_with_limits(chosen, &self.opts.limits, None)
+    }
+
+    /// [`Problem::analyse_with`] with the cycle search's limits given, and with
+    /// `per_relation`, only up to that many cycles through each relation that may be unsafe.
+    pub fn analyse_with_limits(&self, chosen: &[usize], limits: &cycles::Limits, per_relation: Option<usize>) -> Result<Analysis, Error> {
         let program = self.apply_ir(chosen)?;
         let aeg = aeg::build(&program, &self.opts.build)?;
         if !same_events(&self.base.aeg, &aeg) {
             return Err(Error::Internal("inserting fences changed the program's events".into()));
         }
-        let cycles = cycles::critical_cycles(&aeg, self.arch, &self.opts.limits);
-        Ok(Analysis { map: self.base.map.clone(), program, aeg, cycles, timings: Default::default(), lines: self.base.lines, limits: self.opts.limits.clone(), lazy: false })
+        let cycles = match per_relation {
+            // circuits through each relation still unsafe, a few per relation: complete for
+            // "is any critical cycle left", and fast when few relations are left unsafe
+            Some(n) => cycles::critical_cycles_where(&aeg, self.arch, limits, &|_, _| false, &|_, _| false, &|_| true, n),
+            None => cycles::critical_cycles(&aeg, self.arch, limits),
+        };
+        Ok(Analysis { map: self.base.map.clone(), program, aeg, cycles, timings: Default::default(), lines: self.base.lines, limits: limits.clone(), lazy: false })
     }
 
     /// The source text with `chosen` inserted, in the file's own idiom.
@@ -561,20 +605,42 @@ impl<'a> Problem<'a> {
         pipeline::analyze_program(&mut prog, self.arch, &self.opts, map, Duration::ZERO, text.lines().count())
     }
 
+    /// [`Problem::analyse_text`], the cycles searched as [`Problem::analyse_with_limits`] does.
+    pub fn analyse_text_with(&self, text: &str, limits: &cycles::Limits, per_relation: Option<usize>) -> Result<Analysis, Error> {
+        let Some(n) = per_relation else { return self.analyse_text(text) };
+        let mut map = SourceMap::default();
+        let mut prog = crate::frontend::load_str(&self.file, text, &self.opts.frontend, &mut map)?;
+        // (the pipeline's own search only seeds: its cycles are replaced)
+        let opts = pipeline::Options { lazy_seed: Some(1), ..self.opts.clone() };
+        let mut a = pipeline::analyze_program(&mut prog, self.arch, &opts, map, Duration::ZERO, text.lines().count())?;
+        a.cycles = cycles::critical_cycles_where(&a.aeg, self.arch, limits, &|_, _| false, &|_, _| false, &|_| true, n);
+        Ok(a)
+    }
+
     /// The placements of `chosen` for the report, with the cycles (of `cycles`) they help break.
     pub fn placements(&self, chosen: &[usize], cycles: &[Cycle]) -> Vec<Placement> {
         let idiom = Idiom::of(&self.base.program, &self.text, 0);
         let aeg = &self.base.aeg;
+        // per cycle: its program-order pairs and how it is judged without candidates
+        let judged: Vec<(HashSet<(EventId, EventId)>, Option<cycles::Rejudged>)> = cycles
+            .iter()
+            .map(|c| (c.edges.iter().filter(|e| matches!(e.kind, EdgeKind::Po { .. })).map(|e| (e.from, e.to)).collect(), self.judge(c, &[])))
+            .collect();
         self.sorted(chosen)
             .into_iter()
             .map(|k| {
                 let c = &self.candidates[k];
                 let helps: Vec<&Cycle> = cycles
                     .iter()
-                    .filter(|cy| match (self.judge(cy, &[]), self.judge(cy, &[k])) {
-                        (Some(b), Some(s)) => b.tables.iter().zip(&s.tables).any(|(x, y)| !x && *y) || !b.herd_forbids && s.herd_forbids,
-                        _ => false,
+                    .zip(&judged)
+                    .filter(|(cy, (pairs, base))| {
+                        self.touches(k, pairs)
+                            && match (base, self.judge(cy, &[k])) {
+                                (Some(b), Some(s)) => b.tables.iter().zip(&s.tables).any(|(x, y)| !x && *y) || !b.herd_forbids && s.herd_forbids,
+                                _ => false,
+                            }
                     })
+                    .map(|(cy, _)| cy)
                     .collect();
                 let labels = helps.iter().map(|cy| cycle_label(aeg, cy)).collect::<BTreeSet<_>>().into_iter().collect();
                 let (gap, ins) = match c.what {
@@ -801,29 +867,80 @@ fn static_mode(base: &Analysis, arch: &Arch, opts: &pipeline::Options) -> ModeRe
         rounds: vec![],
         notes: vec![],
     };
-    if let Some(why) = &base.cycles.limit_hit {
-        report.status = "incomplete";
-        report.verification = format!("the cycle search was incomplete ({why}): no placement can be proven to break every cycle");
-        return Ok((report, problem.text.clone(), problem.text.clone()));
+    // Cover and check: solve for the cycles known, search the fenced program for critical
+    // cycles the answer leaves breakable, add them, repeat. When the first search was
+    // complete the first answer must pass (anything else is an internal error); when it
+    // stopped at a limit, the loop completes the placement without the full list.
+    let lazy = base.cycles.limit_hit.clone();
+    // In lazy rounds the search of the fenced program stops early: each round adds a
+    // bounded number of cycles, and the last round's search is complete.
+    let round_limits = match &lazy {
+        Some(_) => cycles::Limits { max_cycles: opts.limits.max_cycles.min(LAZY_ROUND_CYCLES), ..opts.limits.clone() },
+        None => opts.limits.clone(),
+    };
+    let mut cycles = base.cycles.cycles.clone();
+    let mut needs = cycles.iter().map(|c| problem.need(c)).collect::<Result<Vec<_>, _>>()?;
+    let mut index: HashMap<Vec<(u32, u32, bool)>, usize> = cycles.iter().enumerate().map(|(i, c)| (c.key(), i)).collect();
+    let mut rounds = 0;
+    let (sol, left) = loop {
+        rounds += 1;
+        let sol = problem.solve_needs(&needs);
+        // Check 1: in the IR, no critical cycle is left but the unbreakable ones.
+        let after = problem.analyse_with_limits(&sol.chosen, &round_limits, lazy.as_ref().map(|_| LAZY_PER_RELATION))?;
+        let mut new = vec![];
+        let mut unbroken = vec![];
+        for c in &after.cycles.cycles {
+            match index.get(&c.key()) {
+                Some(&i) if matches!(needs[i], Need::Unbreakable(..)) => {}
+                Some(_) => unbroken.push(c),
+                None => new.push((c.clone(), problem.need(c)?)),
+            }
+        }
+        let new_breakable = new.iter().any(|(_, n)| matches!(n, Need::Cover(_)));
+        if after.cycles.limit_hit.is_none() && unbroken.is_empty() && !new_breakable {
+            break (sol, after.cycles.cycles.len());
+        }
+        // the answer should have broken these: the judge and the search disagree
+        if !unbroken.is_empty() || (lazy.is_none() && new_breakable) {
+            let first = unbroken.first().copied().or(new.first().map(|n| &n.0));
+            return Err(Error::Internal(format!(
+                "the chosen placement leaves {} breakable critical cycle(s) in the IR (first: {})",
+                unbroken.len() + new.len(),
+                first.map(|c| c.describe(&after.aeg)).unwrap_or_default()
+            )));
+        }
+        if let Some(why) = &lazy {
+            // only unbreakable cycles before the search's limit, or no end in sight
+            if !new_breakable || rounds >= MAX_LAZY_ROUNDS {
+                report.status = "incomplete";
+                report.verification = format!(
+                    "the cycle search was incomplete ({why}); {rounds} round(s) of placing fences and searching the fenced program again did not end with a complete search: no placement can be proven to break every cycle"
+                );
+                return Ok((report, problem.text.clone(), problem.text.clone()));
+            }
+        }
+        for (c, n) in new {
+            index.insert(c.key(), cycles.len());
+            cycles.push(c);
+            needs.push(n);
+        }
+    };
+    report.cycles = cycles.len();
+    if lazy.is_some() {
+        report.notes.push(format!(
+            "the cycle search stopped at its limit after {} critical cycle(s); the placement was completed lazily: {rounds} round(s), {} critical cycle(s) used, and a last search of the fenced program (through every relation still unsafe) found no critical cycle it leaves breakable",
+            base.cycles.cycles.len(),
+            cycles.len()
+        ));
     }
-    let sol = problem.solve(&base.cycles.cycles)?;
+    // Optimal for the cycles used, it is optimal for all: every placement breaking all of
+    // them breaks these.
     report.optimal = sol.optimal;
     report.notes.extend(sol.note.clone());
-    report.notes.extend(sol.unbreakable_note(&base.aeg, &base.cycles.cycles));
-    // Check 1: in the IR, no critical cycle is left but the unbreakable ones.
-    let after = problem.analyse_with(&sol.chosen)?;
-    let left = after.cycles.cycles.len();
-    let left_unbreakable = if left == 0 { 0 } else { problem.solve(&after.cycles.cycles)?.unbreakable.len() };
-    if after.cycles.limit_hit.is_some() || left != left_unbreakable {
-        return Err(Error::Internal(format!(
-            "the chosen placement leaves {} breakable critical cycle(s) in the IR (first: {})",
-            left - left_unbreakable,
-            after.cycles.cycles.first().map(|c| c.describe(&after.aeg)).unwrap_or_default()
-        )));
-    }
+    report.notes.extend(sol.unbreakable_note(&base.aeg, &cycles));
     // Check 2: the patched source, parsed again, has no more.
     let text = problem.patched_text(&sol.chosen);
-    let re = problem.analyse_text(&text)?;
+    let re = problem.analyse_text_with(&text, &round_limits, lazy.as_ref().map(|_| LAZY_PER_RELATION))?;
     if re.cycles.limit_hit.is_some() || re.cycles.cycles.len() != left {
         return Err(Error::Internal(format!(
             "the patched source has {} critical cycle(s), the IR with the same fences {left} (first: {})",
@@ -831,7 +948,7 @@ fn static_mode(base: &Analysis, arch: &Arch, opts: &pipeline::Options) -> ModeRe
             re.cycles.cycles.first().map(|c| c.describe(&re.aeg)).unwrap_or_default()
         )));
     }
-    report.placements = problem.placements(&sol.chosen, &base.cycles.cycles);
+    report.placements = problem.placements(&sol.chosen, &cycles);
     report.total_cost = sol.cost;
     if left == 0 {
         report.verification = format!(
