@@ -46,9 +46,44 @@ impl Rewriter<'_> {
         var(v, &ty)
     }
 
+    /// The addresses of the group's objects when each is one whole scalar variable of the
+    /// element type (so that two entries are to the same address exactly when they are to
+    /// the same object), and there are fewer of them than slots: the helpers then scan the
+    /// buffer once with a flag per object instead of comparing every pair of entries.
+    fn object_addresses(&self, g: usize) -> Option<Vec<Expr>> {
+        let grp = &self.groups[g];
+        if grp.objects.len() as u64 >= grp.depth as u64 {
+            return None;
+        }
+        grp.objects
+            .iter()
+            .map(|&o| {
+                let obj = self.aeg.object(o);
+                let v = obj.var.filter(|_| obj.exact)?;
+                let var = self.out.var(v);
+                (var.name == obj.name && var.ty == grp.elem && var.ty.is_scalar()).then(|| addr_of(super::build::var(v, &var.ty)))
+            })
+            .collect()
+    }
+
+    /// Thread ids run from 0 (main) to this, when every thread is started a known number
+    /// of times.
+    fn max_thread_id(&self) -> Option<i128> {
+        let mut n = 0i128;
+        for t in &self.aeg.threads {
+            match t.instances {
+                crate::aeg::Instances::Count(c) => n += c as i128,
+                crate::aeg::Instances::Unbounded => return None,
+            }
+        }
+        Some(n)
+    }
+
     pub(super) fn make_group_fns(&mut self, g: usize) {
         let n = self.groups[g].depth as u64;
         let elem = self.groups[g].elem.clone();
+        let objs = self.object_addresses(g);
+        let max_tid = self.max_thread_id();
         let base = if self.tso_fifo {
             "store_buffer".to_string()
         } else {
@@ -107,29 +142,48 @@ impl Rewriter<'_> {
         // precise version inlines a cross-buffer flush at every forced flush: 1000x slower).
         // With `marked`, only entries an lwsync marked count, and of them (with tags) only
         // those whose tag is not in the mask (the writes the current one passes).
+        let own = |gv: &GroupVars, j: u64, me: &Expr, marked: Option<Option<&Expr>>| -> Expr {
+            let mut c = and(at(&gv.live, j), eq(at(&gv.thd, j), me.clone()));
+            if let Some(mask) = marked {
+                c = and(c, lt(int(0), at(&gv.lw, j)));
+                if let (Some(mask), Some(tag)) = (mask, &gv.tag) {
+                    c = and(c, eq(bin(BinOp::BitAnd, at(tag, j), mask.clone()), uint(0)));
+                }
+            }
+            c
+        };
         let anchor = |gv: &GroupVars, i: u64, me: &Expr, addr: &Expr, marked: Option<Option<&Expr>>| -> Expr {
             let mut any = int(0);
             for j in i..n {
-                let mut c = and(and(at(&gv.live, j), eq(at(&gv.thd, j), me.clone())), eq(at(&gv.addr, j), addr.clone()));
-                if let Some(mask) = marked {
-                    c = and(c, lt(int(0), at(&gv.lw, j)));
-                    if let (Some(mask), Some(tag)) = (mask, &gv.tag) {
-                        c = and(c, eq(bin(BinOp::BitAnd, at(tag, j), mask.clone()), uint(0)));
-                    }
-                }
-                any = or(any, c);
+                any = or(any, and(own(gv, j, me, marked), eq(at(&gv.addr, j), addr.clone())));
             }
             any
+        };
+        // `anchor(i, me, addr[i], marked)` for every i as locals of the helper being built:
+        // one backward scan with a flag per object (an own entry to it seen so far).
+        let anchors = |s: &mut Self, gv: &GroupVars, me: &Expr, marked: Option<Option<&Expr>>, addrs: &[Expr]| -> (Block, Vec<Expr>) {
+            let fid = FuncId(s.out.funcs.len() as u32 - 1);
+            let flags: Vec<Expr> = (0..addrs.len()).map(|o| s.local(fid, &format!("own_at{o}"), Type::Bool)).collect();
+            let ms: Vec<Expr> = (0..n).map(|i| s.local(fid, &format!("anchored{i}"), Type::Bool)).collect();
+            let mut b: Block = flags.iter().map(|f| assign(f.clone(), int(0), l)).collect();
+            for i in (0..n).rev() {
+                b.push(if_(own(gv, i, me, marked), set_flag(&at(&gv.addr, i), addrs, &flags), vec![], l));
+                b.push(assign(ms[i as usize].clone(), flag_of(&at(&gv.addr, i), addrs, &flags), l));
+            }
+            (b, ms)
         };
         let fenced = self.model.fences.values().any(|e| e.mark_writes);
         let tso_fifo = self.tso_fifo;
 
         // Flush every entry of `me` (and, per address, everything ahead of it): fences that
         // order W→R, thread end, and W→W on TSO.
-        let flush_own = self.new_func(format!("{base}_flush_own"), &[("me", Type::INT)], Type::Void, |_, p| {
-            let mut b = vec![];
-            for i in 0..n {
-                let c = and(at(&gv.live, i), anchor(&gv, i, &p[0], &at(&gv.addr, i), None));
+        let flush_own = self.new_func(format!("{base}_flush_own"), &[("me", Type::INT)], Type::Void, |s, p| {
+            let (mut b, ms) = match &objs {
+                Some(addrs) => anchors(s, &gv, &p[0], None, addrs),
+                None => (vec![], (0..n).map(|i| anchor(&gv, i, &p[0], &at(&gv.addr, i), None)).collect()),
+            };
+            for (i, m) in (0..n).zip(ms) {
+                let c = and(at(&gv.live, i), m);
                 b.push(if_(c, flush_i(&gv, i), vec![], l));
             }
             b.push(reset(&gv));
@@ -137,10 +191,13 @@ impl Rewriter<'_> {
         });
         let (flush_lw, mark_lw) = if fenced {
             let params: &[(&str, Type)] = if gv.tag.is_some() { &[("me", Type::INT), ("mask", Type::UINT)] } else { &[("me", Type::INT)] };
-            let fl = self.new_func(format!("{base}_flush_lw"), params, Type::Void, |_, p| {
-                let mut b = vec![];
-                for i in 0..n {
-                    let c = and(at(&gv.live, i), anchor(&gv, i, &p[0], &at(&gv.addr, i), Some(p.get(1))));
+            let fl = self.new_func(format!("{base}_flush_lw"), params, Type::Void, |s, p| {
+                let (mut b, ms) = match &objs {
+                    Some(addrs) => anchors(s, &gv, &p[0], Some(p.get(1)), addrs),
+                    None => (vec![], (0..n).map(|i| anchor(&gv, i, &p[0], &at(&gv.addr, i), Some(p.get(1)))).collect()),
+                };
+                for (i, m) in (0..n).zip(ms) {
+                    let c = and(at(&gv.live, i), m);
                     b.push(if_(c, flush_i(&gv, i), vec![], l));
                 }
                 b.push(reset(&gv));
@@ -170,6 +227,18 @@ impl Rewriter<'_> {
         let flush_some = self.new_func(format!("{base}_flush_some"), &[], Type::Void, |s, _| {
             let fid = FuncId(s.out.funcs.len() as u32 - 1);
             let mut b = vec![];
+            // One forward scan with flags per object (and per thread id on TSO) where they
+            // are known: O(entries × objects) instead of O(entries²).
+            let tids: Option<Vec<Expr>> = if tso_fifo { max_tid.map(|m| (0..=m).map(int).collect()) } else { Some(vec![]) };
+            let linear = match (&objs, tids) {
+                (Some(addrs), Some(tids)) => {
+                    let at_obj: Vec<Expr> = (0..addrs.len()).map(|o| s.local(fid, &format!("older_at{o}"), Type::Bool)).collect();
+                    let of_thd: Vec<Expr> = (0..tids.len()).map(|t| s.local(fid, &format!("older_of{t}"), Type::Bool)).collect();
+                    b.extend(at_obj.iter().chain(&of_thd).map(|f| assign(f.clone(), int(0), l)));
+                    Some((at_obj, of_thd, tids))
+                }
+                _ => None,
+            };
             for i in 0..n {
                 let mut c = and(at(&gv.live, i), nondet_bool());
                 if let Some(f) = lw_blocked {
@@ -182,15 +251,32 @@ impl Rewriter<'_> {
                     ));
                     c = and(c, not(blocked));
                 }
-                for k in 0..i {
-                    // Oldest per address (coherence); on TSO also oldest of its thread.
-                    let mut older = eq(at(&gv.addr, k), at(&gv.addr, i));
-                    if tso_fifo {
-                        older = or(older, eq(at(&gv.thd, k), at(&gv.thd, i)));
+                // Oldest per address (coherence); on TSO also oldest of its thread.
+                match (&linear, &objs) {
+                    (Some((at_obj, of_thd, tids)), Some(addrs)) => {
+                        // flags: a live entry older than this one is at the object / of the thread
+                        c = and(c, not(flag_of(&at(&gv.addr, i), addrs, at_obj)));
+                        if tso_fifo {
+                            c = and(c, not(flag_of(&at(&gv.thd, i), tids, of_thd)));
+                        }
+                        b.push(if_(c, flush_i(&gv, i), vec![], l));
+                        let mut mark = set_flag(&at(&gv.addr, i), addrs, at_obj);
+                        if tso_fifo {
+                            mark.extend(set_flag(&at(&gv.thd, i), tids, of_thd));
+                        }
+                        b.push(if_(at(&gv.live, i), mark, vec![], l));
                     }
-                    c = and(c, not(and(at(&gv.live, k), older)));
+                    _ => {
+                        for k in 0..i {
+                            let mut older = eq(at(&gv.addr, k), at(&gv.addr, i));
+                            if tso_fifo {
+                                older = or(older, eq(at(&gv.thd, k), at(&gv.thd, i)));
+                            }
+                            c = and(c, not(and(at(&gv.live, k), older)));
+                        }
+                        b.push(if_(c, flush_i(&gv, i), vec![], l));
+                    }
                 }
-                b.push(if_(c, flush_i(&gv, i), vec![], l));
             }
             b.push(reset(&gv));
             b
@@ -381,6 +467,17 @@ impl Rewriter<'_> {
             self.mark_all_lw = Some(self.new_func("__weakc_mark_all_lw".into(), &[("me", Type::INT)], Type::Void, |_, p| all(|g| g.mark_lw, p)));
         }
     }
+}
+
+/// `flags[k] = 1` for the `k` with `x == keys[k]` (none if no key matches).
+fn set_flag(x: &Expr, keys: &[Expr], flags: &[Expr]) -> Block {
+    let l = Loc::default();
+    keys.iter().zip(flags).rev().fold(vec![], |rest, (k, f)| vec![if_(eq(x.clone(), k.clone()), vec![assign(f.clone(), int(1), l)], rest, l)])
+}
+
+/// `flags[k]` for the `k` with `x == keys[k]`, 0 if none matches.
+fn flag_of(x: &Expr, keys: &[Expr], flags: &[Expr]) -> Expr {
+    keys.iter().zip(flags).fold(int(0), |acc, (k, f)| or(acc, and(eq(x.clone(), k.clone()), f.clone())))
 }
 
 /// A C identifier fragment from an object name (`s.f[]` → `s_f`).
