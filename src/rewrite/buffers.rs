@@ -142,8 +142,13 @@ impl Rewriter<'_> {
         // precise version inlines a cross-buffer flush at every forced flush: 1000x slower).
         // With `marked`, only entries an lwsync marked count, and of them (with tags) only
         // those whose tag is not in the mask (the writes the current one passes).
-        let own = |gv: &GroupVars, j: u64, me: &Expr, marked: Option<Option<&Expr>>| -> Expr {
+        // Entry j is the thread's own (live; with `addr`, to that address; with `marked`, as
+        // `anchor` says).
+        let own = |gv: &GroupVars, j: u64, me: &Expr, addr: Option<&Expr>, marked: Option<Option<&Expr>>| -> Expr {
             let mut c = and(at(&gv.live, j), eq(at(&gv.thd, j), me.clone()));
+            if let Some(a) = addr {
+                c = and(c, eq(at(&gv.addr, j), a.clone()));
+            }
             if let Some(mask) = marked {
                 c = and(c, lt(int(0), at(&gv.lw, j)));
                 if let (Some(mask), Some(tag)) = (mask, &gv.tag) {
@@ -155,7 +160,7 @@ impl Rewriter<'_> {
         let anchor = |gv: &GroupVars, i: u64, me: &Expr, addr: &Expr, marked: Option<Option<&Expr>>| -> Expr {
             let mut any = int(0);
             for j in i..n {
-                any = or(any, and(own(gv, j, me, marked), eq(at(&gv.addr, j), addr.clone())));
+                any = or(any, own(gv, j, me, Some(addr), marked));
             }
             any
         };
@@ -167,7 +172,7 @@ impl Rewriter<'_> {
             let ms: Vec<Expr> = (0..n).map(|i| s.local(fid, &format!("anchored{i}"), Type::Bool)).collect();
             let mut b: Block = flags.iter().map(|f| assign(f.clone(), int(0), l)).collect();
             for i in (0..n).rev() {
-                b.push(if_(own(gv, i, me, marked), set_flag(&at(&gv.addr, i), addrs, &flags), vec![], l));
+                b.push(if_(own(gv, i, me, None, marked), set_flag(&at(&gv.addr, i), addrs, &flags), vec![], l));
                 b.push(assign(ms[i as usize].clone(), flag_of(&at(&gv.addr, i), addrs, &flags), l));
             }
             (b, ms)
