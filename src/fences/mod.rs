@@ -782,6 +782,8 @@ fn dependency_alternative(aeg: &Aeg, arch: &Arch, pairs: &[(EventId, EventId)]) 
 pub struct Round {
     pub round: u32,
     pub fences: usize,
+    /// Atomic operations at a stronger order.
+    pub orders: usize,
     pub cost: u32,
     pub cycles: usize,
     pub verdict: String,
@@ -987,9 +989,10 @@ fn render_text(r: &Report, base: &Analysis, files: &[(PathBuf, String)]) -> Stri
     }
     for rd in &r.rounds {
         s.push_str(&format!(
-            "round {}: {} fence(s), cost {}, {} critical cycle(s) left, {}{}{}\n",
+            "round {}: {} fence(s){}, cost {}, {} critical cycle(s) left, {}{}{}\n",
             rd.round,
             rd.fences,
+            if rd.orders > 0 { format!(", {} order(s) strengthened", rd.orders) } else { String::new() },
             rd.cost,
             rd.cycles,
             if rd.placed.is_empty() { String::new() } else { format!("[{}] ", rd.placed.join("; ")) },

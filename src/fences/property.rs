@@ -269,7 +269,8 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
         let o = checked.into_outcome();
         let short = super::short_name(&problem.file);
         let placed = problem.placements(&chosen, &[]).iter().map(|p| p.describe(&short)).collect();
-        let mut rd = Round { round, fences: chosen.len(), cost, cycles: a.cycles.cycles.len(), verdict: String::new(), used: vec![], placed };
+        let orders = chosen.iter().filter(|&&k| matches!(problem.candidates[k].what, super::What::Order(_))).count();
+        let mut rd = Round { round, fences: chosen.len() - orders, orders, cost, cycles: a.cycles.cycles.len(), verdict: String::new(), used: vec![], placed };
         match &o.verdict {
             Verdict::Safe { complete } => {
                 rd.verdict = if *complete { "assertions hold".into() } else { format!("assertions hold up to unwind {}", args.unwind) };
