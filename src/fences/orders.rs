@@ -216,9 +216,13 @@ pub fn candidates(
     let mapping: &Mapping = crate::atomics::mapping(arch, &opts.atomics);
     let scan = Scan::new(text);
     let all = ops(&raw);
+    let mut per_loc: HashMap<(u32, u32, u32), usize> = HashMap::new();
+    for (l, ..) in &all {
+        *per_loc.entry((l.file, l.line, l.col)).or_default() += 1;
+    }
     let mut out = vec![];
     for (n, &(loc, op, from, func)) in all.iter().enumerate() {
-        if loc.file != 0 || all.iter().filter(|(l, ..)| (l.file, l.line, l.col) == (loc.file, loc.line, loc.col)).count() > 1 {
+        if loc.file != 0 || per_loc[&(loc.file, loc.line, loc.col)] > 1 {
             continue; // in a header, or one statement with several operations: not patched
         }
         let toks = order_tokens(&scan, loc);
