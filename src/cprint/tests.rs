@@ -1,6 +1,8 @@
 //! Unit tests of the C printer on hand-built IR, and compile checks with the system's `cc`.
 
+use super::literals::wrap_int;
 use super::*;
+use crate::source::Loc;
 
 // ------------------------------------------------------------------------------------------
 // Building IR by hand
