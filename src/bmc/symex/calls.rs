@@ -423,3 +423,20 @@ impl<'p> Symex<'p> {
         Ok(())
     }
 }
+
+/// `e` without the casts around it.
+fn peel(mut e: &Expr) -> &Expr {
+    while let ExprKind::Cast(inner) = &e.kind {
+        e = inner;
+    }
+    e
+}
+
+/// The element type a pointer argument points to before it was converted to `void *`.
+fn elem_type(e: &Expr) -> Option<Type> {
+    match peel(e).ty.pointee()? {
+        Type::Array(el, _) => Some((**el).clone()),
+        Type::Void => None,
+        t => Some(t.clone()),
+    }
+}

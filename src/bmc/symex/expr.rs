@@ -344,3 +344,27 @@ impl<'p> Symex<'p> {
         Ok(self.convert(&r, &rt, ty))
     }
 }
+
+/// The usual arithmetic conversions on two integer types (after integer promotion).
+pub fn common_type(a: &Type, b: &Type) -> Type {
+    let promote = |t: &Type| match t {
+        Type::Int { bits, signed } if *bits >= 32 => Type::Int { bits: *bits, signed: *signed },
+        _ => Type::INT,
+    };
+    let (a, b) = (promote(a), promote(b));
+    match (&a, &b) {
+        (Type::Int { bits: ba, signed: sa }, Type::Int { bits: bb, signed: sb }) => {
+            if sa == sb {
+                Type::Int { bits: *ba.max(bb), signed: *sa }
+            } else {
+                let (ub, sbits) = if !sa { (*ba, *bb) } else { (*bb, *ba) };
+                if ub >= sbits {
+                    Type::Int { bits: ub, signed: false }
+                } else {
+                    Type::Int { bits: sbits, signed: true }
+                }
+            }
+        }
+        _ => Type::INT,
+    }
+}

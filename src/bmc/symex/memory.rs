@@ -1,0 +1,262 @@
+//! Shared memory: the objects variables and strings live in, their initial values, and
+//! reads and writes of cells, which become events.
+//!
+//! Separate because this is the one place where an access turns into an [`Event`] (or,
+//! when the collection pass allows, into a value taken from the path): everything that
+//! touches shared memory goes through [`Symex::read_mem`] and [`Symex::write_mem`].
+
+use super::*;
+use super::collect::{join_known, known};
+
+impl<'p> Symex<'p> {
+    pub(super) fn init_globals(&mut self) -> R<()> {
+        let prog = self.prog;
+        let statics: Vec<(VarId, &Var)> = prog
+            .vars
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| !matches!(v.ty, Type::Func(_)))
+            .filter(|(_, v)| v.is_global() || matches!(v.storage, Storage::Local { .. }) && v.init.is_some())
+            .map(|(i, v)| (VarId(i as u32), v))
+            .collect();
+        // Every object first: an initialiser may take the address of a variable declared
+        // (or first used) after the one it initialises.
+        for &(id, v) in &statics {
+            let o = self.new_object(v.name.clone(), ObjInit::Zero, Some(ObjRoot::Var(id)))?;
+            self.obj_of.insert((GLOBAL_FRAME, id), o);
+        }
+        for &(id, v) in &statics {
+            let Some(init) = &v.init else { continue };
+            let cells = self.init_cells(&v.ty, Some(init))?;
+            if cells.iter().any(|c| as_const(c) != Some(0)) {
+                let o = self.obj_of[&(GLOBAL_FRAME, id)];
+                self.objects[o as usize].init = ObjInit::Cells(cells);
+            }
+        }
+        self.tsd_init()
+    }
+
+    /// Cell values of a static initialiser (missing parts are zero).
+    pub(super) fn init_cells(&mut self, ty: &Type, init: Option<&Init>) -> R<Vec<Bv>> {
+        let widths = self.layout.cells(ty);
+        let zero = |ws: &[usize]| ws.iter().map(|&w| bv::constant(0, w)).collect::<Vec<_>>();
+        let Some(init) = init else { return Ok(zero(&widths)) };
+        match (ty, init) {
+            (Type::Array(elem, _), Init::Expr(Expr { kind: ExprKind::Str(s), .. })) => {
+                let ew = self.layout.cells(elem);
+                let mut out = vec![];
+                let bytes = s.as_bytes();
+                for i in 0..widths.len() / ew.len().max(1) {
+                    let b = bytes.get(i).copied().unwrap_or(0);
+                    out.push(bv::constant(b as u128, ew[0]));
+                }
+                Ok(out)
+            }
+            (_, Init::Expr(e)) if ty.is_scalar() => {
+                let v = self.eval_as(e, ty)?;
+                Ok(vec![v])
+            }
+            (_, Init::Expr(e)) => {
+                let v = self.eval(e)?;
+                Ok(if v.len() == widths.len() { v } else { zero(&widths) })
+            }
+            (Type::Array(elem, _), Init::List(items)) => {
+                let per = self.layout.ncells(elem);
+                let n = widths.len() / per.max(1);
+                let mut out = vec![];
+                for i in 0..n {
+                    out.extend(self.init_cells(elem, items.get(i))?);
+                }
+                Ok(out)
+            }
+            (Type::Struct(s), Init::List(items)) => {
+                let def = self.prog.strukt(*s);
+                if def.is_union {
+                    let mut out = zero(&widths);
+                    if let (Some(f), Some(i)) = (def.fields.first(), items.first()) {
+                        let v = self.init_cells(&f.ty.clone(), Some(i))?;
+                        for (k, c) in v.into_iter().enumerate() {
+                            if k < out.len() {
+                                out[k] = self.sat.bv_resize(&c, widths[k], false);
+                            }
+                        }
+                    }
+                    return Ok(out);
+                }
+                let mut out = vec![];
+                let fields: Vec<Type> = def.fields.iter().map(|f| f.ty.clone()).collect();
+                for (i, fty) in fields.iter().enumerate() {
+                    out.extend(self.init_cells(fty, items.get(i))?);
+                }
+                Ok(out)
+            }
+            (_, Init::List(items)) => self.init_cells(ty, items.first()),
+        }
+    }
+
+    /// The initial value of the cell at constant address `a`.
+    pub(super) fn init_cell(&mut self, a: u128, width: usize) -> Bv {
+        let o = (a >> OFF_BITS) as usize;
+        let off = (a & ((1u128 << OFF_BITS) - 1)) as usize;
+        match self.objects.get(o).map(|x| &x.init) {
+            Some(ObjInit::Zero) => bv::constant(0, width),
+            Some(ObjInit::Cells(cells)) => match cells.get(off) {
+                Some(c) => {
+                    let c = c.clone();
+                    self.sat.bv_resize(&c, width, false)
+                }
+                None => self.sat.fresh_bv(width),
+            },
+            _ => self.sat.fresh_bv(width),
+        }
+    }
+
+    pub(super) fn new_object(&mut self, name: String, init: ObjInit, root: Option<ObjRoot>) -> R<u32> {
+        if self.objects.len() as u128 >= FUNC_BASE {
+            return Err(Error::Internal("too many memory objects for the pointer encoding".into()));
+        }
+        self.objects.push(Object { name, init, root });
+        Ok(self.objects.len() as u32 - 1)
+    }
+
+    pub(super) fn read_mem(&mut self, addr: Bv, width: usize, ty: &Type, label: String, loc: Loc, roots: Roots) -> Bv {
+        if self.dead() {
+            return self.sat.fresh_bv(width);
+        }
+        if self.collected.is_some() {
+            if let Some(a) = as_const(&addr) {
+                if self.resolvable(a) {
+                    let v = match self.state.mem.get(&a) {
+                        Some(v) => self.sat.bv_resize(v, width, false),
+                        None => self.init_cell(a, width),
+                    };
+                    if let Some(t) = self.state.mem_taint.get(&a).cloned() {
+                        self.push_taint(&t);
+                    }
+                    if self.track {
+                        // No event, but the access is still there for `addr; po`.
+                        let ap = self.state.deps.addr_po.union(&self.cur_addr, &mut self.sat);
+                        self.state.deps.addr_po = ap;
+                    }
+                    self.step(loc, RawKind::ReadValue { label, val: v.clone(), ty: ty.clone(), reused: None });
+                    return v;
+                }
+            }
+        }
+        let cached = as_const(&addr).filter(|_| self.state.cur_block.is_some());
+        let g = self.state.guard;
+        let hit = cached.and_then(|a| self.state.blk.get(&a)).filter(|(ge, v)| v.len() == width && self.sat.syntactically_implies(g, *ge));
+        if let Some((_, v)) = hit {
+            let v = v.clone();
+            self.step(loc, RawKind::ReadValue { label, val: v.clone(), ty: ty.clone(), reused: cached });
+            return v;
+        }
+        let val = self.read_value(as_const(&addr), width);
+        if let Some(a) = cached {
+            self.state.blk.insert(a, (g, val.clone()));
+        }
+        let block = self.event_block();
+        let po = self.next_po();
+        let ev = self.events.len();
+        let deps = self.event_deps(false);
+        self.events.push(Event {
+            thread: self.ctx.thread,
+            block,
+            po,
+            guard: self.state.guard,
+            write: false,
+            addr,
+            val: val.clone(),
+            label,
+            loc,
+            roots,
+            deps,
+        });
+        if self.track {
+            self.acc.push((ev as u32, Lit::TRUE));
+        }
+        self.step(loc, RawKind::Read { ev, ty: ty.clone() });
+        val
+    }
+
+    pub(super) fn write_mem(&mut self, addr: Bv, val: Bv, ty: &Type, label: String, loc: Loc, roots: Roots) {
+        if self.dead() {
+            return;
+        }
+        if self.state.cur_block.is_some() {
+            self.track_block_write(&addr, &val);
+        }
+        match as_const(&addr) {
+            Some(a) => {
+                if ((a >> OFF_BITS) as u32) < self.stable_objs {
+                    self.state.mem.insert(a, val.clone());
+                    if self.track {
+                        self.state.mem_taint.insert(a, self.cur_data.clone());
+                    }
+                }
+                if let Some(c) = self.collecting.as_mut() {
+                    c.writes[self.ctx.thread].insert(a);
+                    let k = known(&val);
+                    match c.vals.get_mut(&a) {
+                        Some(old) => join_known(old, &k),
+                        None => {
+                            c.vals.insert(a, k);
+                        }
+                    }
+                }
+            }
+            None => {
+                if let Some(c) = self.collecting.as_mut() {
+                    c.sym.push((known(&addr), roots.clone()));
+                    c.sym_vals.push(known(&val));
+                }
+            }
+        }
+        let block = self.event_block();
+        let po = self.next_po();
+        let ev = self.events.len();
+        let deps = self.event_deps(true);
+        self.events.push(Event {
+            thread: self.ctx.thread,
+            block,
+            po,
+            guard: self.state.guard,
+            write: true,
+            addr,
+            val,
+            label,
+            loc,
+            roots,
+            deps,
+        });
+        self.step(loc, RawKind::Write { ev, ty: ty.clone() });
+    }
+
+    /// Keeps the block's known values right after a write: a constant address takes the
+    /// value, and every known cell the write may hit becomes a choice on the address.
+    fn track_block_write(&mut self, addr: &Bv, val: &Bv) {
+        let g = self.state.guard;
+        if let Some(a) = as_const(addr) {
+            let entry = match self.state.blk.get(&a) {
+                Some((ge, old)) if old.len() == val.len() && self.sat.syntactically_implies(g, *ge) => {
+                    let (ge, old) = (*ge, old.clone());
+                    (ge, self.sat.bv_ite(g, val, &old))
+                }
+                _ => (g, val.clone()),
+            };
+            self.state.blk.insert(a, entry);
+            return;
+        }
+        let known = std::mem::take(&mut self.state.blk);
+        for (a, (ge, old)) in known {
+            let same = self.sat.bv_eq(addr, &bv::constant(a, addr.len()));
+            let hit = self.sat.and(g, same);
+            if hit == Lit::FALSE {
+                self.state.blk.insert(a, (ge, old));
+            } else if val.len() == old.len() {
+                let new = self.sat.bv_ite(hit, val, &old);
+                self.state.blk.insert(a, (ge, new));
+            }
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! Locks and atomic read-modify-writes: a read and a (conditional) write made one atomic
+//! block; an unlock is a plain write.
+//!
+//! Separate because they are the statements whose meaning is atomicity rather than control
+//! flow or a plain access.
+
+use super::*;
+
+impl<'p> Symex<'p> {
+    pub(super) fn lock(&mut self, p: &Expr, loc: Loc) -> R<()> {
+        let addr = self.eval_ptr(p)?;
+        self.cur_addr = self.taint_since(0);
+        let roots = self.ptr_roots(p);
+        let ty = Type::INT;
+        self.atomic_begin();
+        let label = format!("*{}", expr_text(self.prog, p));
+        let v = self.read_mem(addr.clone(), 32, &ty, label.clone(), loc, roots.clone());
+        let free = self.sat.bv_is_zero(&v);
+        self.step(loc, RawKind::Lock);
+        self.state.guard = self.sat.and(self.state.guard, free);
+        self.write_mem(addr, bv::constant(1, 32), &ty, label, loc, roots.clone());
+        self.atomic_end();
+        Ok(())
+    }
+
+    pub(super) fn unlock(&mut self, p: &Expr, loc: Loc) -> R<()> {
+        let addr = self.eval_ptr(p)?;
+        self.cur_addr = self.taint_since(0);
+        let roots = self.ptr_roots(p);
+        let label = format!("*{}", expr_text(self.prog, p));
+        self.step(loc, RawKind::Unlock);
+        self.write_mem(addr, bv::constant(0, 32), &Type::INT, label, loc, roots.clone());
+        Ok(())
+    }
+
+    /// `trylock`: atomically take the lock if free; returns 0 on success, EBUSY otherwise.
+    pub(super) fn trylock(&mut self, addr: &Bv, p: &Expr, loc: Loc) -> Bv {
+        let roots = self.ptr_roots(p);
+        self.atomic_begin();
+        let label = format!("*{}", expr_text(self.prog, p));
+        let v = self.read_mem(addr.clone(), 32, &Type::INT, label.clone(), loc, roots.clone());
+        let free = self.sat.bv_is_zero(&v);
+        let _ = self.under(free, |sx| {
+            sx.write_mem(addr.clone(), bv::constant(1, 32), &Type::INT, label, loc, roots);
+            Ok(())
+        });
+        self.atomic_end();
+        self.sat.bv_ite(free, &bv::constant(0, 32), &bv::constant(16, 32))
+    }
+
+    pub(super) fn rmw(&mut self, r: &Rmw, loc: Loc) -> R<()> {
+        use RmwOp::*;
+        let ty = r.ptr.ty.pointee().cloned().unwrap_or(Type::INT);
+        let ty = if ty.is_scalar() { ty } else { Type::INT };
+        let w = width(&ty);
+        let addr = self.eval_ptr(&r.ptr)?;
+        let addr_taint = self.taint_since(0);
+        let roots = self.ptr_roots(&r.ptr);
+        let val = self.eval_as(&r.val, &ty)?;
+        let label = format!("*{}", expr_text(self.prog, &r.ptr));
+        // For compare-exchange, the expected value lives behind a pointer.
+        let (expected, exp_addr) = match (r.op, &r.expected) {
+            (CompareExchange, Some(e)) => {
+                let a = self.eval_ptr(e)?;
+                let v = self.load(Place::Mem { addr: a.clone(), ty: ty.clone(), roots: self.ptr_roots(e) }, &format!("*{}", expr_text(self.prog, e)), loc)?;
+                (Some(v[0].clone()), Some(a))
+            }
+            (_, Some(e)) => (Some(self.eval_as(e, &ty)?), None),
+            (_, None) => (None, None),
+        };
+        let operands = self.taint_since(0);
+        self.atomic_begin();
+        self.cur_addr = addr_taint;
+        let old = if r.op == Store { bv::constant(0, w) } else { self.read_mem(addr.clone(), w, &ty, label.clone(), loc, roots.clone()) };
+        // The new value and the result depend on the operands and on the read.
+        let read = self.taint_since(0);
+        let result_taint = operands.union(&read, &mut self.sat);
+        self.cur_data = result_taint.clone();
+        let signed = is_signed(&ty);
+        let _ = signed;
+        let (new, result, write_cond): (Option<Bv>, Bv, Lit) = match r.op {
+            FetchAdd | AddFetch => {
+                let n = self.sat.bv_add(&old, &val);
+                let res = if r.op == FetchAdd { old.clone() } else { n.clone() };
+                (Some(n), res, Lit::TRUE)
+            }
+            FetchSub | SubFetch => {
+                let n = self.sat.bv_sub(&old, &val);
+                let res = if r.op == FetchSub { old.clone() } else { n.clone() };
+                (Some(n), res, Lit::TRUE)
+            }
+            FetchAnd | AndFetch => {
+                let n = self.sat.bv_and(&old, &val);
+                let res = if r.op == FetchAnd { old.clone() } else { n.clone() };
+                (Some(n), res, Lit::TRUE)
+            }
+            FetchOr | OrFetch => {
+                let n = self.sat.bv_or(&old, &val);
+                let res = if r.op == FetchOr { old.clone() } else { n.clone() };
+                (Some(n), res, Lit::TRUE)
+            }
+            FetchXor | XorFetch => {
+                let n = self.sat.bv_xor(&old, &val);
+                let res = if r.op == FetchXor { old.clone() } else { n.clone() };
+                (Some(n), res, Lit::TRUE)
+            }
+            FetchNand | NandFetch => {
+                let a = self.sat.bv_and(&old, &val);
+                let n = self.sat.bv_not(&a);
+                let res = if r.op == FetchNand { old.clone() } else { n.clone() };
+                (Some(n), res, Lit::TRUE)
+            }
+            Exchange => (Some(val.clone()), old.clone(), Lit::TRUE),
+            CasVal | CasBool | CompareExchange => {
+                let exp = expected.clone().unwrap_or_else(|| bv::constant(0, w));
+                let eq = self.sat.bv_eq(&old, &exp);
+                let res = if r.op == CasVal { old.clone() } else { vec![eq] };
+                (Some(val.clone()), res, eq)
+            }
+            Load => (None, old.clone(), Lit::FALSE),
+            Store => (Some(val.clone()), bv::constant(0, w), Lit::TRUE),
+        };
+        if let Some(n) = new {
+            self.under(write_cond, |sx| {
+                sx.write_mem(addr, n, &ty, label, loc, roots.clone());
+                Ok(())
+            })?;
+        }
+        self.atomic_end();
+        self.cur_addr = Taint::default();
+        if let (Some(ea), CompareExchange) = (exp_addr, r.op) {
+            // On failure the current value is written back to *expected.
+            let label = format!("*{}", expr_text(self.prog, r.expected.as_ref().unwrap()));
+            let roots = self.ptr_roots(r.expected.as_ref().unwrap());
+            self.under(!write_cond, |sx| {
+                sx.write_mem(ea, old.clone(), &ty, label, loc, roots);
+                Ok(())
+            })?;
+        }
+        if let Some(d) = &r.dest {
+            let from = if matches!(r.op, CasBool | CompareExchange) { Type::Bool } else { ty.clone() };
+            let v = self.convert(&result, &from, &d.ty);
+            let place = self.place(d)?;
+            self.cur_addr = self.taint_since(0);
+            self.cur_data = result_taint;
+            self.store(place, vec![v], d, loc)?;
+        }
+        Ok(())
+    }
+}
