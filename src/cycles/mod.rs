@@ -46,6 +46,7 @@ pub(crate) mod tests;
 
 use crate::aeg::{Aeg, Dir, EventId, PairInfo};
 use crate::arch::Arch;
+pub use search::EdgeKey;
 use serde::Serialize;
 use std::time::Duration;
 
@@ -153,7 +154,7 @@ pub struct CycleSet {
 
 /// All critical cycles of `aeg` for `arch`, within `limits`.
 pub fn critical_cycles(aeg: &Aeg, arch: &Arch, limits: &Limits) -> CycleSet {
-    search::run(aeg, arch, limits, &search::Query { mode: search::Mode::Start, skip: &|_, _| false, chosen_rfe: &|_, _| false, keep: &|_| true, per_edge: usize::MAX })
+    search::run(aeg, arch, limits, &search::Query { mode: search::Mode::Start, skip: &|_, _| false, chosen_rfe: &|_, _| false, keep: &|_| true, per_edge: usize::MAX, exhausted: None })
 }
 
 /// The critical cycles of `aeg` for `arch` that `keep` accepts, within `limits` (the cycle
@@ -162,7 +163,9 @@ pub fn critical_cycles(aeg: &Aeg, arch: &Arch, limits: &Limits) -> CycleSet {
 /// breaks: the check of the lazy selection (`select::lazy`), which removes the pairs that
 /// cover every cycle through them and asks for the cycles the selection leaves unbroken.
 /// Only circuits through a relation that may be unsafe are enumerated, at most `per_edge`
-/// through each.
+/// through each; relations listed in `exhausted` are skipped, and those whose circuits run
+/// out are added to it (valid for later searches that only remove edges and reject no
+/// fewer cycles: [`EdgeKey`]).
 pub fn critical_cycles_where(
     aeg: &Aeg,
     arch: &Arch,
@@ -171,8 +174,9 @@ pub fn critical_cycles_where(
     chosen_rfe: &(dyn Fn(EventId, EventId) -> bool + Sync),
     keep: &(dyn Fn(&Cycle) -> bool + Sync),
     per_edge: usize,
+    exhausted: Option<&std::sync::Mutex<std::collections::HashSet<EdgeKey>>>,
 ) -> CycleSet {
-    search::run(aeg, arch, limits, &search::Query { mode: search::Mode::Through, skip, chosen_rfe, keep, per_edge })
+    search::run(aeg, arch, limits, &search::Query { mode: search::Mode::Through, skip, chosen_rfe, keep, per_edge, exhausted })
 }
 
 /// The strongly connected components (at least two events) of the event graph whose edges

@@ -7,6 +7,7 @@ use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
+use std::collections::HashSet;
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -48,6 +49,13 @@ impl PortGraph<'_> {
     }
     fn event(&self, node: u32) -> EventId {
         self.events[node as usize % self.events.len()]
+    }
+    /// The [`EdgeKey`] of the `k`-th ranked edge.
+    fn edge_key(&self, k: u32) -> EdgeKey {
+        let (from, idx) = self.must[k as usize];
+        let to = self.adj[from as usize][idx].0;
+        let n = self.n() as u32;
+        (self.event(from), (from / n) as u8, self.event(to), (to / n) as u8)
     }
 }
 
@@ -117,7 +125,17 @@ pub(super) struct Query<'q> {
     /// [`Mode::Through`]: stop the search through one edge after this many cycles (the
     /// lazy selection wants cycles spread over the graph more than all cycles of a spot).
     pub per_edge: usize,
+    /// [`Mode::Through`]: the edges whose searches ran out of circuits (none left to try:
+    /// every circuit through them was reported or rejected). Those listed are skipped, and
+    /// each search that runs out adds its edge. See [`EdgeKey`].
+    pub exhausted: Option<&'q Mutex<HashSet<EdgeKey>>>,
 }
+
+/// An edge of a port graph, stable across searches on subgraphs of one event graph: its
+/// two events and the copies of its two ports (`In` is copy 0). A subgraph's ranks keep the
+/// order of the edges that remain, so the circuits through an edge that avoid those ranked
+/// before it can only become fewer when edges are removed: a search that ran out stays out.
+pub type EdgeKey = (EventId, u8, EventId, u8);
 
 /// The strongly connected components of the event graph (po+ pairs but those `skip` says,
 /// com edges both ways; never R–R) with at least two events, each sorted, in sorted order.
@@ -236,8 +254,18 @@ pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits, q: &Query) -> CycleSe
                 .map_init(
                     || Search::new(&shared, pg),
                     |st, s| match q.mode {
-                        Mode::Start => st.run_from(s, None, usize::MAX),
-                        Mode::Through => st.run_from(pg.must[s as usize].0, Some(s), q.per_edge),
+                        Mode::Start => st.run_from(s, None, usize::MAX).0,
+                        Mode::Through => {
+                            let key = pg.edge_key(s);
+                            if q.exhausted.is_some_and(|x| x.lock().expect("no panics while locked").contains(&key)) {
+                                return Vec::new();
+                            }
+                            let (found, ran_out) = st.run_from(pg.must[s as usize].0, Some(s), q.per_edge);
+                            if let (true, Some(x)) = (ran_out, q.exhausted) {
+                                x.lock().expect("no panics while locked").insert(key);
+                            }
+                            found
+                        }
                     },
                 )
                 .collect::<Vec<_>>()
@@ -521,12 +549,14 @@ impl<'s, 'a> Search<'s, 'a> {
 
     /// Johnson 1975, iteratively. Without `through`: all circuits whose smallest port is
     /// `In(s)`. With `through = Some(k)`: all circuits that take the `k`-th ranked edge (out
-    /// of `s`) and no edge ranked before it. Stops after `max` reported cycles.
-    fn run_from(&mut self, s: u32, through: Option<u32>, max: usize) -> Found {
+    /// of `s`) and no edge ranked before it. Stops after `max` reported cycles. The flag says
+    /// whether the search ran out of circuits (rather than stopping at `max` or a limit).
+    fn run_from(&mut self, s: u32, through: Option<u32>, max: usize) -> (Found, bool) {
         let mut out = Vec::new();
         if self.sh.stop.load(Relaxed) || self.sh.out_of_time() {
-            return out;
+            return (out, false);
         }
+        let mut ran_out = false;
         self.reset();
         let mut candidates = 0u64;
         let g = self.g;
@@ -540,7 +570,7 @@ impl<'s, 'a> Search<'s, 'a> {
             let (w, lab) = g.adj[from as usize][idx];
             stack[0].next = usize::MAX;
             if w == s || !self.apply(s, w, lab) {
-                return out;
+                return (out, true);
             }
             self.path.push((s, w, lab));
             self.block(w);
@@ -601,7 +631,10 @@ impl<'s, 'a> Search<'s, 'a> {
                     }
                 }
                 stack.pop();
-                let Some(parent) = stack.last_mut() else { break };
+                let Some(parent) = stack.last_mut() else {
+                    ran_out = true;
+                    break;
+                };
                 parent.f |= f;
                 let (pv, pw, lab) = self.path.pop().unwrap();
                 self.undo(pv, pw, lab);
@@ -612,6 +645,6 @@ impl<'s, 'a> Search<'s, 'a> {
             self.undo(pv, pw, lab);
         }
         self.sh.candidates.fetch_add(candidates, Relaxed);
-        out
+        (out, ran_out)
     }
 }

@@ -554,7 +554,7 @@ impl<'a> Problem<'a> {
         let cycles = match per_relation {
             // circuits through each relation still unsafe, a few per relation: complete for
             // "is any critical cycle left", and fast when few relations are left unsafe
-            Some(n) => cycles::critical_cycles_where(&aeg, self.arch, limits, &|_, _| false, &|_, _| false, &|_| true, n),
+            Some(n) => cycles::critical_cycles_where(&aeg, self.arch, limits, &|_, _| false, &|_, _| false, &|_| true, n, None),
             None => cycles::critical_cycles(&aeg, self.arch, limits),
         };
         Ok(Analysis { map: self.base.map.clone(), program, aeg, cycles, timings: Default::default(), lines: self.base.lines, limits: limits.clone(), lazy: false })
@@ -613,7 +613,7 @@ impl<'a> Problem<'a> {
         // (the pipeline's own search only seeds: its cycles are replaced)
         let opts = pipeline::Options { lazy_seed: Some(1), ..self.opts.clone() };
         let mut a = pipeline::analyze_program(&mut prog, self.arch, &opts, map, Duration::ZERO, text.lines().count())?;
-        a.cycles = cycles::critical_cycles_where(&a.aeg, self.arch, limits, &|_, _| false, &|_, _| false, &|_| true, n);
+        a.cycles = cycles::critical_cycles_where(&a.aeg, self.arch, limits, &|_, _| false, &|_, _| false, &|_| true, n, None);
         Ok(a)
     }
 

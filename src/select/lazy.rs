@@ -15,10 +15,10 @@
 
 use super::ilp::{greedy_cover, reverse_delete};
 use super::{cycle_candidates, index, select_cycles, DelayPair, PairKind, SelectOptions, Selection, Strategy};
-use crate::aeg::{Aeg, Dir, EventId};
+use crate::aeg::{Aeg, Dir, EventId, SiteId};
 use crate::arch::Arch;
 use crate::cycles::{always_unsafe, critical_cycles_where, Cycle, EdgeKind, Limits};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -49,11 +49,13 @@ pub struct Lazy {
 /// within `limits.time_budget` for all rounds together. `Err` says why it stopped before a
 /// check came back empty (then the selection may miss cycles).
 pub fn cover(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: &Limits, opts: &SelectOptions) -> Result<Lazy, String> {
-    cover_by(aeg, arch, seed, strategy, limits, opts, ROUND)
+    cover_by(aeg, arch, seed, strategy, limits, opts, ROUND, limits.time_budget / 2)
 }
 
-/// [`cover`], adding at most `round` cycles per check.
-fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: &Limits, opts: &SelectOptions, round: usize) -> Result<Lazy, String> {
+/// [`cover`], adding at most `round` cycles per check, extending the cover by access once
+/// `by_access_after` has passed.
+#[allow(clippy::too_many_arguments)]
+fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: &Limits, opts: &SelectOptions, round: usize, by_access_after: Duration) -> Result<Lazy, String> {
     let start = Instant::now();
     let mut known: HashSet<Vec<(u32, u32, bool)>> = seed.iter().map(Cycle::key).collect();
     // A cycle whose candidates are those of a known cycle adds nothing to the cover problem.
@@ -66,6 +68,13 @@ fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: 
     let mut lower_bound = selection.optimal.then_some(selection.total_cost);
     let mut greedy_from = None;
     let mut prunes = 0;
+    // The relations whose circuits a check ran out of. Valid while the selection only grows
+    // (then the graph searched only shrinks and `keep` rejects no fewer cycles: the cycles
+    // found are known, the sets seen stay seen) — the greedy rounds; a re-solve or a prune
+    // forgets them. `needs_light` may accept a cycle once its rfe is chosen: not then.
+    let exhausted = Mutex::new(HashSet::new());
+    let mut by_access: Option<HashMap<SiteId, Vec<DelayPair>>> = None;
+    let light = aeg.pairs.iter().any(|(&(a, b), info)| aeg.event(a).dir == Dir::W && aeg.event(b).dir == Dir::W && arch.light_ordered(Dir::W, Dir::W, info));
     for rounds in 1.. {
         let chosen: HashSet<DelayPair> = selection.pairs.iter().copied().collect();
         let robust: HashSet<(EventId, EventId)> =
@@ -90,26 +99,41 @@ fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: 
                 !sets.contains(&cands) && round_sets.lock().expect("no panics while locked").insert(cands)
             }
         };
-        let found = critical_cycles_where(aeg, arch, &round, &|a, b| robust.contains(&(a, b)), &|w, r| chosen_rfe.contains(&(w, r)), &keep, PER_EDGE);
+        let found = critical_cycles_where(
+            aeg,
+            arch,
+            &round,
+            &|a, b| robust.contains(&(a, b)),
+            &|w, r| chosen_rfe.contains(&(w, r)),
+            &keep,
+            PER_EDGE,
+            (!light).then_some(&exhausted),
+        );
+        if found.limit_hit.is_some() {
+            // (cycles dropped at the limit are not known: their relations did not run out)
+            exhausted.lock().expect("no panics while locked").clear();
+        }
         examined += found.candidates;
         if found.cycles.is_empty() {
             if let Some(why) = found.limit_hit {
                 return Err(why);
             }
-            if greedy_from.is_some() && prunes < PRUNES {
+            if greedy_from.is_some() && prunes < PRUNES && by_access.is_none() {
                 // The greedy extension may have left picks that later picks made redundant
                 // on the cycles known: drop them (most expensive first) and check again.
                 prunes += 1;
                 let pruned = prune(aeg, &cycles, &selection.pairs);
                 if pruned.len() < selection.pairs.len() {
                     selection = Selection::from_pairs(pruned, false, selection.note.clone());
+                    exhausted.lock().expect("no panics while locked").clear();
                     continue;
                 }
             }
             if let Some(r) = greedy_from {
                 selection.optimal = false;
                 selection.note = Some(format!(
-                    "after {r} round(s) the selection was extended greedily: cost {}, at most {} above the optimum",
+                    "after {r} round(s) the selection was extended greedily{}: cost {}, at most {} above the optimum",
+                    if by_access.is_some() { " (later by access: every pair out of a delayed access)" } else { "" },
                     selection.total_cost,
                     lower_bound.map_or("an unknown amount".into(), |lb| (selection.total_cost - lb.min(selection.total_cost)).to_string())
                 ));
@@ -127,9 +151,14 @@ fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: 
         // Re-solving moves the cover around and the checks chase it; past a few rounds (or a
         // second) the cover only grows, by a greedy cover of the new cycles still unbroken
         // (each pick prunes the next check, which then converges in a few rounds); what
-        // that leaves redundant is pruned once the checks come back empty.
+        // that leaves redundant is pruned once the checks come back empty. Where half the
+        // budget has gone that way, the checks add few pairs per round and would not close
+        // in time: each pick then delays its access past all it may pass ([`by_access_of`]),
+        // a cover that costs more pairs but not more instrumentation, and still delays only
+        // accesses the fallback (every relaxable pair on a cycle) would delay too.
         if greedy_from.is_none() && rounds < EXACT_ROUNDS && start.elapsed() < EXACT_TIME.min(limits.time_budget / 4) {
             selection = select_cycles(aeg, &cycles, arch, strategy, opts);
+            exhausted.lock().expect("no panics while locked").clear();
             if selection.optimal {
                 lower_bound = Some(selection.total_cost);
             }
@@ -145,6 +174,13 @@ fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: 
             let picks = greedy_cover(&costs, &sets);
             let mut pairs = selection.pairs.clone();
             pairs.extend(ids.iter().zip(picks).filter(|(_, on)| *on).map(|(p, _)| *p));
+            if by_access.is_some() || start.elapsed() >= by_access_after {
+                let by = by_access.get_or_insert_with(|| by_access_of(aeg, arch));
+                let delayed: HashSet<SiteId> = pairs.iter().map(|p| aeg.event(p.from).site).collect();
+                for s in &delayed {
+                    pairs.extend(by.get(s).into_iter().flatten().copied());
+                }
+            }
             selection = Selection::from_pairs(pairs, false, selection.note.clone());
         }
     }
@@ -162,6 +198,22 @@ fn prune(aeg: &Aeg, cycles: &[Cycle], chosen: &[DelayPair]) -> Vec<DelayPair> {
     reverse_delete(&costs, &idx_sets, &mut sel);
     // (a chosen pair no known cycle lists was picked for a cycle since superseded: it goes too)
     ids.into_iter().zip(sel).filter(|(_, s)| *s).map(|(p, _)| p).collect()
+}
+
+/// Per access, the program-order pairs out of it that may be relaxed on some cycle of the
+/// event graph and that nothing between their events orders or over-orders (no fence, no
+/// release, unlock or read-modify-write): once one pair out of an access is delayed, the
+/// rewriter lets the access pass every such later event (its plan holds accesses, not
+/// pairs), so delaying the others adds nothing to the instrumented program.
+fn by_access_of(aeg: &Aeg, arch: &Arch) -> HashMap<SiteId, Vec<DelayPair>> {
+    let mut by: HashMap<SiteId, Vec<DelayPair>> = HashMap::new();
+    for p in super::on_some_cycle(aeg, arch) {
+        let clean = aeg.pair(p.from, p.to).is_some_and(|info| info.fences.is_empty() && info.fenced_writes.is_empty() && info.crosses.is_empty());
+        if p.kind != PairKind::Rfe && clean {
+            by.entry(aeg.event(p.from).site).or_default().push(p);
+        }
+    }
+    by
 }
 
 /// The candidates of `c`, sorted.
@@ -233,7 +285,7 @@ mod tests {
     /// the cycles breaks every cycle and costs what the exhaustive optimum costs.
     #[test]
     fn lazy_selection_covers_every_cycle_at_the_exhaustive_optimum() {
-        let (mut lazy_rounds, mut greedy) = (0, 0);
+        let (mut lazy_rounds, mut greedy, mut by_access_used) = (0, 0, 0);
         for seed in 0..24u64 {
             // big enough that the checks hit their per-round limit now and then
             let (threads, stmts) = if seed % 3 == 0 { (3, 10) } else { (2, 16) };
@@ -247,9 +299,11 @@ mod tests {
                 let full = select(&a.aeg, &a.cycles, arch, Strategy::Ilp);
                 assert!(full.optimal);
                 // (rounds of 7 cycles: checks stopped at their limit drop cycles they accepted)
-                for (seed_len, round) in [(0, ROUND), (3, 7)] {
+                // (and the greedy phase by access from its start)
+                for (seed_len, round, by_access) in [(0, ROUND, false), (3, 7, false), (3, 7, true)] {
                     let seed_cycles = &a.cycles.cycles[..seed_len.min(a.cycles.cycles.len())];
-                    let l = cover_by(&a.aeg, arch, seed_cycles, Strategy::Ilp, &Limits::default(), &Default::default(), round).expect("finishes");
+                    let after = if by_access { Duration::ZERO } else { Duration::MAX };
+                    let l = cover_by(&a.aeg, arch, seed_cycles, Strategy::Ilp, &Limits::default(), &Default::default(), round, after).expect("finishes");
                     lazy_rounds += l.rounds;
                     let chosen: HashSet<DelayPair> = l.selection.pairs.iter().copied().collect();
                     for c in &a.cycles.cycles {
@@ -272,12 +326,14 @@ mod tests {
                         assert!(l.selection.total_cost >= full.total_cost);
                         assert!(l.selection.note.as_deref().is_some_and(|n| n.contains("above the optimum")));
                         greedy += 1;
+                        by_access_used += l.selection.note.as_deref().is_some_and(|n| n.contains("by access")) as usize;
                     }
 
                     assert!(l.cycles.len() <= a.cycles.cycles.len());
                 }
             }
         }
-        eprintln!("{lazy_rounds} rounds; {greedy} selections extended greedily");
+        eprintln!("{lazy_rounds} rounds; {greedy} selections extended greedily, {by_access_used} by access");
+        assert!(by_access_used > 0, "the cover by access was never tried");
     }
 }
