@@ -27,6 +27,7 @@ pub mod fences;
 pub mod select;
 pub mod pipeline;
 pub mod report;
+pub mod sarif;
 pub mod execgraph;
 pub mod guard;
 pub mod verify;

@@ -32,8 +32,8 @@ enum Cmd {
         #[command(flatten)]
         common: Common,
         /// Output format.
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
+        #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+        format: ReportFormat,
         /// Write the abstract event graph, cycles highlighted, as Graphviz to FILE.
         #[arg(long, value_name = "FILE")]
         dot: Option<PathBuf>,
@@ -107,9 +107,13 @@ struct VerifyArgs {
     /// Print only the verdict line.
     #[arg(long)]
     quiet: bool,
-    /// Print the result as JSON.
+    /// Print the result as JSON (the same as --format json).
     #[arg(long)]
     json: bool,
+    /// Output format: text, json, or sarif (SARIF 2.1.0: a violation with its counterexample
+    /// as a code flow).
+    #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
+    format: ReportFormat,
     /// Verifier: auto (cbmc if on PATH, else esbmc, else builtin), builtin, cbmc, esbmc.
     #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
     backend: BackendArg,
@@ -205,6 +209,15 @@ enum LocksArg {
 enum Format {
     Text,
     Json,
+}
+
+/// Output of the commands that report findings in the source (`verify`, `cycles`).
+#[derive(Copy, Clone, ValueEnum, PartialEq, Eq)]
+enum ReportFormat {
+    Text,
+    Json,
+    /// SARIF 2.1.0, for code-scanning tools and IDEs.
+    Sarif,
 }
 
 #[derive(Copy, Clone, ValueEnum)]
@@ -338,8 +351,12 @@ fn run(cli: Cli, guard: u64) -> Result<u8, Failure> {
             let a = analyze(&common, arch, false)?;
             let file = common.file.display().to_string();
             match format {
-                Format::Text => stdout(&weakc::report::cycles_text(&file, &a, arch.name)),
-                Format::Json => stdout(&(serde_json::to_string_pretty(&weakc::report::cycles_json(&file, &a, arch.name)).expect("json") + "\n")),
+                ReportFormat::Text => stdout(&weakc::report::cycles_text(&file, &a, arch.name)),
+                ReportFormat::Json => stdout(&(serde_json::to_string_pretty(&weakc::report::cycles_json(&file, &a, arch.name)).expect("json") + "\n")),
+                ReportFormat::Sarif => {
+                    let j = serde_json::to_value(weakc::report::cycles_json(&file, &a, arch.name)).expect("json");
+                    stdout(&(serde_json::to_string_pretty(&weakc::sarif::cycles(&j, &weakc::sarif::Base::current())).expect("json") + "\n"))
+                }
             }
             if let Some(d) = dot {
                 write_atomically(&d, &weakc::report::dot(&a)).map_err(|e| (e, a.map.clone()))?;
@@ -419,7 +436,8 @@ fn verify(common: Common, v: VerifyArgs, guard: u64) -> Result<u8, Failure> {
             BackendArg::Esbmc => Choice::Only(Backend::Esbmc),
         },
         quiet: v.quiet,
-        json: v.json,
+        json: v.json || v.format != ReportFormat::Text,
+        sarif: v.format == ReportFormat::Sarif,
         trace_dot: v.trace_dot.clone(),
         route: match v.engine {
             EngineArg::Auto if instrument_flags => weakc::verify::Route::Instrument,
@@ -433,10 +451,10 @@ fn verify(common: Common, v: VerifyArgs, guard: u64) -> Result<u8, Failure> {
         // route, the instrumented one otherwise.
         let (_, model) = weakc::verify::route(&subject, &opts).map_err(fail)?;
         let text = if model.is_some() {
-            weakc::verify::show_loops(&a.program, &a.map, v.json)
+            weakc::verify::show_loops(&a.program, &a.map, opts.json)
         } else {
             let ins = pipeline::instrument(&mut a, arch, subject.strategy, &weakc::rewrite::Options { buffer_size: subject.buffer_size });
-            weakc::verify::show_loops(&ins.rewritten.program, &a.map, v.json)
+            weakc::verify::show_loops(&ins.rewritten.program, &a.map, opts.json)
         };
         stdout(&text);
         return Ok(0);

@@ -111,6 +111,8 @@ pub struct Options {
     pub backend: Choice,
     pub quiet: bool,
     pub json: bool,
+    /// With `json`: print the report as SARIF 2.1.0 ([`crate::sarif::verify`]).
+    pub sarif: bool,
     pub trace_dot: Option<PathBuf>,
     /// The built-in engine's memory guard in bytes (its check ends UNKNOWN there): below the
     /// process-wide guard ([`crate::guard`]), which ends weakc without a verdict.
@@ -537,6 +539,7 @@ fn report(checked: &Checked, s: &Subject, sel: &backend::Selection, o: &Options,
                 "encode_s": outcome.stats.encode_time.as_secs_f64(), "solve_s": outcome.stats.solve_time.as_secs_f64(),
             },
         });
+        let j = if o.sarif { crate::sarif::verify(&j, &crate::sarif::Base::current()) } else { j };
         out.push_str(&serde_json::to_string_pretty(&j).unwrap_or_default());
         out.push('\n');
         return Ok((out, code));

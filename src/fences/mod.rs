@@ -61,6 +61,8 @@ pub const EXIT_INCOMPLETE: u8 = 6;
 pub enum OutFormat {
     Text,
     Json,
+    /// SARIF 2.1.0 (one result per placement, with its fix).
+    Sarif,
 }
 
 /// Flags of `weakc fences`.
@@ -847,6 +849,10 @@ pub fn run(base: Analysis, arch: &Arch, opts: &pipeline::Options, args: &FenceAr
     }
     let stdout = match args.format {
         OutFormat::Json => serde_json::to_string_pretty(&report).map_err(|e| fail(Error::Internal(e.to_string())))? + "\n",
+        OutFormat::Sarif => {
+            let j = serde_json::to_value(&report).map_err(|e| fail(Error::Internal(e.to_string())))?;
+            serde_json::to_string_pretty(&crate::sarif::fences(&j, &crate::sarif::Base::current())).map_err(|e| fail(Error::Internal(e.to_string())))? + "\n"
+        }
         OutFormat::Text => render_text(&report, &base, &files),
     };
     Ok(Output { stdout, files, code, map })
