@@ -26,6 +26,7 @@ pub mod cycles;
 pub mod fences;
 pub mod select;
 pub mod pipeline;
+pub mod compdb;
 pub mod report;
 pub mod sarif;
 pub mod execgraph;

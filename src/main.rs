@@ -163,6 +163,19 @@ struct Common {
     /// Define a preprocessor macro (NAME or NAME=VALUE).
     #[arg(short = 'D', value_name = "MACRO")]
     define: Vec<String>,
+    /// Undefine a preprocessor macro.
+    #[arg(short = 'U', value_name = "MACRO")]
+    undefine: Vec<String>,
+    /// Take FILE's include paths, macros, language standard and forced includes from its
+    /// entry in this compilation database (CMake's CMAKE_EXPORT_COMPILE_COMMANDS, Bear);
+    /// -I, -D and -U given here come after them.
+    #[arg(long, value_name = "JSON")]
+    compile_commands: Option<PathBuf>,
+    /// From --compile-commands: the language standard and forced includes.
+    #[arg(skip)]
+    std: Option<String>,
+    #[arg(skip)]
+    forced_includes: Vec<PathBuf>,
     /// Preprocess with the predefined macros of a compiler for this machine: x86_64, ppc64le,
     /// armv7-a, aarch64, sparc64 (default: the memory model's machine; headers stay the host's).
     #[arg(long, value_name = "ARCH", value_parser = parse_target)]
@@ -297,6 +310,23 @@ fn analyze(c: &Common, arch: &Arch, lazy: bool) -> Result<Analysis, Failure> {
     Ok(a)
 }
 
+/// Takes FILE's flags from `--compile-commands` (the command line's own -I, -D and -U after
+/// them); flags it cannot honour are warnings.
+fn apply_compile_commands(c: &mut Common) -> Result<(), Failure> {
+    let Some(db) = &c.compile_commands else { return Ok(()) };
+    let f = weakc::compdb::flags_for(db, &c.file).map_err(|e| (e, SourceMap::default()))?;
+    for flag in &f.ignored {
+        let msg = format!("{}: `{flag}` in the entry for {} is not honoured (ignored)", db.display(), c.file.display());
+        eprint!("{}", weakc::source::render_diagnostic(&SourceMap::default(), weakc::source::Severity::Warning, None, &msg, "", false));
+    }
+    c.include = f.include_dirs.into_iter().chain(std::mem::take(&mut c.include)).collect();
+    c.define = f.defines.into_iter().chain(std::mem::take(&mut c.define)).collect();
+    c.undefine = f.undefines.into_iter().chain(std::mem::take(&mut c.undefine)).collect();
+    c.std = f.std;
+    c.forced_includes = f.forced_includes;
+    Ok(())
+}
+
 fn parse_target(s: &str) -> Result<weakc::frontend::preprocess::Target, String> {
     use weakc::frontend::preprocess::Target;
     Target::by_name(s).ok_or_else(|| {
@@ -310,6 +340,9 @@ fn pipeline_options(c: &Common) -> pipeline::Options {
             preprocess: if c.no_preprocess { weakc::frontend::Preprocess::Never } else { weakc::frontend::Preprocess::Auto },
             include_dirs: c.include.clone(),
             defines: c.define.clone(),
+            undefines: c.undefine.clone(),
+            std: c.std.clone(),
+            forced_includes: c.forced_includes.clone(),
             target: Some(c.target.unwrap_or_else(|| weakc::frontend::preprocess::Target::for_memory_model(&c.mm))),
         },
         atomics: weakc::atomics::Options {
@@ -332,11 +365,15 @@ fn pipeline_options(c: &Common) -> pipeline::Options {
 
 fn run(cli: Cli, guard: u64) -> Result<u8, Failure> {
     match cli.cmd {
-        Cmd::Verify { common, v } => verify(common, v, guard),
+        Cmd::Verify { mut common, v } => {
+            apply_compile_commands(&mut common)?;
+            verify(common, v, guard)
+        }
         Cmd::Litmus(args) => weakc::litmus::runner::main(args).map_err(|e| (e, SourceMap::default())),
         Cmd::LitmusGen(args) => weakc::litmus::gen::main(args).map_err(|e| (e, SourceMap::default())),
         Cmd::LitmusC11(args) => weakc::litmus::c11::main(args).map_err(|e| (e, SourceMap::default())),
-        Cmd::Fences { common, f } => {
+        Cmd::Fences { mut common, f } => {
+            apply_compile_commands(&mut common)?;
             let arch = arch_of(&common.mm)?;
             let a = analyze(&common, arch, !f.property)?;
             let out = weakc::fences::run(a, arch, &pipeline_options(&common), &f)?;
@@ -346,7 +383,8 @@ fn run(cli: Cli, guard: u64) -> Result<u8, Failure> {
             stdout(&out.stdout);
             Ok(out.code)
         }
-        Cmd::Cycles { common, format, dot } => {
+        Cmd::Cycles { mut common, format, dot } => {
+            apply_compile_commands(&mut common)?;
             let arch = arch_of(&common.mm)?;
             let a = analyze(&common, arch, false)?;
             let file = common.file.display().to_string();
@@ -363,7 +401,8 @@ fn run(cli: Cli, guard: u64) -> Result<u8, Failure> {
             }
             Ok(if a.cycles.limit_hit.is_some() { EXIT_INCOMPLETE } else { 0 })
         }
-        Cmd::Instrument { common, output, strategy, buffer_size, no_line_directives, format } => {
+        Cmd::Instrument { mut common, output, strategy, buffer_size, no_line_directives, format } => {
+            apply_compile_commands(&mut common)?;
             let arch = arch_of(&common.mm)?;
             let mut a = analyze(&common, arch, !common.exhaustive)?;
             let ropts = weakc::rewrite::Options { buffer_size: buffer_size.max(1) };

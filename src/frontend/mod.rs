@@ -46,6 +46,12 @@ pub struct Options {
     pub preprocess: Preprocess,
     pub include_dirs: Vec<PathBuf>,
     pub defines: Vec<String>,
+    /// Macros to undefine (`-U`), after the defines.
+    pub undefines: Vec<String>,
+    /// Language standard for the preprocessor (`-std=`), e.g. from a compilation database.
+    pub std: Option<String>,
+    /// Files included before the source (`-include`).
+    pub forced_includes: Vec<PathBuf>,
     /// Preprocess as a compiler for this machine would (`-undef` and its predefined macros);
     /// `None` keeps the host preprocessor's own macros.
     pub target: Option<preprocess::Target>,

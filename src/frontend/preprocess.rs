@@ -326,6 +326,16 @@ pub fn run(name: &str, path: Option<&Path>, text: &str, opts: &Options) -> Resul
     for d in &opts.defines {
         args.push(format!("-D{d}"));
     }
+    for u in &opts.undefines {
+        args.push(format!("-U{u}"));
+    }
+    if let Some(s) = &opts.std {
+        args.push(format!("-std={s}"));
+    }
+    for f in &opts.forced_includes {
+        args.push("-include".into());
+        args.push(f.display().to_string());
+    }
     args.push("-D__weakc__=1".into());
     let use_stdin = path.is_none();
     if let Some(p) = path {
@@ -532,7 +542,7 @@ pub fn prepare(
     opts: &Options,
     map: &mut SourceMap,
 ) -> Result<Prepared, Error> {
-    let run_cpp = opts.preprocess == Preprocess::Auto && needs_preprocessing(text);
+    let run_cpp = opts.preprocess == Preprocess::Auto && (needs_preprocessing(text) || !opts.forced_includes.is_empty());
     if run_cpp {
         let out = run(name, path, text, opts)?;
         let cpp_name = path.map(|p| p.display().to_string()).unwrap_or_else(|| "<stdin>".to_string());
