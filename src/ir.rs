@@ -515,6 +515,21 @@ pub struct Program {
     /// violation found in the program may not be a real one (see `verify::Checked::doubts`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<(Loc, String)>,
+    /// Linkage of the file-scope names, for linking translation units (`frontend::link`).
+    #[serde(skip)]
+    pub linkage: Linkage,
+}
+
+/// What the linker needs to know of a translation unit's file-scope names.
+#[derive(Clone, Debug, Default)]
+pub struct Linkage {
+    /// Declared `static`: internal linkage, never the same object as another unit's.
+    pub internal: std::collections::BTreeSet<String>,
+    /// Globals defined here (with an initialiser, or tentatively without `extern`), as
+    /// opposed to only declared `extern`.
+    pub defined: std::collections::BTreeSet<String>,
+    /// Globals a system header declares (the C library's: `stdin`, `errno`).
+    pub system: std::collections::BTreeSet<String>,
 }
 
 impl Program {

@@ -152,8 +152,12 @@ struct Common {
     /// Memory model: sc, tso (x86), pso, rmo, power (ppc; herd's ppc.cat), power-esop (the ESOP suite's Power), arm, aarch64.
     #[arg(long = "mm", value_name = "ARCH")]
     mm: String,
-    /// The C file.
+    /// The C file (the first of the program's translation units).
+    #[arg(value_name = "FILE")]
     file: PathBuf,
+    /// Further translation units, linked with FILE as a C linker would (`fences`: one unit).
+    #[arg(value_name = "FILE")]
+    more: Vec<PathBuf>,
     /// Do not run the C preprocessor, even if the file has directives.
     #[arg(long)]
     no_preprocess: bool,
@@ -296,7 +300,13 @@ fn analyze(c: &Common, arch: &Arch, lazy: bool) -> Result<Analysis, Failure> {
     if lazy {
         opts.lazy_seed = Some(pipeline::LAZY_SEED);
     }
-    let a = pipeline::analyze_with_sources(&c.file, arch, &opts).map_err(|(e, mut map)| {
+    let analysed = if c.more.is_empty() {
+        pipeline::analyze_with_sources(&c.file, arch, &opts)
+    } else {
+        let units = unit_options(c, &opts.frontend)?;
+        pipeline::analyze_units(&units, arch, &opts)
+    };
+    let a = analysed.map_err(|(e, mut map)| {
         // The file could not even be read: register its name for the diagnostic.
         if map.files.is_empty() {
             map.file_id(&c.file.display().to_string());
@@ -310,15 +320,45 @@ fn analyze(c: &Common, arch: &Arch, lazy: bool) -> Result<Analysis, Failure> {
     Ok(a)
 }
 
-/// Takes FILE's flags from `--compile-commands` (the command line's own -I, -D and -U after
-/// them); flags it cannot honour are warnings.
-fn apply_compile_commands(c: &mut Common) -> Result<(), Failure> {
-    let Some(db) = &c.compile_commands else { return Ok(()) };
-    let f = weakc::compdb::flags_for(db, &c.file).map_err(|e| (e, SourceMap::default()))?;
+/// The flags of `file` in the compilation database `db`; flags it cannot honour are
+/// warnings.
+fn compile_flags(db: &std::path::Path, file: &std::path::Path) -> Result<weakc::compdb::Flags, Failure> {
+    let f = weakc::compdb::flags_for(db, file).map_err(|e| (e, SourceMap::default()))?;
     for flag in &f.ignored {
-        let msg = format!("{}: `{flag}` in the entry for {} is not honoured (ignored)", db.display(), c.file.display());
+        let msg = format!("{}: `{flag}` in the entry for {} is not honoured (ignored)", db.display(), file.display());
         eprint!("{}", weakc::source::render_diagnostic(&SourceMap::default(), weakc::source::Severity::Warning, None, &msg, "", false));
     }
+    Ok(f)
+}
+
+/// Each translation unit with its front-end options: the command line's, after its entry's
+/// in `--compile-commands`.
+fn unit_options(c: &Common, base: &weakc::frontend::Options) -> Result<Vec<(PathBuf, weakc::frontend::Options)>, Failure> {
+    std::iter::once(&c.file)
+        .chain(&c.more)
+        .map(|file| {
+            let mut o = base.clone();
+            if let Some(db) = &c.compile_commands {
+                let f = compile_flags(db, file)?;
+                o.include_dirs = f.include_dirs.into_iter().chain(o.include_dirs).collect();
+                o.defines = f.defines.into_iter().chain(o.defines).collect();
+                o.undefines = f.undefines.into_iter().chain(o.undefines).collect();
+                o.std = f.std;
+                o.forced_includes = f.forced_includes;
+            }
+            Ok((file.clone(), o))
+        })
+        .collect()
+}
+
+/// Takes FILE's flags from `--compile-commands` (the command line's own -I, -D and -U after
+/// them) when it is the only unit; several units take theirs in [`unit_options`].
+fn apply_compile_commands(c: &mut Common) -> Result<(), Failure> {
+    let Some(db) = &c.compile_commands else { return Ok(()) };
+    if !c.more.is_empty() {
+        return Ok(());
+    }
+    let f = compile_flags(db, &c.file)?;
     c.include = f.include_dirs.into_iter().chain(std::mem::take(&mut c.include)).collect();
     c.define = f.defines.into_iter().chain(std::mem::take(&mut c.define)).collect();
     c.undefine = f.undefines.into_iter().chain(std::mem::take(&mut c.undefine)).collect();
@@ -343,6 +383,7 @@ fn pipeline_options(c: &Common) -> pipeline::Options {
             undefines: c.undefine.clone(),
             std: c.std.clone(),
             forced_includes: c.forced_includes.clone(),
+            unit: false,
             target: Some(c.target.unwrap_or_else(|| weakc::frontend::preprocess::Target::for_memory_model(&c.mm))),
         },
         atomics: weakc::atomics::Options {
@@ -373,6 +414,9 @@ fn run(cli: Cli, guard: u64) -> Result<u8, Failure> {
         Cmd::LitmusGen(args) => weakc::litmus::gen::main(args).map_err(|e| (e, SourceMap::default())),
         Cmd::LitmusC11(args) => weakc::litmus::c11::main(args).map_err(|e| (e, SourceMap::default())),
         Cmd::Fences { mut common, f } => {
+            if !common.more.is_empty() {
+                return Err((Error::Usage("`fences` takes one translation unit (its patch is to that file)".into()), SourceMap::default()));
+            }
             apply_compile_commands(&mut common)?;
             let arch = arch_of(&common.mm)?;
             let a = analyze(&common, arch, !f.property)?;

@@ -80,6 +80,22 @@ pub fn analyze_with_sources(path: &Path, arch: &Arch, opts: &Options) -> Result<
     analyze_program(&mut program, arch, opts, map, parse, lines).map_err(|e| (e, fallback))
 }
 
+/// [`analyze_with_sources`] for several translation units, each preprocessed with its own
+/// options, linked into one program ([`frontend::load_units`]).
+pub fn analyze_units(units: &[(std::path::PathBuf, frontend::Options)], arch: &Arch, opts: &Options) -> Result<Analysis, (Error, SourceMap)> {
+    let mut map = SourceMap::default();
+    let t = Instant::now();
+    let mut program = match frontend::load_units(units, &mut map) {
+        Ok(p) => p,
+        Err(e) => return Err((e, map)),
+    };
+    let parse = t.elapsed();
+    let names: Vec<String> = units.iter().map(|(p, _)| p.display().to_string()).collect();
+    let lines = map.files.iter().filter(|f| names.contains(&f.name)).filter_map(|f| f.text.as_deref()).map(|t| t.lines().count()).sum();
+    let fallback = map.clone();
+    analyze_program(&mut program, arch, opts, map, parse, lines).map_err(|e| (e, fallback))
+}
+
 pub fn analyze_program(
     program: &mut Program,
     arch: &Arch,

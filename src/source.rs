@@ -102,6 +102,10 @@ pub enum Error {
     /// The preprocessor could not be run or rejected the input (exit 2).
     #[error("preprocessing {path} failed: {msg}")]
     Preprocess { path: PathBuf, msg: String },
+    /// Translation units that do not link (exit 2): a name defined twice (`first`: the
+    /// other definition), a name no unit defines, no or several `main`s.
+    #[error("{msg}")]
+    Link { loc: Loc, msg: String, first: Option<Loc> },
     /// Bad command-line usage, e.g. an unknown memory model (exit 2).
     #[error("{0}")]
     Usage(String),
@@ -125,7 +129,7 @@ impl Error {
     /// Process exit code documented in the README.
     pub fn exit_code(&self) -> i32 {
         match self {
-            Error::Unsupported { .. } | Error::Syntax { .. } | Error::Preprocess { .. } => 2,
+            Error::Unsupported { .. } | Error::Syntax { .. } | Error::Preprocess { .. } | Error::Link { .. } => 2,
             Error::Io { output: false, .. } | Error::Usage(_) => 2,
             Error::Io { output: true, .. } => 3,
             Error::Internal(_) | Error::External { .. } => 4,
@@ -134,7 +138,7 @@ impl Error {
 
     fn loc(&self) -> Option<Loc> {
         match self {
-            Error::Unsupported { loc, .. } | Error::Syntax { loc, .. } => Some(*loc),
+            Error::Unsupported { loc, .. } | Error::Syntax { loc, .. } | Error::Link { loc, .. } => Some(*loc),
             _ => None,
         }
     }
@@ -145,6 +149,11 @@ impl Error {
         let msg = match self {
             Error::Unsupported { .. } => format!("unsupported: {self}"),
             Error::Syntax { .. } => format!("syntax error: {self}"),
+            Error::Link { loc, first: Some(first), .. } => {
+                let labels = [(*loc, "defined here".to_string()), (*first, "and here".to_string())];
+                return render_labels(map, Severity::Error, &format!("link: {self}"), &labels, &[]);
+            }
+            Error::Link { .. } => format!("link: {self}"),
             _ => self.to_string(),
         };
         render_diagnostic(map, Severity::Error, self.loc(), &msg, "", color)

@@ -16,7 +16,7 @@ fn type_structs(t: &Type, out: &mut Vec<StructId>) {
     }
 }
 
-fn remap_type(t: &mut Type, m: &HashMap<StructId, StructId>) {
+pub(super) fn remap_type(t: &mut Type, m: &HashMap<StructId, StructId>) {
     match t {
         Type::Struct(id) => {
             if let Some(n) = m.get(id) {
@@ -61,7 +61,7 @@ fn stmt_types(s: &mut Stmt, f: &mut dyn FnMut(&mut Type)) {
 }
 
 /// Calls `f` on every type of the program except struct fields.
-fn program_types(p: &mut Program, f: &mut dyn FnMut(&mut Type)) {
+pub(super) fn program_types(p: &mut Program, f: &mut dyn FnMut(&mut Type)) {
     for v in &mut p.vars {
         f(&mut v.ty);
         if let Some(i) = &mut v.init {

@@ -198,6 +198,11 @@ pub(super) struct Lowerer<'t> {
     /// File-scope variables declared `_Atomic` (their [`Var`]s go to
     /// [`Program::atomic_vars`] when created).
     pub atomic_globals: HashSet<String>,
+    /// File-scope names declared `static` (internal linkage), and the globals this unit
+    /// defines (not only declares `extern`): what the linker needs ([`Program::linkage`]).
+    pub internal: HashSet<String>,
+    pub defined_globals: HashSet<String>,
+    pub system_globals: HashSet<String>,
     /// The machine the program is analysed for (`--target`, else the memory model's): inline
     /// assembly of another instruction set cannot mean what it says there.
     pub target: Option<super::preprocess::Target>,
@@ -276,6 +281,9 @@ impl<'t> Lowerer<'t> {
             nesting: 0,
             atomic_typedefs: HashSet::new(),
             atomic_globals: HashSet::new(),
+            internal: HashSet::new(),
+            defined_globals: HashSet::new(),
+            system_globals: HashSet::new(),
             target: None,
         }
     }
@@ -655,6 +663,15 @@ impl<'t> Lowerer<'t> {
                 None => continue,
             };
             let name = self.text(name_node).to_string();
+            if file_scope && flags.is_static {
+                self.internal.insert(name.clone());
+            }
+            if file_scope && (!flags.is_extern || init.is_some()) {
+                self.defined_globals.insert(name.clone());
+            }
+            if file_scope && self.in_system(item) {
+                self.system_globals.insert(name.clone());
+            }
             let r = self.declarator(base.clone(), decl);
             let ty = match r {
                 Ok((_, ty)) => ty,
@@ -765,6 +782,9 @@ impl<'t> Lowerer<'t> {
             Err(e) => Err(Poison::from_err(&e)),
         };
         let prototyped = super::types::is_prototyped(decl);
+        if super::types::storage_flags(self, item).is_static {
+            self.internal.insert(name.clone());
+        }
         self.declare_function(&name, ft, prototyped, Some(item), self.loc(name_node), true);
         Ok(())
     }

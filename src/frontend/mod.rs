@@ -21,6 +21,7 @@ pub mod dump;
 mod expr;
 mod gc;
 mod init;
+mod link;
 pub mod lower;
 pub mod preprocess;
 mod stmt;
@@ -28,7 +29,7 @@ mod types;
 #[cfg(test)]
 mod tests;
 
-use crate::ir::Program;
+use crate::ir::{self, Program};
 use crate::source::{Error, SourceMap};
 use std::path::{Path, PathBuf};
 
@@ -52,6 +53,9 @@ pub struct Options {
     pub std: Option<String>,
     /// Files included before the source (`-include`).
     pub forced_includes: Vec<PathBuf>,
+    /// The file is one of several translation units to link (`load_units`): every function
+    /// and global it defines is kept (another unit may use it), `main` is optional.
+    pub unit: bool,
     /// Preprocess as a compiler for this machine would (`-undef` and its predefined macros);
     /// `None` keeps the host preprocessor's own macros.
     pub target: Option<preprocess::Target>,
@@ -71,25 +75,35 @@ pub fn load_file(path: &Path, opts: &Options, map: &mut SourceMap) -> Result<Pro
     let name = path.display().to_string();
     map.add_file(&name, text.clone());
     let prep = preprocess::prepare(&name, Some(path), &text, opts, map)?;
-    lower_prepared(&prep, map, opts.target)
+    lower_prepared(&prep, map, opts.target, opts.unit)
+}
+
+/// Loads each file as a translation unit with its own options and links them
+/// ([`link::link`]).
+pub fn load_units(units: &[(PathBuf, Options)], map: &mut SourceMap) -> Result<Program, Error> {
+    let mut programs = Vec::with_capacity(units.len());
+    for (path, opts) in units {
+        programs.push(load_file(path, &Options { unit: true, ..opts.clone() }, map)?);
+    }
+    link::link(programs)
 }
 
 /// Like [`load_file`] for text in memory; `name` names it in locations and messages.
 pub fn load_str(name: &str, text: &str, opts: &Options, map: &mut SourceMap) -> Result<Program, Error> {
     map.add_file(name, text.to_string());
     let prep = preprocess::prepare(name, None, text, opts, map)?;
-    lower_prepared(&prep, map, opts.target)
+    lower_prepared(&prep, map, opts.target, opts.unit)
 }
 
 /// Stack for lowering (deeply nested expressions recurse).
 const STACK: usize = 256 << 20;
 
-fn lower_prepared(prep: &preprocess::Prepared, map: &SourceMap, target: Option<preprocess::Target>) -> Result<Program, Error> {
+fn lower_prepared(prep: &preprocess::Prepared, map: &SourceMap, target: Option<preprocess::Target>, unit: bool) -> Result<Program, Error> {
     std::thread::scope(|s| {
         let h = std::thread::Builder::new()
             .name("weakc-frontend".into())
             .stack_size(STACK)
-            .spawn_scoped(s, || lower_tree(prep, map, target))
+            .spawn_scoped(s, || lower_tree(prep, map, target, unit))
             .map_err(|e| Error::Internal(format!("cannot start the front-end thread: {e}")))?;
         h.join().unwrap_or_else(|p| {
             let msg = p
@@ -102,7 +116,7 @@ fn lower_prepared(prep: &preprocess::Prepared, map: &SourceMap, target: Option<p
     })
 }
 
-fn lower_tree(prep: &preprocess::Prepared, map: &SourceMap, target: Option<preprocess::Target>) -> Result<Program, Error> {
+fn lower_tree(prep: &preprocess::Prepared, map: &SourceMap, target: Option<preprocess::Target>, unit: bool) -> Result<Program, Error> {
     let tree = parse_c(&prep.text).ok_or_else(|| Error::Internal("tree-sitter could not parse the input".into()))?;
     let mut l = lower::Lowerer::new(&prep.text, prep);
     l.set_sources(map);
@@ -110,8 +124,23 @@ fn lower_tree(prep: &preprocess::Prepared, map: &SourceMap, target: Option<prepr
     l.translation_unit(tree.root_node())?;
     let root = tree.root_node();
     let mut roots = Vec::new();
+    if unit {
+        // Another unit may use any global this one defines with external linkage: create
+        // them all (with their initialisers), not only those this unit uses.
+        for i in 0..l.globals.len() {
+            let name = &l.globals[i].name;
+            if l.defined_globals.contains(name) && !l.internal.contains(name) {
+                l.global_var(i, root)?;
+            }
+        }
+        l.prog.linkage = ir::Linkage {
+            internal: l.internal.iter().cloned().collect(),
+            defined: l.defined_globals.iter().cloned().collect(),
+            system: l.system_globals.iter().cloned().collect(),
+        };
+    }
     match l.scopes[0].ords.get("main").cloned() {
-        Some(lower::Ord::Func(i)) if l.fdecls[i].def.is_some() => {
+        Some(lower::Ord::Func(i)) if l.fdecls[i].def.is_some() && !unit => {
             let id = l.func_id(i, root)?;
             l.prog.main = Some(id);
             roots.push(id);
