@@ -60,6 +60,14 @@ pub fn flags_for(db: &Path, file: &Path) -> Result<Flags, Error> {
     Ok(parse_args(&args, &entry.directory, &entry.file))
 }
 
+/// The files of the database at `db`: each as its entry writes it and absolute.
+pub fn files(db: &Path) -> Result<Vec<(PathBuf, PathBuf)>, Error> {
+    let text = std::fs::read_to_string(db).map_err(|e| Error::Io { path: db.to_path_buf(), msg: e.to_string(), output: false })?;
+    let entries: Vec<RawEntry> =
+        serde_json::from_str(&text).map_err(|e| Error::Usage(format!("{}: not a compilation database: {e}", db.display())))?;
+    Ok(entries.into_iter().map(|e| (e.file.clone(), canonical(&e.file, &e.directory))).collect())
+}
+
 /// A path made absolute against `dir` and resolved as far as it exists.
 fn canonical(p: &Path, dir: &Path) -> PathBuf {
     let abs = if p.is_absolute() { p.to_path_buf() } else { dir.join(p) };

@@ -152,11 +152,20 @@ struct Common {
     /// Memory model: sc, tso (x86), pso, rmo, power (ppc; herd's ppc.cat), power-esop (the ESOP suite's Power), arm, aarch64.
     #[arg(long = "mm", value_name = "ARCH")]
     mm: String,
-    /// The C file (the first of the program's translation units).
-    #[arg(value_name = "FILE")]
+    /// The program's C files (translation units), linked as a C linker would (`fences`: one).
+    #[arg(value_name = "FILE", required_unless_present = "files")]
+    inputs: Vec<PathBuf>,
+    /// With --compile-commands: also every file of the database whose path matches GLOB
+    /// (`src/*.c`, `**/*.c`; against the path as the database gives it and the absolute one).
+    #[arg(long, value_name = "GLOB", requires = "compile_commands")]
+    files: Option<String>,
+    /// The function the program starts in (default `main`).
+    #[arg(long, value_name = "FUNC")]
+    entry: Option<String>,
+    /// The first unit and the others (from `inputs` and `--files`).
+    #[arg(skip)]
     file: PathBuf,
-    /// Further translation units, linked with FILE as a C linker would (`fences`: one unit).
-    #[arg(value_name = "FILE")]
+    #[arg(skip)]
     more: Vec<PathBuf>,
     /// Do not run the C preprocessor, even if the file has directives.
     #[arg(long)]
@@ -352,8 +361,28 @@ fn unit_options(c: &Common, base: &weakc::frontend::Options) -> Result<Vec<(Path
 }
 
 /// Takes FILE's flags from `--compile-commands` (the command line's own -I, -D and -U after
-/// them) when it is the only unit; several units take theirs in [`unit_options`].
+/// them) when it is the only unit; several units take theirs in [`unit_options`]. First the
+/// units: the files given and those `--files` picks from the database.
 fn apply_compile_commands(c: &mut Common) -> Result<(), Failure> {
+    let mut units = c.inputs.clone();
+    if let (Some(g), Some(db)) = (&c.files, &c.compile_commands) {
+        let usage = |m: String| (Error::Usage(m), SourceMap::default());
+        let pat = glob::Pattern::new(g).map_err(|e| usage(format!("--files {g}: {e}")))?;
+        let opts = glob::MatchOptions { require_literal_separator: false, ..Default::default() };
+        let picked: Vec<PathBuf> = weakc::compdb::files(db)
+            .map_err(|e| (e, SourceMap::default()))?
+            .into_iter()
+            .filter(|(written, abs)| pat.matches_path_with(written, opts) || pat.matches_path_with(abs, opts))
+            .map(|(_, abs)| abs)
+            .filter(|f| !units.iter().any(|u| u.canonicalize().ok().as_ref() == Some(f)))
+            .collect();
+        if picked.is_empty() && units.is_empty() {
+            return Err(usage(format!("--files {g}: no file of {} matches", db.display())));
+        }
+        units.extend(picked);
+    }
+    c.file = units[0].clone();
+    c.more = units[1..].to_vec();
     let Some(db) = &c.compile_commands else { return Ok(()) };
     if !c.more.is_empty() {
         return Ok(());
@@ -384,6 +413,7 @@ fn pipeline_options(c: &Common) -> pipeline::Options {
             std: c.std.clone(),
             forced_includes: c.forced_includes.clone(),
             unit: false,
+            entry: c.entry.clone(),
             target: Some(c.target.unwrap_or_else(|| weakc::frontend::preprocess::Target::for_memory_model(&c.mm))),
         },
         atomics: weakc::atomics::Options {
@@ -414,10 +444,10 @@ fn run(cli: Cli, guard: u64) -> Result<u8, Failure> {
         Cmd::LitmusGen(args) => weakc::litmus::gen::main(args).map_err(|e| (e, SourceMap::default())),
         Cmd::LitmusC11(args) => weakc::litmus::c11::main(args).map_err(|e| (e, SourceMap::default())),
         Cmd::Fences { mut common, f } => {
+            apply_compile_commands(&mut common)?;
             if !common.more.is_empty() {
                 return Err((Error::Usage("`fences` takes one translation unit (its patch is to that file)".into()), SourceMap::default()));
             }
-            apply_compile_commands(&mut common)?;
             let arch = arch_of(&common.mm)?;
             let a = analyze(&common, arch, !f.property)?;
             let out = weakc::fences::run(a, arch, &pipeline_options(&common), &f)?;

@@ -138,3 +138,39 @@ fn each_unit_takes_its_own_compile_commands_entry() {
     let (code, out, err) = weakc(p, &["verify", "--mm", "tso", "--compile-commands", "compile_commands.json", "main.c", "sb.c"]);
     assert_eq!(code, 10, "{out}{err}");
 }
+
+#[test]
+fn the_entry_function_and_the_units_picked_from_the_database() {
+    let dir = project();
+    let p = dir.path();
+    // no `main`: the harness starts somewhere else
+    let harness = std::fs::read_to_string(p.join("main.c")).unwrap().replace("int main(void)", "int harness(void)");
+    std::fs::write(p.join("harness.c"), harness).unwrap();
+    let (code, out, err) = weakc(p, &["verify", "--mm", "tso", "--entry", "harness", "harness.c", "sb.c"]);
+    assert_eq!(code, 10, "{out}{err}");
+    let (code, _, err) = weakc(p, &["verify", "--mm", "tso", "harness.c", "sb.c"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no translation unit defines `main`"), "{err}");
+    let (code, _, err) = weakc(p, &["verify", "--mm", "tso", "--entry", "nowhere", "main.c"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no function `nowhere`"), "{err}");
+
+    // --files picks units from the database (the rest of the build, here a tool that does
+    // not even parse, is ignored)
+    std::fs::create_dir_all(p.join("tools")).unwrap();
+    std::fs::write(p.join("tools/gen.c"), "int broken( {\n").unwrap();
+    let db = format!(
+        r#"[{{"directory": "{d}", "file": "sb.c", "arguments": ["cc", "-c", "sb.c"]}},
+            {{"directory": "{d}", "file": "main.c", "arguments": ["cc", "-c", "main.c"]}},
+            {{"directory": "{d}", "file": "tools/gen.c", "arguments": ["cc", "-c", "tools/gen.c"]}}]"#,
+        d = p.display()
+    );
+    std::fs::write(p.join("compile_commands.json"), db).unwrap();
+    let (code, out, err) = weakc(p, &["verify", "--mm", "tso", "--compile-commands", "compile_commands.json", "--files", "*sb.c", "main.c"]);
+    assert_eq!(code, 10, "{out}{err}");
+    let (code, out, err) = weakc(p, &["verify", "--mm", "sc", "--compile-commands", "compile_commands.json", "--files", "[ms]*.c"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, _, err) = weakc(p, &["verify", "--mm", "sc", "--compile-commands", "compile_commands.json", "--files", "nothing*.c"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no file of compile_commands.json matches"), "{err}");
+}

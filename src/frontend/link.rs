@@ -13,7 +13,7 @@ use crate::source::{Error, Loc};
 use std::collections::HashMap;
 
 /// The units (each with the name of its file, for messages), linked.
-pub fn link(units: Vec<Program>) -> Result<Program, Error> {
+pub fn link(units: Vec<Program>, entry: &str) -> Result<Program, Error> {
     let mut out = Program::default();
     // external names: the canonical variable or function, and where it was defined
     let mut ext_vars: HashMap<String, (VarId, Option<Loc>)> = HashMap::new();
@@ -179,11 +179,12 @@ pub fn link(units: Vec<Program>) -> Result<Program, Error> {
             }
         }
     }
-    let mains: Vec<FuncId> = (0..out.funcs.len() as u32).map(FuncId).filter(|&f| out.func(f).name == "main" && out.func(f).body.is_some()).collect();
+    // (a `static` function of that name in two units is two candidates, as for a linker
+    // looking for an external symbol it is none: only external definitions count)
+    let mains: Vec<FuncId> = ext_funcs.get(entry).copied().filter(|&f| out.func(f).body.is_some()).into_iter().collect();
     out.main = match mains.as_slice() {
         [m] => Some(*m),
-        [] => return Err(Error::Usage("link: no translation unit defines `main`".into())),
-        [a, b, ..] => return Err(Error::Link { loc: out.func(*b).loc, msg: "multiple definition of `main`".into(), first: Some(out.func(*a).loc) }),
+        _ => return Err(Error::Usage(format!("link: no translation unit defines `{entry}`"))),
     };
     for (name, (v, def)) in &ext_vars {
         if def.is_none() && !system.contains(name) && out.var(*v).init.is_none() && used(&out, *v) {

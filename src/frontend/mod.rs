@@ -56,6 +56,8 @@ pub struct Options {
     /// The file is one of several translation units to link (`load_units`): every function
     /// and global it defines is kept (another unit may use it), `main` is optional.
     pub unit: bool,
+    /// The function the program starts in (`None`: `main`).
+    pub entry: Option<String>,
     /// Preprocess as a compiler for this machine would (`-undef` and its predefined macros);
     /// `None` keeps the host preprocessor's own macros.
     pub target: Option<preprocess::Target>,
@@ -75,7 +77,7 @@ pub fn load_file(path: &Path, opts: &Options, map: &mut SourceMap) -> Result<Pro
     let name = path.display().to_string();
     map.add_file(&name, text.clone());
     let prep = preprocess::prepare(&name, Some(path), &text, opts, map)?;
-    lower_prepared(&prep, map, opts.target, opts.unit)
+    lower_prepared(&prep, map, opts)
 }
 
 /// Loads each file as a translation unit with its own options and links them
@@ -85,25 +87,25 @@ pub fn load_units(units: &[(PathBuf, Options)], map: &mut SourceMap) -> Result<P
     for (path, opts) in units {
         programs.push(load_file(path, &Options { unit: true, ..opts.clone() }, map)?);
     }
-    link::link(programs)
+    link::link(programs, units.first().and_then(|(_, o)| o.entry.as_deref()).unwrap_or("main"))
 }
 
 /// Like [`load_file`] for text in memory; `name` names it in locations and messages.
 pub fn load_str(name: &str, text: &str, opts: &Options, map: &mut SourceMap) -> Result<Program, Error> {
     map.add_file(name, text.to_string());
     let prep = preprocess::prepare(name, None, text, opts, map)?;
-    lower_prepared(&prep, map, opts.target, opts.unit)
+    lower_prepared(&prep, map, opts)
 }
 
 /// Stack for lowering (deeply nested expressions recurse).
 const STACK: usize = 256 << 20;
 
-fn lower_prepared(prep: &preprocess::Prepared, map: &SourceMap, target: Option<preprocess::Target>, unit: bool) -> Result<Program, Error> {
+fn lower_prepared(prep: &preprocess::Prepared, map: &SourceMap, opts: &Options) -> Result<Program, Error> {
     std::thread::scope(|s| {
         let h = std::thread::Builder::new()
             .name("weakc-frontend".into())
             .stack_size(STACK)
-            .spawn_scoped(s, || lower_tree(prep, map, target, unit))
+            .spawn_scoped(s, || lower_tree(prep, map, opts.target, opts.unit, opts.entry.as_deref()))
             .map_err(|e| Error::Internal(format!("cannot start the front-end thread: {e}")))?;
         h.join().unwrap_or_else(|p| {
             let msg = p
@@ -116,7 +118,7 @@ fn lower_prepared(prep: &preprocess::Prepared, map: &SourceMap, target: Option<p
     })
 }
 
-fn lower_tree(prep: &preprocess::Prepared, map: &SourceMap, target: Option<preprocess::Target>, unit: bool) -> Result<Program, Error> {
+fn lower_tree(prep: &preprocess::Prepared, map: &SourceMap, target: Option<preprocess::Target>, unit: bool, entry: Option<&str>) -> Result<Program, Error> {
     let tree = parse_c(&prep.text).ok_or_else(|| Error::Internal("tree-sitter could not parse the input".into()))?;
     let mut l = lower::Lowerer::new(&prep.text, prep);
     l.set_sources(map);
@@ -139,13 +141,15 @@ fn lower_tree(prep: &preprocess::Prepared, map: &SourceMap, target: Option<prepr
             system: l.system_globals.iter().cloned().collect(),
         };
     }
-    match l.scopes[0].ords.get("main").cloned() {
+    let main = entry.unwrap_or("main");
+    match l.scopes[0].ords.get(main).cloned() {
         Some(lower::Ord::Func(i)) if l.fdecls[i].def.is_some() && !unit => {
             let id = l.func_id(i, root)?;
             l.prog.main = Some(id);
             roots.push(id);
         }
         Some(lower::Ord::Poison(p)) => return Err(p.err()),
+        _ if entry.is_some() && !unit => return Err(Error::Usage(format!("--entry {main}: no function `{main}` is defined"))),
         _ => {
             // No main: every function defined in the user's files is a root.
             let defined: Vec<usize> = (0..l.fdecls.len())
