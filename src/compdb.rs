@@ -44,9 +44,7 @@ const WARN_WITH_ARG: &[&str] = &["-imacros", "-isysroot", "--sysroot", "-x", "-i
 /// The flags of `file` in the database at `db`. Errors: the database cannot be read or
 /// parsed, or has no entry for the file.
 pub fn flags_for(db: &Path, file: &Path) -> Result<Flags, Error> {
-    let text = std::fs::read_to_string(db).map_err(|e| Error::Io { path: db.to_path_buf(), msg: e.to_string(), output: false })?;
-    let entries: Vec<RawEntry> =
-        serde_json::from_str(&text).map_err(|e| Error::Usage(format!("{}: not a compilation database: {e}", db.display())))?;
+    let entries = load(db)?;
     let want = canonical(file, Path::new("."));
     let entry = entries
         .iter()
@@ -62,10 +60,12 @@ pub fn flags_for(db: &Path, file: &Path) -> Result<Flags, Error> {
 
 /// The files of the database at `db`: each as its entry writes it and absolute.
 pub fn files(db: &Path) -> Result<Vec<(PathBuf, PathBuf)>, Error> {
+    Ok(load(db)?.into_iter().map(|e| (e.file.clone(), canonical(&e.file, &e.directory))).collect())
+}
+
+fn load(db: &Path) -> Result<Vec<RawEntry>, Error> {
     let text = std::fs::read_to_string(db).map_err(|e| Error::Io { path: db.to_path_buf(), msg: e.to_string(), output: false })?;
-    let entries: Vec<RawEntry> =
-        serde_json::from_str(&text).map_err(|e| Error::Usage(format!("{}: not a compilation database: {e}", db.display())))?;
-    Ok(entries.into_iter().map(|e| (e.file.clone(), canonical(&e.file, &e.directory))).collect())
+    serde_json::from_str(&text).map_err(|e| Error::Usage(format!("{}: not a compilation database: {e}", db.display())))
 }
 
 /// A path made absolute against `dir` and resolved as far as it exists.

@@ -12,7 +12,7 @@ use crate::ir::*;
 use crate::source::{Error, Loc};
 use std::collections::HashMap;
 
-/// The units (each with the name of its file, for messages), linked.
+/// The units, linked; the program starts in `entry` (an external definition).
 pub fn link(units: Vec<Program>, entry: &str) -> Result<Program, Error> {
     let mut out = Program::default();
     // external names: the canonical variable or function, and where it was defined
