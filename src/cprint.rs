@@ -145,6 +145,22 @@ pub fn print_program(prog: &Program, map: &SourceMap, opts: &PrintOptions) -> St
     p.out.text
 }
 
+/// The program as `units` C files that compile separately and link into it: file `k` holds
+/// the definitions of the functions and globals whose location `unit_of` maps to `k` (the
+/// instrumentation's own, and those of headers, map to a unit of the caller's choice), and
+/// declares everything else. Every name is printed as in [`print_program`]: unique across
+/// the program and with external linkage, so the files link.
+pub fn print_units(prog: &Program, map: &SourceMap, opts: &PrintOptions, units: usize, unit_of: &dyn Fn(u32) -> usize) -> Vec<String> {
+    (0..units)
+        .map(|k| {
+            let mut p = Printer::new(prog, map, opts);
+            p.unit = Some((k, unit_of));
+            p.print();
+            p.out.text
+        })
+        .collect()
+}
+
 // ------------------------------------------------------------------------------------------
 // Output with line tracking
 // ------------------------------------------------------------------------------------------
@@ -181,6 +197,9 @@ impl Out {
 // ------------------------------------------------------------------------------------------
 
 struct Printer<'a> {
+    /// Printing one file of several (`print_units`): this file's index and each source
+    /// file's (by file id); definitions of other files become declarations.
+    unit: Option<(usize, &'a dyn Fn(u32) -> usize)>,
     prog: &'a Program,
     map: &'a SourceMap,
     opts: &'a PrintOptions,
@@ -324,6 +343,7 @@ impl<'a> Printer<'a> {
         }
 
         Printer {
+            unit: None,
             prog,
             map,
             opts,

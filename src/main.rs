@@ -55,6 +55,10 @@ enum Cmd {
         /// Omit `#line` directives pointing back at the original source.
         #[arg(long)]
         no_line_directives: bool,
+        /// Several units: also write one C file per unit into DIR (same names), which compile
+        /// separately and link into the program OUT holds.
+        #[arg(long, value_name = "DIR")]
+        out_dir: Option<PathBuf>,
         /// Print the summary as JSON.
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
@@ -329,6 +333,27 @@ fn analyze(c: &Common, arch: &Arch, lazy: bool) -> Result<Analysis, Failure> {
     Ok(a)
 }
 
+/// `instrument --out-dir`: one C file per unit, named as the unit (the instrumentation's
+/// own definitions and those from headers go with the first unit).
+fn write_units(dir: &std::path::Path, c: &Common, prog: &weakc::ir::Program, map: &SourceMap, opts: &weakc::cprint::PrintOptions) -> Result<(), Error> {
+    let units: Vec<&PathBuf> = std::iter::once(&c.file).chain(&c.more).collect();
+    let mut names: Vec<std::ffi::OsString> = vec![];
+    for u in &units {
+        let n = u.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+        if names.contains(&n) {
+            return Err(Error::Usage(format!("--out-dir: two units are named {}", n.to_string_lossy())));
+        }
+        names.push(n);
+    }
+    let ids: Vec<Option<u32>> = units.iter().map(|u| map.files.iter().position(|f| f.name == u.display().to_string()).map(|i| i as u32)).collect();
+    let unit_of = |file: u32| ids.iter().position(|i| *i == Some(file)).unwrap_or(0);
+    std::fs::create_dir_all(dir).map_err(|e| Error::Io { path: dir.to_path_buf(), msg: e.to_string(), output: true })?;
+    for (text, name) in weakc::cprint::print_units(prog, map, opts, units.len(), &unit_of).into_iter().zip(names) {
+        write_atomically(&dir.join(name), &text)?;
+    }
+    Ok(())
+}
+
 /// The flags of `file` in the compilation database `db`; flags it cannot honour are
 /// warnings.
 fn compile_flags(db: &std::path::Path, file: &std::path::Path) -> Result<weakc::compdb::Flags, Failure> {
@@ -475,7 +500,7 @@ fn run(cli: Cli, guard: u64) -> Result<u8, Failure> {
             }
             Ok(if a.cycles.limit_hit.is_some() { EXIT_INCOMPLETE } else { 0 })
         }
-        Cmd::Instrument { mut common, output, strategy, buffer_size, no_line_directives, format } => {
+        Cmd::Instrument { mut common, output, strategy, buffer_size, no_line_directives, format, out_dir } => {
             apply_compile_commands(&mut common)?;
             let arch = arch_of(&common.mm)?;
             let mut a = analyze(&common, arch, !common.exhaustive)?;
@@ -490,11 +515,11 @@ fn run(cli: Cli, guard: u64) -> Result<u8, Failure> {
                 file,
                 arch.name
             );
-            let text = weakc::cprint::print_program(
-                &ins.rewritten.program,
-                &a.map,
-                &weakc::cprint::PrintOptions { line_directives: !no_line_directives, header },
-            );
+            let popts = weakc::cprint::PrintOptions { line_directives: !no_line_directives, header };
+            let text = weakc::cprint::print_program(&ins.rewritten.program, &a.map, &popts);
+            if let Some(dir) = &out_dir {
+                write_units(dir, &common, &ins.rewritten.program, &a.map, &popts).map_err(|e| (e, a.map.clone()))?;
+            }
             write_atomically(&output, &text).map_err(|e| (e, a.map.clone()))?;
             match format {
                 Format::Text => stdout(&weakc::report::instrument_summary(&file, &output.display().to_string(), &a, arch.name, strategy.name(), &ins)),

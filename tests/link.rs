@@ -174,3 +174,38 @@ fn the_entry_function_and_the_units_picked_from_the_database() {
     assert_eq!(code, 2);
     assert!(err.contains("no file of compile_commands.json matches"), "{err}");
 }
+
+/// `instrument --out-dir`: one file per unit, each compiling on its own, that link into the
+/// program the single output holds (no symbol defined twice, none missing but what the
+/// single file also leaves to the verifier and the C library).
+#[test]
+fn instrumented_units_compile_apart_and_link() {
+    let have = |t: &str| Command::new(t).arg("--version").output().is_ok_and(|o| o.status.success());
+    let dir = project();
+    let p = dir.path();
+    for arch in ["tso", "power"] {
+        let (code, _, err) = weakc(p, &["instrument", "--mm", arch, "main.c", "sb.c", "-o", "whole.c", "--out-dir", "split"]);
+        assert_eq!(code, 0, "{err}");
+        let main = std::fs::read_to_string(p.join("split/main.c")).unwrap();
+        let lib = std::fs::read_to_string(p.join("split/sb.c")).unwrap();
+        assert!(main.contains("int main(") && !lib.contains("int main()\n{"));
+        assert!(lib.contains("int left(") && lib.contains("limit = 5;"), "{lib}");
+        assert!(main.contains("extern int limit;"), "{main}");
+        if !(have("gcc") && have("ld") && have("nm")) {
+            eprintln!("skipped the link check: gcc, ld or nm missing");
+            continue;
+        }
+        let runtime = concat!(env!("CARGO_MANIFEST_DIR"), "/runtime");
+        let run = |args: &[&str]| {
+            let o = Command::new(args[0]).args(&args[1..]).current_dir(p).output().unwrap();
+            assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+            String::from_utf8_lossy(&o.stdout).into_owned()
+        };
+        run(&["gcc", "-w", "-I", runtime, "-c", "split/main.c", "-o", "m.o"]);
+        run(&["gcc", "-w", "-I", runtime, "-c", "split/sb.c", "-o", "s.o"]);
+        run(&["gcc", "-w", "-I", runtime, "-c", "whole.c", "-o", "w.o"]);
+        run(&["ld", "-r", "m.o", "s.o", "-o", "linked.o"]);
+        let undefined = |o: &str| -> std::collections::BTreeSet<String> { run(&["nm", "-u", o]).lines().map(|l| l.trim().trim_start_matches("U ").to_string()).collect() };
+        assert_eq!(undefined("linked.o"), undefined("w.o"), "{arch}");
+    }
+}

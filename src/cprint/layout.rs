@@ -60,10 +60,15 @@ impl Printer<'_> {
         self.print_prototypes();
         self.print_globals();
         for i in 0..self.prog.funcs.len() {
-            if self.prog.funcs[i].body.is_some() {
+            if self.prog.funcs[i].body.is_some() && self.owns(self.prog.funcs[i].loc) {
                 self.print_function(FuncId(i as u32));
             }
         }
+    }
+
+    /// The definition at `loc` goes in the file being printed (always, unless split).
+    fn owns(&self, loc: crate::source::Loc) -> bool {
+        self.unit.is_none_or(|(k, unit_of)| unit_of(loc.file) == k)
     }
 
     // ---------------------------------------------------------------------- structs
@@ -251,6 +256,10 @@ impl Printer<'_> {
             if is_thread_local(var) {
                 d = format!("_Thread_local {d}");
             }
+            if !self.owns(var.loc) {
+                self.out.line(&format!("extern {d};"));
+                continue;
+            }
             match &var.init {
                 Some(init) => {
                     let i = self.init(init, Some(&var.ty));
@@ -259,8 +268,10 @@ impl Printer<'_> {
                 None => self.out.line(&format!("{d};")),
             }
         }
+        // (thread ids of spawns: with the first file's definitions)
+        let ext = if self.unit.is_some_and(|(k, _)| k != 0) { "extern " } else { "" };
         for t in self.spawn_tid_order.clone() {
-            self.out.line(&format!("pthread_t {t};"));
+            self.out.line(&format!("{ext}pthread_t {t};"));
         }
     }
 
