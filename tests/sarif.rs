@@ -195,3 +195,36 @@ fn the_schema_check_rejects_what_sarif_forbids() {
         assert!(std::panic::catch_unwind(|| validate(&l)).is_err());
     }
 }
+
+#[test]
+fn an_undecided_program_is_an_open_result_with_its_reason() {
+    let (code, log) = weakc(&["verify", "--mm", "tso", "--timeout", "0", "--format", "sarif", "tests/c/sb.c"]);
+    assert_eq!(code, 5);
+    validate(&log);
+    let rs = results(&log);
+    assert_eq!(rs.len(), 1);
+    assert_eq!(rs[0]["ruleId"], "weakc/undecided");
+    assert_eq!((rs[0]["kind"].as_str(), rs[0]["level"].as_str()), (Some("open"), Some("none")));
+    assert!(rs[0]["message"]["text"].as_str().unwrap().contains("time limit"), "{}", rs[0]["message"]);
+    rule_of(&log, &rs[0]);
+}
+
+#[test]
+fn linked_units_are_located_in_their_own_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    std::fs::write(p.join("lib.c"), "int x, y;\nint left(void) { x = 1; return y; }\nint right(void) { y = 1; return x; }\n").unwrap();
+    std::fs::write(
+        p.join("main.c"),
+        "#include <pthread.h>\n#include <assert.h>\nint left(void); int right(void);\nint r0, r1;\n\
+         void *t0(void *a) { r0 = left(); return 0; }\nvoid *t1(void *a) { r1 = right(); return 0; }\n\
+         int main(void) { pthread_t a, b; pthread_create(&a, 0, t0, 0); pthread_create(&b, 0, t1, 0);\n\
+         pthread_join(a, 0); pthread_join(b, 0); assert(!(r0 == 0 && r1 == 0)); return 0; }\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_weakc")).args(["cycles", "--mm", "tso", "--format", "sarif", "main.c", "lib.c"]).current_dir(p).output().unwrap();
+    let log: Value = serde_json::from_slice(&out.stdout).unwrap();
+    validate(&log);
+    let uris: Vec<&str> = results(&log)[0]["locations"].as_array().unwrap().iter().map(|l| l["physicalLocation"]["artifactLocation"]["uri"].as_str().unwrap()).collect();
+    assert!(!uris.is_empty() && uris.iter().all(|u| *u == "lib.c"), "{uris:?}");
+}
