@@ -166,6 +166,7 @@ pub fn critical_cycles(aeg: &Aeg, arch: &Arch, limits: &Limits) -> CycleSet {
 /// through each; relations listed in `exhausted` are skipped, and those whose circuits run
 /// out are added to it (valid for later searches that only remove edges and reject no
 /// fewer cycles: [`EdgeKey`]).
+#[allow(clippy::too_many_arguments)]
 pub fn critical_cycles_where(
     aeg: &Aeg,
     arch: &Arch,
