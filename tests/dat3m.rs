@@ -41,7 +41,6 @@ fn rows(dir: &Path) -> Vec<Row> {
 }
 
 #[test]
-#[ignore = "17 minutes on 2 cores (86 programs, many at the 60 s limit): run with --ignored"]
 fn dat3m_programs_parse_and_no_verdict_contradicts_dat3m() {
     let dir: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/real/dat3m");
     if !dir.join("expected.tsv").exists() {
