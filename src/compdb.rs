@@ -36,6 +36,18 @@ pub struct Flags {
     pub ignored: Vec<String>,
 }
 
+impl Flags {
+    /// Adds these flags to `o`: the entry's include paths and macros before the command
+    /// line's own, its standard and forced includes.
+    pub fn apply(&self, o: &mut crate::frontend::Options) {
+        o.include_dirs = self.include_dirs.iter().cloned().chain(std::mem::take(&mut o.include_dirs)).collect();
+        o.defines = self.defines.iter().cloned().chain(std::mem::take(&mut o.defines)).collect();
+        o.undefines = self.undefines.iter().cloned().chain(std::mem::take(&mut o.undefines)).collect();
+        o.std = self.std.clone();
+        o.forced_includes = self.forced_includes.clone();
+    }
+}
+
 /// Flags whose next argument belongs to them and that change nothing weakc sees.
 const SKIP_WITH_ARG: &[&str] = &["-o", "-MF", "-MT", "-MQ", "-Xlinker", "-L", "-l", "--param", "-arch"];
 /// Flags with an argument weakc cannot honour.

@@ -188,11 +188,9 @@ struct Common {
     /// -I, -D and -U given here come after them.
     #[arg(long, value_name = "JSON")]
     compile_commands: Option<PathBuf>,
-    /// From --compile-commands: the language standard and forced includes.
+    /// Per unit (`file`, then `more`): its flags from --compile-commands.
     #[arg(skip)]
-    std: Option<String>,
-    #[arg(skip)]
-    forced_includes: Vec<PathBuf>,
+    unit_flags: Vec<Option<weakc::compdb::Flags>>,
     /// Preprocess with the predefined macros of a compiler for this machine: x86_64, ppc64le,
     /// armv7-a, aarch64, sparc64 (default: the memory model's machine; headers stay the host's).
     #[arg(long, value_name = "ARCH", value_parser = parse_target)]
@@ -313,13 +311,7 @@ fn analyze(c: &Common, arch: &Arch, lazy: bool) -> Result<Analysis, Failure> {
     if lazy {
         opts.lazy_seed = Some(pipeline::LAZY_SEED);
     }
-    let analysed = if c.more.is_empty() {
-        pipeline::analyze_with_sources(&c.file, arch, &opts)
-    } else {
-        let units = unit_options(c, &opts.frontend)?;
-        pipeline::analyze_units(&units, arch, &opts)
-    };
-    let a = analysed.map_err(|(e, mut map)| {
+    let a = pipeline::analyze_units(&unit_options(c), arch, &opts).map_err(|(e, mut map)| {
         // The file could not even be read: register its name for the diagnostic.
         if map.files.is_empty() {
             map.file_id(&c.file.display().to_string());
@@ -367,28 +359,24 @@ fn compile_flags(db: &std::path::Path, file: &std::path::Path) -> Result<weakc::
 
 /// Each translation unit with its front-end options: the command line's, after its entry's
 /// in `--compile-commands`.
-fn unit_options(c: &Common, base: &weakc::frontend::Options) -> Result<Vec<(PathBuf, weakc::frontend::Options)>, Failure> {
+fn unit_options(c: &Common) -> Vec<(PathBuf, weakc::frontend::Options)> {
+    let base = pipeline_options_without_entries(c).frontend;
     std::iter::once(&c.file)
         .chain(&c.more)
-        .map(|file| {
+        .zip(&c.unit_flags)
+        .map(|(file, flags)| {
             let mut o = base.clone();
-            if let Some(db) = &c.compile_commands {
-                let f = compile_flags(db, file)?;
-                o.include_dirs = f.include_dirs.into_iter().chain(o.include_dirs).collect();
-                o.defines = f.defines.into_iter().chain(o.defines).collect();
-                o.undefines = f.undefines.into_iter().chain(o.undefines).collect();
-                o.std = f.std;
-                o.forced_includes = f.forced_includes;
+            if let Some(f) = flags {
+                f.apply(&mut o);
             }
-            Ok((file.clone(), o))
+            (file.clone(), o)
         })
         .collect()
 }
 
-/// Takes FILE's flags from `--compile-commands` (the command line's own -I, -D and -U after
-/// them) when it is the only unit; several units take theirs in [`unit_options`]. First the
-/// units: the files given and those `--files` picks from the database.
-fn apply_compile_commands(c: &mut Common) -> Result<(), Failure> {
+/// The program's units — the files given and those `--files` picks from the database —
+/// and, with `--compile-commands`, each one's flags (read once: unhonoured flags warn once).
+fn resolve_units(c: &mut Common) -> Result<(), Failure> {
     let mut units = c.inputs.clone();
     if let (Some(g), Some(db)) = (&c.files, &c.compile_commands) {
         let usage = |m: String| (Error::Usage(m), SourceMap::default());
@@ -406,18 +394,12 @@ fn apply_compile_commands(c: &mut Common) -> Result<(), Failure> {
         }
         units.extend(picked);
     }
+    c.unit_flags = match &c.compile_commands {
+        Some(db) => units.iter().map(|u| compile_flags(db, u).map(Some)).collect::<Result<_, _>>()?,
+        None => vec![None; units.len()],
+    };
     c.file = units[0].clone();
     c.more = units[1..].to_vec();
-    let Some(db) = &c.compile_commands else { return Ok(()) };
-    if !c.more.is_empty() {
-        return Ok(());
-    }
-    let f = compile_flags(db, &c.file)?;
-    c.include = f.include_dirs.into_iter().chain(std::mem::take(&mut c.include)).collect();
-    c.define = f.defines.into_iter().chain(std::mem::take(&mut c.define)).collect();
-    c.undefine = f.undefines.into_iter().chain(std::mem::take(&mut c.undefine)).collect();
-    c.std = f.std;
-    c.forced_includes = f.forced_includes;
     Ok(())
 }
 
@@ -428,15 +410,26 @@ fn parse_target(s: &str) -> Result<weakc::frontend::preprocess::Target, String> 
     })
 }
 
+/// The options of the first unit (with its --compile-commands entry's flags): the ones a
+/// single-unit program is analysed with, and `fences` re-analyses it with.
 fn pipeline_options(c: &Common) -> pipeline::Options {
+    let mut o = pipeline_options_without_entries(c);
+    if let Some(Some(f)) = c.unit_flags.first() {
+        f.apply(&mut o.frontend);
+    }
+    o
+}
+
+/// The command line's options, no compilation-database entry applied.
+fn pipeline_options_without_entries(c: &Common) -> pipeline::Options {
     pipeline::Options {
         frontend: weakc::frontend::Options {
             preprocess: if c.no_preprocess { weakc::frontend::Preprocess::Never } else { weakc::frontend::Preprocess::Auto },
             include_dirs: c.include.clone(),
             defines: c.define.clone(),
             undefines: c.undefine.clone(),
-            std: c.std.clone(),
-            forced_includes: c.forced_includes.clone(),
+            std: None,
+            forced_includes: vec![],
             unit: false,
             entry: c.entry.clone(),
             target: Some(c.target.unwrap_or_else(|| weakc::frontend::preprocess::Target::for_memory_model(&c.mm))),
@@ -462,14 +455,14 @@ fn pipeline_options(c: &Common) -> pipeline::Options {
 fn run(cli: Cli, guard: u64) -> Result<u8, Failure> {
     match cli.cmd {
         Cmd::Verify { mut common, v } => {
-            apply_compile_commands(&mut common)?;
+            resolve_units(&mut common)?;
             verify(common, v, guard)
         }
         Cmd::Litmus(args) => weakc::litmus::runner::main(args).map_err(|e| (e, SourceMap::default())),
         Cmd::LitmusGen(args) => weakc::litmus::gen::main(args).map_err(|e| (e, SourceMap::default())),
         Cmd::LitmusC11(args) => weakc::litmus::c11::main(args).map_err(|e| (e, SourceMap::default())),
         Cmd::Fences { mut common, f } => {
-            apply_compile_commands(&mut common)?;
+            resolve_units(&mut common)?;
             if !common.more.is_empty() {
                 return Err((Error::Usage("`fences` takes one translation unit (its patch is to that file)".into()), SourceMap::default()));
             }
@@ -483,7 +476,7 @@ fn run(cli: Cli, guard: u64) -> Result<u8, Failure> {
             Ok(out.code)
         }
         Cmd::Cycles { mut common, format, dot } => {
-            apply_compile_commands(&mut common)?;
+            resolve_units(&mut common)?;
             let arch = arch_of(&common.mm)?;
             let a = analyze(&common, arch, false)?;
             let file = common.file.display().to_string();
@@ -501,7 +494,7 @@ fn run(cli: Cli, guard: u64) -> Result<u8, Failure> {
             Ok(if a.cycles.limit_hit.is_some() { EXIT_INCOMPLETE } else { 0 })
         }
         Cmd::Instrument { mut common, output, strategy, buffer_size, no_line_directives, format, out_dir } => {
-            apply_compile_commands(&mut common)?;
+            resolve_units(&mut common)?;
             let arch = arch_of(&common.mm)?;
             let mut a = analyze(&common, arch, !common.exhaustive)?;
             let ropts = weakc::rewrite::Options { buffer_size: buffer_size.max(1) };

@@ -67,21 +67,11 @@ pub fn analyze(path: &Path, arch: &Arch, opts: &Options) -> Result<Analysis, Err
 /// Like [`analyze`], but a failure comes with the files the front end had read: an error
 /// inside an included header can only be rendered with the header's name and text.
 pub fn analyze_with_sources(path: &Path, arch: &Arch, opts: &Options) -> Result<Analysis, (Error, SourceMap)> {
-    let mut map = SourceMap::default();
-    let t = Instant::now();
-    let mut program = match frontend::load_file(path, &opts.frontend, &mut map) {
-        Ok(p) => p,
-        Err(e) => return Err((e, map)),
-    };
-    let parse = t.elapsed();
-    // The front end registered the file (first) with its text: no second read.
-    let lines = map.files.first().and_then(|f| f.text.as_deref()).map_or(0, |t| t.lines().count());
-    let fallback = map.clone();
-    analyze_program(&mut program, arch, opts, map, parse, lines).map_err(|e| (e, fallback))
+    analyze_units(&[(path.to_path_buf(), opts.frontend.clone())], arch, opts)
 }
 
-/// [`analyze_with_sources`] for several translation units, each preprocessed with its own
-/// options, linked into one program ([`frontend::load_units`]).
+/// [`analyze_with_sources`] for the translation units of one program, each preprocessed with
+/// its own options and, when there are several, linked ([`frontend::load_units`]).
 pub fn analyze_units(units: &[(std::path::PathBuf, frontend::Options)], arch: &Arch, opts: &Options) -> Result<Analysis, (Error, SourceMap)> {
     let mut map = SourceMap::default();
     let t = Instant::now();
@@ -90,6 +80,7 @@ pub fn analyze_units(units: &[(std::path::PathBuf, frontend::Options)], arch: &A
         Err(e) => return Err((e, map)),
     };
     let parse = t.elapsed();
+    // The front end registered each unit with its text: no second read.
     let names: Vec<String> = units.iter().map(|(p, _)| p.display().to_string()).collect();
     let lines = map.files.iter().filter(|f| names.contains(&f.name)).filter_map(|f| f.text.as_deref()).map(|t| t.lines().count()).sum();
     let fallback = map.clone();

@@ -51,6 +51,7 @@ fn units_link_as_a_c_linker_links_them() {
     let (code, out, err) = weakc(p, &["verify", "--mm", "tso", "main.c", "sb.c"]);
     assert_eq!(code, 10, "{out}{err}");
     assert!(out.contains("sb.c:11") || out.contains("sb.c:12"), "the trace names the library's lines:\n{out}");
+    assert!(out.contains("main.c:"), "the trace names the harness's lines too:\n{out}");
     let (code, out, err) = weakc(p, &["verify", "--mm", "tso", "-D", "FENCED", "main.c", "sb.c"]);
     assert_eq!(code, 0, "{out}{err}");
     // the cycle lies across both threads' calls into the library
@@ -96,6 +97,11 @@ fn what_does_not_link_is_reported_with_its_locations() {
     let (code, _, err) = weakc(p, &["verify", "--mm", "sc", "e.c", "f.c"]);
     assert_eq!(code, 2);
     assert!(err.contains("multiple definition of `f`") && err.contains("f.c:1") && err.contains("e.c:1"), "{err}");
+
+    w("m2.c", "int main(void) { return 2; }\n");
+    let (code, _, err) = weakc(p, &["verify", "--mm", "sc", "a.c", "m2.c"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("multiple definition of `main`") && err.contains("m2.c:1") && err.contains("a.c:2"), "{err}");
 
     // a recursion only the linked program has
     w("g.c", "int h(void);\nint main(void) { return h(); }\n");

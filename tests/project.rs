@@ -44,6 +44,8 @@ fn make_check_wmm_passes_and_fails_the_build_on_a_violation() {
     assert!(!broken.status.success(), "{}", text(&broken));
     let out = text(&broken);
     assert!(out.contains("VERIFICATION SUCCESSFUL (tso") && out.contains("VERIFICATION FAILED (power"), "{out}");
+    // the violation is printed: the failed assertion and the steps to it
+    assert!(out.contains("v == 1") || out.contains("v == 2"), "{out}");
     // the project is a real program too
     if have("cc") {
         let built = Command::new("make").args(["-s", "spsc_test"]).current_dir(&dir).output().unwrap();

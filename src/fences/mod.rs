@@ -602,20 +602,20 @@ impl<'a> Problem<'a> {
 
     /// Parse `text` as the input file and analyse it like the original.
     pub fn analyse_text(&self, text: &str) -> Result<Analysis, Error> {
-        let mut map = SourceMap::default();
-        let mut prog = crate::frontend::load_str(&self.file, text, &self.opts.frontend, &mut map)?;
-        pipeline::analyze_program(&mut prog, self.arch, &self.opts, map, Duration::ZERO, text.lines().count())
+        self.analyse_text_with(text, &self.opts.limits, None)
     }
 
     /// [`Problem::analyse_text`], the cycles searched as [`Problem::analyse_with_limits`] does.
     pub fn analyse_text_with(&self, text: &str, limits: &cycles::Limits, per_relation: Option<usize>) -> Result<Analysis, Error> {
-        let Some(n) = per_relation else { return self.analyse_text(text) };
         let mut map = SourceMap::default();
         let mut prog = crate::frontend::load_str(&self.file, text, &self.opts.frontend, &mut map)?;
-        // (the pipeline's own search only seeds: its cycles are replaced)
-        let opts = pipeline::Options { lazy_seed: Some(1), ..self.opts.clone() };
+        // (searching through each relation, the pipeline's own search only seeds: its
+        // cycles are replaced)
+        let opts = pipeline::Options { lazy_seed: per_relation.map(|_| 1), limits: limits.clone(), ..self.opts.clone() };
         let mut a = pipeline::analyze_program(&mut prog, self.arch, &opts, map, Duration::ZERO, text.lines().count())?;
-        a.cycles = cycles::critical_cycles_where(&a.aeg, self.arch, limits, &|_, _| false, &|_, _| false, &|_| true, n, None);
+        if let Some(n) = per_relation {
+            a.cycles = cycles::critical_cycles_where(&a.aeg, self.arch, limits, &|_, _| false, &|_, _| false, &|_| true, n, None);
+        }
         Ok(a)
     }
 

@@ -53,15 +53,15 @@ pub fn link(units: Vec<Program>, entry: &str) -> Result<Program, Error> {
 
         // functions: a definition is the name's; declarations resolve to it
         let mut fmap: HashMap<FuncId, FuncId> = HashMap::new();
-        // the slot the next appended function takes
+        // the slot the next appended function takes; per function of the unit, where it goes
         let mut next = out.funcs.len() as u32;
-        let mut new_funcs = vec![];
+        let mut slots: Vec<Slot> = vec![];
         for (i, f) in u.funcs.iter().enumerate() {
             let old = FuncId(i as u32);
             if u.linkage.internal.contains(&f.name) {
                 fmap.insert(old, FuncId(next));
                 next += 1;
-                new_funcs.push(i);
+                slots.push(Slot::Append);
                 continue;
             }
             match ext_funcs.get(&f.name).copied() {
@@ -71,24 +71,23 @@ pub fn link(units: Vec<Program>, entry: &str) -> Result<Program, Error> {
                         return Err(Error::Link { loc: f.loc, msg: format!("multiple definition of `{}`", f.name), first: Some(prev.loc) });
                     }
                     fmap.insert(old, c);
-                    if f.body.is_some() {
-                        // the definition replaces the declaration seen first (filled below)
-                        new_funcs.push(usize::MAX - i);
-                    }
+                    // a definition replaces the declaration seen first
+                    slots.push(if f.body.is_some() { Slot::Replace(c) } else { Slot::Drop });
                 }
                 None => {
                     let id = FuncId(next);
                     next += 1;
                     ext_funcs.insert(f.name.clone(), id);
                     fmap.insert(old, id);
-                    new_funcs.push(i);
+                    slots.push(Slot::Append);
                 }
             }
         }
 
         // variables: external globals are one per name
         let mut vmap: HashMap<VarId, VarId> = HashMap::new();
-        let mut replaced: Vec<(VarId, usize)> = vec![];
+        // definitions of names an earlier unit only declared: unit variable → canonical one
+        let mut replaced: HashMap<usize, VarId> = HashMap::new();
         for (i, v) in u.vars.iter().enumerate() {
             let old = VarId(i as u32);
             let external = matches!(v.storage, Storage::Global | Storage::ThreadLocal) && !u.linkage.internal.contains(&v.name) && is_file_scope_name(&v.name);
@@ -104,7 +103,7 @@ pub fn link(units: Vec<Program>, entry: &str) -> Result<Program, Error> {
                             return Err(Error::Link { loc: v.loc, msg: format!("multiple definition of `{}`", v.name), first: Some(first) });
                         }
                         ext_vars.insert(v.name.clone(), (c, Some(v.loc)));
-                        replaced.push((c, i));
+                        replaced.insert(i, c);
                     }
                     vmap.insert(old, c);
                 }
@@ -146,12 +145,13 @@ pub fn link(units: Vec<Program>, entry: &str) -> Result<Program, Error> {
             }
             // every unit's variables keep their slots (unified ones stay unused), so ids are
             // offsets; a definition met after a declaration takes the declaration's slot
-            out.vars.push(v.clone());
-            if let Some(&(c, _)) = replaced.iter().find(|(_, j)| *j == i) {
-                out.vars[c.0 as usize].init = v.init.clone();
-                out.vars[c.0 as usize].loc = v.loc;
-                out.vars[c.0 as usize].ty = v.ty.clone();
+            if let Some(&c) = replaced.get(&i) {
+                let decl = &mut out.vars[c.0 as usize];
+                decl.init = v.init.clone();
+                decl.loc = v.loc;
+                decl.ty = v.ty.clone();
             }
+            out.vars.push(v);
         }
         for g in u.globals {
             let c = vmap[&g];
@@ -166,16 +166,11 @@ pub fn link(units: Vec<Program>, entry: &str) -> Result<Program, Error> {
             }
         }
         out.warnings.extend(u.warnings);
-        let mut funcs: Vec<Option<Function>> = u.funcs.into_iter().map(Some).collect();
-        for k in new_funcs {
-            if k > usize::MAX / 2 {
-                // a definition of a name declared by an earlier unit: in the declaration's place
-                let i = usize::MAX - k;
-                let f = funcs[i].take().expect("once");
-                let c = fmap[&FuncId(i as u32)];
-                out.funcs[c.0 as usize] = f;
-            } else {
-                out.funcs.push(funcs[k].take().expect("once"));
+        for (f, slot) in u.funcs.into_iter().zip(slots) {
+            match slot {
+                Slot::Append => out.funcs.push(f),
+                Slot::Replace(c) => out.funcs[c.0 as usize] = f,
+                Slot::Drop => {}
             }
         }
     }
@@ -194,6 +189,16 @@ pub fn link(units: Vec<Program>, entry: &str) -> Result<Program, Error> {
     check_recursion(&out)?;
     number_stmts(&mut out);
     Ok(out)
+}
+
+/// Where a unit's function goes in the linked program.
+enum Slot {
+    /// A new function (internal, or the first of its name).
+    Append,
+    /// The definition of a name an earlier unit declared: in the declaration's place.
+    Replace(FuncId),
+    /// A declaration of a name already there.
+    Drop,
 }
 
 /// A global's name as the front end gives it: static locals and temporaries are renamed

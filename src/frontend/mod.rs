@@ -81,8 +81,11 @@ pub fn load_file(path: &Path, opts: &Options, map: &mut SourceMap) -> Result<Pro
 }
 
 /// Loads each file as a translation unit with its own options and links them
-/// ([`link::link`]).
+/// ([`link::link`]); one file is loaded as by [`load_file`].
 pub fn load_units(units: &[(PathBuf, Options)], map: &mut SourceMap) -> Result<Program, Error> {
+    if let [(path, opts)] = units {
+        return load_file(path, opts, map);
+    }
     let mut programs = Vec::with_capacity(units.len());
     for (path, opts) in units {
         programs.push(load_file(path, &Options { unit: true, ..opts.clone() }, map)?);

@@ -73,6 +73,7 @@ fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: 
     // found are known, the sets seen stay seen) — the greedy rounds; a re-solve or a prune
     // forgets them. `needs_light` may accept a cycle once its rfe is chosen: not then.
     let exhausted = Mutex::new(HashSet::new());
+    // once the cover goes by access: the pairs of each access not delayed yet
     let mut by_access: Option<HashMap<SiteId, Vec<DelayPair>>> = None;
     let light = aeg.pairs.iter().any(|(&(a, b), info)| aeg.event(a).dir == Dir::W && aeg.event(b).dir == Dir::W && arch.light_ordered(Dir::W, Dir::W, info));
     for rounds in 1.. {
@@ -175,10 +176,11 @@ fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: 
             let mut pairs = selection.pairs.clone();
             pairs.extend(ids.iter().zip(picks).filter(|(_, on)| *on).map(|(p, _)| *p));
             if by_access.is_some() || start.elapsed() >= by_access_after {
+                // (an access's pairs join once: the map keeps those of accesses not delayed yet)
                 let by = by_access.get_or_insert_with(|| by_access_of(aeg, arch));
                 let delayed: HashSet<SiteId> = pairs.iter().map(|p| aeg.event(p.from).site).collect();
                 for s in &delayed {
-                    pairs.extend(by.get(s).into_iter().flatten().copied());
+                    pairs.extend(by.remove(s).into_iter().flatten());
                 }
             }
             selection = Selection::from_pairs(pairs, false, selection.note.clone());
