@@ -95,7 +95,18 @@ pub struct PrintOptions {
     /// Plain text (any number of lines) printed at the top of the file inside a `/* */`
     /// comment; empty for none.
     pub header: String,
+    /// With `line_directives`, the file name the directives give the code weakc generated
+    /// (buffer helpers, their globals), with its real line numbers: normally the name the
+    /// output is written under. Empty: `weakc-generated.c`. Without it a compiler or
+    /// verifier would place the helpers in the user's file at lines past its end.
+    pub generated_name: String,
 }
+
+/// `#line` file name of generated code when [`PrintOptions::generated_name`] is empty.
+pub const GENERATED_NAME: &str = "weakc-generated.c";
+
+/// File id standing for the generated code in `Out::cur`.
+const GENERATED_FILE: u32 = u32::MAX;
 
 /// The `weakc.h` macro a fence is printed as (without the `()`): `__weakc_fence_lwsync`.
 pub fn fence_macro(f: Fence) -> &'static str {
@@ -150,10 +161,15 @@ pub fn print_program(prog: &Program, map: &SourceMap, opts: &PrintOptions) -> St
 /// instrumentation's own, and those of headers, map to a unit of the caller's choice), and
 /// declares everything else. Every name is printed as in [`print_program`]: unique across
 /// the program and with external linkage, so the files link.
-pub fn print_units(prog: &Program, map: &SourceMap, opts: &PrintOptions, units: usize, unit_of: &dyn Fn(u32) -> usize) -> Vec<String> {
-    (0..units)
-        .map(|k| {
-            let mut p = Printer::new(prog, map, opts);
+///
+/// `names[k]` is file `k`'s name, for the `#line`s of its generated code.
+pub fn print_units(prog: &Program, map: &SourceMap, opts: &PrintOptions, names: &[String], unit_of: &dyn Fn(u32) -> usize) -> Vec<String> {
+    names
+        .iter()
+        .enumerate()
+        .map(|(k, name)| {
+            let opts = PrintOptions { generated_name: name.clone(), ..opts.clone() };
+            let mut p = Printer::new(prog, map, &opts);
             p.unit = Some((k, unit_of));
             p.print();
             p.out.text
@@ -171,6 +187,8 @@ struct Out {
     /// (file, line) the compiler attributes to the next output line, once a `#line`
     /// directive was printed.
     cur: Option<(u32, u32)>,
+    /// Lines printed so far.
+    lines: u32,
 }
 
 impl Out {
@@ -179,13 +197,11 @@ impl Out {
             self.text.push_str("    ");
         }
         self.text.push_str(s);
-        self.text.push('\n');
-        if let Some((_, l)) = &mut self.cur {
-            *l += 1;
-        }
+        self.blank();
     }
     fn blank(&mut self) {
         self.text.push('\n');
+        self.lines += 1;
         if let Some((_, l)) = &mut self.cur {
             *l += 1;
         }
@@ -351,6 +367,7 @@ impl<'a> Printer<'a> {
                 text: String::new(),
                 indent: 0,
                 cur: None,
+                lines: 0,
             },
             struct_names,
             field_names,

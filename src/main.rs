@@ -118,7 +118,8 @@ struct VerifyArgs {
     /// as a code flow).
     #[arg(long, value_enum, default_value_t = ReportFormat::Text)]
     format: ReportFormat,
-    /// Verifier: auto (cbmc if on PATH, else esbmc, else builtin), builtin, cbmc, esbmc.
+    /// Verifier: auto (builtin; then cbmc, else esbmc, if on PATH and the built-in engine
+    /// gives up), builtin, cbmc, esbmc.
     #[arg(long, value_enum, default_value_t = BackendArg::Auto)]
     backend: BackendArg,
     /// Per-loop bounds, LOOP:N,... with loop ids as --show-loops prints them (main.0:5).
@@ -134,6 +135,10 @@ struct VerifyArgs {
     /// and has the model: tso, pso), instrument (rewrite, then any back end), axiomatic.
     #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
     engine: EngineArg,
+    /// With --backend esbmc: explore only interleavings with at most N context switches
+    /// (ESBMC's --context-bound; much faster). The verdict states this bound.
+    #[arg(long, value_name = "N")]
+    context_bound: Option<u32>,
 }
 
 #[derive(Copy, Clone, ValueEnum)]
@@ -340,7 +345,8 @@ fn write_units(dir: &std::path::Path, c: &Common, prog: &weakc::ir::Program, map
     let ids: Vec<Option<u32>> = units.iter().map(|u| map.files.iter().position(|f| f.name == u.display().to_string()).map(|i| i as u32)).collect();
     let unit_of = |file: u32| ids.iter().position(|i| *i == Some(file)).unwrap_or(0);
     std::fs::create_dir_all(dir).map_err(|e| Error::Io { path: dir.to_path_buf(), msg: e.to_string(), output: true })?;
-    for (text, name) in weakc::cprint::print_units(prog, map, opts, units.len(), &unit_of).into_iter().zip(names) {
+    let shown: Vec<String> = names.iter().map(|n| n.to_string_lossy().into_owned()).collect();
+    for (text, name) in weakc::cprint::print_units(prog, map, opts, &shown, &unit_of).into_iter().zip(names) {
         write_atomically(&dir.join(name), &text)?;
     }
     Ok(())
@@ -508,7 +514,8 @@ fn run(cli: Cli, guard: u64) -> Result<u8, Failure> {
                 file,
                 arch.name
             );
-            let popts = weakc::cprint::PrintOptions { line_directives: !no_line_directives, header };
+            let generated_name = if output.as_os_str() == "-" { String::new() } else { output.display().to_string() };
+            let popts = weakc::cprint::PrintOptions { line_directives: !no_line_directives, header, generated_name };
             let text = weakc::cprint::print_program(&ins.rewritten.program, &a.map, &popts);
             if let Some(dir) = &out_dir {
                 write_units(dir, &common, &ins.rewritten.program, &a.map, &popts).map_err(|e| (e, a.map.clone()))?;
@@ -576,7 +583,11 @@ fn verify(common: Common, v: VerifyArgs, guard: u64) -> Result<u8, Failure> {
             EngineArg::Instrument => weakc::verify::Route::Instrument,
             EngineArg::Axiomatic => weakc::verify::Route::Axiomatic,
         },
+        context_bound: v.context_bound,
     };
+    if v.context_bound.is_some() && !matches!(v.backend, BackendArg::Esbmc) {
+        return Err(fail(Error::Usage("--context-bound needs --backend esbmc (only ESBMC bounds context switches)".into())));
+    }
     if v.show_loops {
         // The loops of the program the route decides: the program itself on the axiomatic
         // route, the instrumented one otherwise.

@@ -129,6 +129,8 @@ fn render_step(s: &Step, map: &SourceMap) -> Option<String> {
         StepKind::BufferedWrite { object, value } if !internal(object) && s.loc.line > 0 => {
             format!("write {object} = {value}: reaches memory now, after later accesses of its thread (store buffer)")
         }
+        StepKind::Delayed { object, value } if s.loc.line > 0 => format!("write {object} = {value}: delayed in the store buffer"),
+        StepKind::Flushed { object, value } if s.loc.line > 0 => format!("a buffered write {object} = {value} reaches memory"),
         StepKind::Spawn { thread } => format!("start thread {thread}"),
         StepKind::Join { thread } => format!("join thread {thread}"),
         StepKind::Lock => "lock".into(),

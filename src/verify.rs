@@ -118,6 +118,8 @@ pub struct Options {
     /// process-wide guard ([`crate::guard`]), which ends weakc without a verdict.
     pub max_memory: u64,
     pub route: Route,
+    /// `--context-bound N` (ESBMC only): interleavings with at most N context switches.
+    pub context_bound: Option<u32>,
 }
 
 /// What `weakc verify` decides: the analysed program, instrumented for `arch`.
@@ -370,13 +372,61 @@ pub fn route(s: &Subject, o: &Options) -> Result<(backend::Selection, Option<bmc
     Ok((sel, model))
 }
 
+/// How long `--backend auto` lets an external verifier try a program the built-in engine
+/// gave up on, when `--timeout` sets no limit: an interleaving-enumerating verifier (ESBMC)
+/// can take hours on programs the built-in engine decides in a second.
+pub const SECOND_OPINION_LIMIT: Duration = Duration::from_secs(300);
+
 /// Verifies the analysed program `a` as `s` says and prints the result (see [`check`] for
-/// the fallback to buffer depth 1). Returns the exit code.
+/// the fallback to buffer depth 1). With `--backend auto` the built-in engine decides; when
+/// it gives up (UNKNOWN) and CBMC or ESBMC is installed, that verifier gets the instrumented
+/// program, within the time left or [`SECOND_OPINION_LIMIT`]. Returns the exit code.
 pub fn run(a: &mut Analysis, s: &Subject, o: &Options) -> Result<u8, Error> {
     let (sel, model) = route(s, o)?;
-    if let Some(m) = model {
-        return run_axiomatic(a, s, o, &sel, m);
+    let text = !o.quiet && !o.json;
+    let mut out = String::new();
+    let (mut checked, mut map) = match model {
+        Some(m) => (run_axiomatic(a, s, o, &sel, m)?, a.map.clone()),
+        None => run_instrumented(a, s, o, &sel, true)?,
+    };
+    let mut decided_by = sel.clone();
+    if let (Verdict::Unknown(why), Some(second)) = (checked.verdict(), sel.second_opinion()) {
+        let limit = o.deadline.map(|d| d.saturating_duration_since(Instant::now())).unwrap_or(SECOND_OPINION_LIMIT);
+        if !limit.is_zero() {
+            if text {
+                out.push_str(&format!(
+                    "  the built-in engine gave up: {why}
+  trying {} on the instrumented program (time limit {:.0} s)
+",
+                    second.backend.name(),
+                    limit.as_secs_f64()
+                ));
+                flush(&mut out);
+            }
+            let o2 = Options { deadline: Some(Instant::now() + limit), ..o.clone() };
+            let (c2, map2) = run_instrumented(a, s, &o2, &second, false)?;
+            match c2.verdict() {
+                Verdict::Unknown(why2) => {
+                    let last = checked.checks.len() - 1;
+                    checked.checks[last].outcome.verdict = Verdict::Unknown(format!("{why}; then {}: {why2}", second.backend.name()));
+                }
+                _ => {
+                    checked = c2;
+                    map = map2;
+                    decided_by = second;
+                }
+            }
+        }
     }
+    let (report, code) = report(&checked, s, &decided_by, o, &map)?;
+    out.push_str(&report);
+    flush(&mut out);
+    Ok(code)
+}
+
+/// The instrumentation route of [`run`]: header (the first line only when `first`), the
+/// program instrumented and decided by `sel`'s back end.
+fn run_instrumented(a: &mut Analysis, s: &Subject, o: &Options, sel: &backend::Selection, first: bool) -> Result<(Checked, SourceMap), Error> {
     let chosen = pipeline::choose(a, s.arch, s.strategy);
     let progress = !o.quiet && !o.json && std::io::stderr().is_terminal();
     let text = !o.quiet && !o.json;
@@ -384,7 +434,9 @@ pub fn run(a: &mut Analysis, s: &Subject, o: &Options) -> Result<u8, Error> {
     let bounds = bounds_text(o);
     let depth = if s.arch.relaxes_nothing() { String::new() } else { format!(", buffer depth {}", s.buffer_size.max(1)) };
     if text {
-        out.push_str(&format!("weakc verify: {}\n", s.file));
+        if first {
+            out.push_str(&format!("weakc verify: {}\n", s.file));
+        }
         out.push_str(&format!(
             "  architecture {} ({} critical cycles, {} delay pairs{depth}), backend {} ({}), {bounds}\n",
             s.arch.name,
@@ -409,10 +461,10 @@ pub fn run(a: &mut Analysis, s: &Subject, o: &Options) -> Result<u8, Error> {
                 let c_text = crate::cprint::print_program(
                     prog,
                     &source_map,
-                    &crate::cprint::PrintOptions { line_directives: true, header: header.clone() },
+                    &crate::cprint::PrintOptions { line_directives: true, header: header.clone(), generated_name: backend::INPUT_NAME.into() },
                 );
-                let eo = ExternalOptions { unwind: o.unwind, unwinding_assertions: o.unwinding_assertions, timeout };
-                Ok(match backend::run_external(&sel, &c_text, &eo)? {
+                let eo = ExternalOptions { unwind: o.unwind, unwinding_assertions: o.unwinding_assertions, timeout, context_bound: o.context_bound };
+                Ok(match backend::run_external(sel, &c_text, &eo)? {
                     ExternalRun::Done(r) => {
                         let messages = backend::assertion_messages(prog, &map);
                         backend::to_outcome(&r, &mut map, o.unwinding_assertions, &messages)
@@ -446,15 +498,13 @@ pub fn run(a: &mut Analysis, s: &Subject, o: &Options) -> Result<u8, Error> {
         }
     };
     let checked = check(a, s.arch, &chosen.selection, s.buffer_size, o.deadline, &mut engine, &mut on_fallback)?;
-    let (report, code) = report(&checked, s, &sel, o, &map)?;
-    out.push_str(&report);
     flush(&mut out);
-    Ok(code)
+    Ok((checked, map))
 }
 
 /// [`run`] on the axiomatic route: the program itself, decided by the built-in engine under
 /// `model` (no cycles, no instrumentation, no buffer depth).
-fn run_axiomatic(a: &Analysis, s: &Subject, o: &Options, sel: &backend::Selection, model: bmc::StoreBufferModel) -> Result<u8, Error> {
+fn run_axiomatic(a: &Analysis, s: &Subject, o: &Options, sel: &backend::Selection, model: bmc::StoreBufferModel) -> Result<Checked, Error> {
     let progress = !o.quiet && !o.json && std::io::stderr().is_terminal();
     let mut out = String::new();
     if !o.quiet && !o.json {
@@ -471,18 +521,14 @@ fn run_axiomatic(a: &Analysis, s: &Subject, o: &Options, sel: &backend::Selectio
     let left = o.deadline.map(|d| d.saturating_duration_since(Instant::now()));
     let bo = BmcOptions { model: Some(model), ..bmc_options(o, left, progress) };
     let outcome = bmc::verify(&a.program, &bo)?;
-    let checked = Checked {
+    Ok(Checked {
         checks: vec![Check { buffer_size: 0, outcome }],
         no_fallback: None,
         instrumented: false,
         approximations: vec![],
         doubts: a.program.warnings.clone(),
         axiomatic: true,
-    };
-    let (report, code) = report(&checked, s, sel, o, &a.map)?;
-    out.push_str(&report);
-    flush(&mut out);
-    Ok(code)
+    })
 }
 
 /// The printing step of [`run`]: counterexample, verdict line (or JSON), execution graph.
@@ -572,6 +618,9 @@ fn bounds_text(o: &Options) -> String {
     }
     if !o.unwinding_assertions {
         b.push_str(", no unwinding assertions");
+    }
+    if let Some(n) = o.context_bound {
+        b.push_str(&format!(", interleavings with at most {n} context switches"));
     }
     b
 }

@@ -161,7 +161,7 @@ mod tests {
 
     #[test]
     fn command_line() {
-        let o = ExternalOptions { unwind: 3, unwinding_assertions: true, timeout: None };
+        let o = ExternalOptions { unwind: 3, unwinding_assertions: true, timeout: None, context_bound: None };
         let a = args("p.c", &o, 6);
         assert_eq!(&a[..5], &["p.c", "--json-ui", "--trace", "--unwind", "3"]);
         assert!(a.contains(&"--no-standard-checks".to_string()) && a.contains(&"--unwinding-assertions".to_string()));

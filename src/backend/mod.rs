@@ -12,11 +12,12 @@ mod cbmc;
 mod esbmc;
 mod process;
 pub mod report;
+mod steps;
 mod text;
 
 use crate::bmc::{Outcome, Property, PropertyKind, Stats, Step, StepKind, Verdict};
 use crate::source::{Error, Loc, SourceMap};
-use report::{ExtStepKind, ExtVerdict, Report};
+use report::{ExtVerdict, Report};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -38,7 +39,8 @@ impl Backend {
     }
 }
 
-/// What the user asked for: a back end, or `Auto` (CBMC, else ESBMC, else built-in).
+/// What the user asked for: a back end, or `Auto`: the built-in engine, and CBMC (else
+/// ESBMC) when it is installed and the built-in engine gives up.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub enum Choice {
     #[default]
@@ -52,21 +54,33 @@ pub struct Selection {
     pub backend: Backend,
     pub binary: Option<PathBuf>,
     pub reason: String,
+    /// `auto`: the external verifier to try when the built-in engine gives up.
+    pub second: Option<(Backend, PathBuf)>,
+}
+
+impl Selection {
+    /// The selection of the external verifier `auto` tries after the built-in engine.
+    pub fn second_opinion(&self) -> Option<Selection> {
+        let (b, p) = self.second.clone()?;
+        Some(Selection { backend: b, reason: format!("auto: after the built-in engine, {}", p.display()), binary: Some(p), second: None })
+    }
 }
 
 /// Picks the back end. `needs_builtin` names a requested feature only the built-in engine
-/// provides (`--trace-dot`, `--unwindset`): `Auto` then picks it, an explicit external
-/// back end is a usage error.
+/// provides (`--trace-dot`, `--unwindset`): `Auto` then never tries an external verifier,
+/// an explicit external back end is a usage error. `Auto` runs the built-in engine first:
+/// it decides small instrumented programs in a fraction of a second where an external
+/// verifier may need minutes (ESBMC enumerates interleavings: 866 s on `examples/sb.c`).
 pub fn select(choice: Choice, needs_builtin: Option<&str>) -> Result<Selection, Error> {
     let find = |b: Backend| which::which(b.name()).ok();
     match choice {
-        Choice::Only(Backend::Builtin) => Ok(Selection { backend: Backend::Builtin, binary: None, reason: "requested".into() }),
+        Choice::Only(Backend::Builtin) => Ok(Selection { backend: Backend::Builtin, binary: None, reason: "requested".into(), second: None }),
         Choice::Only(b) => {
             if let Some(f) = needs_builtin {
                 return Err(Error::Usage(format!("{f} needs the built-in back end; it cannot be used with --backend {}", b.name())));
             }
             match find(b) {
-                Some(p) => Ok(Selection { backend: b, reason: format!("requested, {}", p.display()), binary: Some(p) }),
+                Some(p) => Ok(Selection { backend: b, reason: format!("requested, {}", p.display()), binary: Some(p), second: None }),
                 None => Err(Error::Usage(format!(
                     "--backend {0}: `{0}` was not found on PATH; install it or use --backend builtin (or auto)",
                     b.name()
@@ -75,14 +89,14 @@ pub fn select(choice: Choice, needs_builtin: Option<&str>) -> Result<Selection, 
         }
         Choice::Auto => {
             if let Some(f) = needs_builtin {
-                return Ok(Selection { backend: Backend::Builtin, binary: None, reason: format!("auto: {f} needs it") });
+                return Ok(Selection { backend: Backend::Builtin, binary: None, reason: format!("auto: {f} needs it"), second: None });
             }
-            for b in [Backend::Cbmc, Backend::Esbmc] {
-                if let Some(p) = find(b) {
-                    return Ok(Selection { backend: b, reason: format!("auto: found {}", p.display()), binary: Some(p) });
-                }
-            }
-            Ok(Selection { backend: Backend::Builtin, binary: None, reason: "auto: neither cbmc nor esbmc is on PATH".into() })
+            let second = [Backend::Cbmc, Backend::Esbmc].into_iter().find_map(|b| find(b).map(|p| (b, p)));
+            let reason = match &second {
+                Some((b, p)) => format!("auto: built-in first, then {} ({}) if it gives up", b.name(), p.display()),
+                None => "auto: neither cbmc nor esbmc is on PATH".into(),
+            };
+            Ok(Selection { backend: Backend::Builtin, binary: None, reason, second })
         }
     }
 }
@@ -92,6 +106,8 @@ pub struct ExternalOptions {
     pub unwind: u32,
     pub unwinding_assertions: bool,
     pub timeout: Option<Duration>,
+    /// ESBMC's `--context-bound`.
+    pub context_bound: Option<u32>,
 }
 
 /// Name of the instrumented program in the verifier's working directory.
@@ -166,6 +182,11 @@ pub fn run_external(sel: &Selection, program: &str, o: &ExternalOptions) -> Resu
         },
         _ => text::parse(&format!("{}\n{}", f.stdout, f.stderr)),
     };
+    // ESBMC's own `--timeout` (exit 1, the message sometimes glued to the end of the line
+    // before): the time limit, not an error.
+    if report.verdict == ExtVerdict::None && text::timed_out(&f.stdout, &f.stderr) {
+        return Ok(ExternalRun::TimedOut(f.elapsed));
+    }
     if report.verdict == ExtVerdict::None {
         return Err(fail(error_text(report.errors.clone(), &f.stderr, &f.stdout)));
     }
@@ -194,31 +215,36 @@ fn error_text(errors: Vec<String>, stderr: &str, stdout: &str) -> String {
 /// text at a location (the verifier only sees the instrumented condition).
 pub fn to_outcome(r: &Report, map: &mut SourceMap, unwinding_assertions: bool, messages: &HashMap<(String, u32), String>) -> Outcome {
     let mut loc_of = |l: &report::ExtLoc| -> Loc {
-        if l.file.is_empty() || l.file == INPUT_NAME || l.file.starts_with('<') || l.file.ends_with("weakc.h") {
+        if l.file.is_empty() || steps::is_library(l) || steps::is_generated(l) {
             return Loc::default();
         }
         Loc { file: map.file_id(&l.file), line: l.line, col: 0, len: 0 }
     };
+    let reduced = steps::reduce(&r.trace);
     // A thread is named after the first user function it runs.
     let mut names: HashMap<u32, String> = HashMap::from([(0, "main".to_string())]);
-    for s in &r.trace {
-        let user = !s.loc.file.starts_with('<') && s.loc.file != INPUT_NAME && !s.loc.function.is_empty();
-        if user && !names.contains_key(&s.thread) {
-            names.insert(s.thread, format!("{}#{}", s.loc.function, s.thread));
+    for s in &reduced {
+        if let Some(l) = s.loc.as_ref().filter(|l| !l.function.is_empty() && !steps::is_library(l) && !steps::is_generated(l)) {
+            names.entry(s.thread).or_insert_with(|| format!("{}#{}", l.function, s.thread));
         }
     }
     let mut trace = vec![];
-    for s in &r.trace {
+    for s in reduced {
         let thread = names.get(&s.thread).cloned().unwrap_or_else(|| format!("thread#{}", s.thread));
-        let kind = match &s.kind {
-            ExtStepKind::Assign { lhs, value } => StepKind::Assign { lhs: lhs.clone(), value: value.clone() },
-            ExtStepKind::Call { function } => StepKind::Call { function: function.clone() },
-            ExtStepKind::Failure { message } => {
-                let m = messages.get(&(s.loc.file.clone(), s.loc.line)).cloned().unwrap_or_else(|| message.clone());
-                StepKind::Failure { message: m }
+        let loc = s.loc.as_ref().map(&mut loc_of).unwrap_or_default();
+        let kind = match s.kind {
+            steps::Kind::Assign { lhs, value } => StepKind::Assign { lhs, value },
+            steps::Kind::Call { function } => StepKind::Call { function },
+            steps::Kind::Read { object, value } => StepKind::Read { object, value },
+            steps::Kind::Write { object, value } => StepKind::Write { object, value },
+            steps::Kind::Delayed { object, value } => StepKind::Delayed { object, value },
+            steps::Kind::Flushed { object, value } => StepKind::Flushed { object, value },
+            steps::Kind::Failure { message } => {
+                let at = s.loc.as_ref().map(|l| (l.file.clone(), l.line));
+                StepKind::Failure { message: at.and_then(|k| messages.get(&k).cloned()).unwrap_or(message) }
             }
         };
-        trace.push(Step { thread, loc: loc_of(&s.loc), kind });
+        trace.push(Step { thread, loc, kind });
     }
     let failed = r.failed.as_ref().map(|p| Property {
         kind: if p.is_unwinding() { PropertyKind::UnwindingAssertion } else { PropertyKind::Assertion },

@@ -43,6 +43,12 @@ fn result_line(l: &str) -> Option<(String, u32, String, String)> {
     Some((id.to_string(), line, desc, status.to_string()))
 }
 
+/// Whether the verifier said it stopped at its own time limit (ESBMC: `ERROR: Timed out`,
+/// possibly glued to the end of the line before it).
+pub fn timed_out(stdout: &str, stderr: &str) -> bool {
+    [stdout, stderr].iter().any(|t| t.lines().any(|l| l.trim_end().ends_with("ERROR: Timed out")))
+}
+
 pub fn parse(out: &str) -> Report {
     let lines: Vec<&str> = out.lines().collect();
     let mut verdict = ExtVerdict::None;

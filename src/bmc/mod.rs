@@ -261,6 +261,11 @@ pub enum StepKind {
     /// A write reached memory after later accesses of its thread had been performed: it
     /// waited in the store buffer (the axiomatic route, where steps are in memory order).
     BufferedWrite { object: String, value: String },
+    /// A write entered the store buffer (an external verifier's trace of the instrumented
+    /// program, told in the user's terms by `backend::steps`).
+    Delayed { object: String, value: String },
+    /// A buffered write reached memory (ditto).
+    Flushed { object: String, value: String },
     /// An assumption held (the path went on).
     Assume,
     Spawn { thread: String },

@@ -28,8 +28,11 @@ impl Printer<'_> {
     /// Prints a `#line` directive if the compiler would otherwise attribute the next line
     /// to another place than `loc`.
     pub(super) fn at(&mut self, loc: Loc) {
-        if !self.opts.line_directives || loc.line == 0 {
+        if !self.opts.line_directives {
             return;
+        }
+        if loc.line == 0 {
+            return self.at_generated();
         }
         let Some(file) = self.map.files.get(loc.file as usize) else {
             return;
@@ -39,7 +42,24 @@ impl Printer<'_> {
         }
         let d = format!("#line {} {}\n", loc.line, c_string(&file.name));
         self.out.text.push_str(&d);
+        self.out.lines += 1;
         self.out.cur = Some((loc.file, loc.line));
+    }
+
+    /// Code without a source location (the instrumentation's) after user code: a `#line`
+    /// to the output file itself, at its real line.
+    fn at_generated(&mut self) {
+        if self.out.cur.is_none_or(|(f, _)| f == super::GENERATED_FILE) {
+            return;
+        }
+        let name = if self.opts.generated_name.is_empty() { super::GENERATED_NAME } else { &self.opts.generated_name };
+        // The directive is line `lines + 1`; it names the line after it.
+        let next = self.out.lines + 2;
+        let d = format!("#line {next} {}", c_string(name));
+        self.out.text.push_str(&d);
+        self.out.text.push('\n');
+        self.out.lines += 1;
+        self.out.cur = Some((super::GENERATED_FILE, next));
     }
 
     pub(super) fn print(&mut self) {
@@ -380,7 +400,10 @@ impl Printer<'_> {
         self.out.indent += 1;
         for &v in &owned {
             let var = prog.var(v);
-            self.at(var.loc);
+            // A temporary's declaration does nothing: no directive for it.
+            if var.loc.line != 0 {
+                self.at(var.loc);
+            }
             let d = self.decl(&var.ty, &self.locals[&v]);
             match &var.init {
                 Some(init) => {

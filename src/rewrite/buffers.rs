@@ -294,7 +294,7 @@ impl Rewriter<'_> {
             s.new_func(name, &[("p", pty.clone()), ("me", Type::INT)], elem.clone(), |s, p| {
                 let fid = FuncId(s.out.funcs.len() as u32 - 1);
                 let v = s.local(fid, "v", elem.clone());
-                let mut b = vec![assign(v.clone(), deref(p[0].clone()), l)];
+                let mut b = vec![name_target(s, fid, &p[0], &pty, l), assign(v.clone(), deref(p[0].clone()), l)];
                 for i in 0..n {
                     let mut who = eq(at(&gv.thd, i), p[1].clone());
                     if others {
@@ -360,10 +360,13 @@ impl Rewriter<'_> {
         let flush_addr = self.rmw_groups.contains(&g).then(|| {
             self.new_func(format!("{base}_flush_addr"), &[("p", pty.clone()), ("me", Type::INT)], Type::Void, |_, p| coherent(p))
         });
-        let write = self.new_func(format!("{base}_write"), &[("p", pty.clone()), ("v", elem.clone()), ("me", Type::INT)], Type::Void, |_, p| {
+        let write = self.new_func(format!("{base}_write"), &[("p", pty.clone()), ("v", elem.clone()), ("me", Type::INT)], Type::Void, |s, p| {
+            let fid = FuncId(s.out.funcs.len() as u32 - 1);
+            let target = name_target(s, fid, &p[0], &pty, l);
             let mut direct = coherent(&[p[0].clone(), p[2].clone()]);
             direct.push(assign(deref(p[0].clone()), p[1].clone(), l));
             if !tso_fifo {
+                direct.insert(0, target);
                 return direct;
             }
             let mut own = int(0);
@@ -374,7 +377,7 @@ impl Rewriter<'_> {
             if gv.tag.is_some() {
                 args.extend([uint(0), uint(0)]);
             }
-            vec![if_(and(own, nondet_bool()), vec![call(delay, args, l)], direct, l)]
+            vec![target, if_(and(own, nondet_bool()), vec![call(delay, args, l)], direct, l)]
         });
         let (hold, read_held) = match gv.cap.clone() {
             None => (None, None),
@@ -489,4 +492,12 @@ fn flag_of(x: &Expr, keys: &[Expr], flags: &[Expr]) -> Expr {
 fn sanitize(name: &str) -> String {
     let s: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' }).collect();
     s.trim_end_matches('_').to_string()
+}
+
+/// `__weakc_target = p`: names the accessed object in an external verifier's trace, which
+/// shows a helper's local assignments but not its parameters (ESBMC), so that the trace can
+/// be told as the user's reads and writes (`backend::steps`).
+fn name_target(s: &mut Rewriter<'_>, f: FuncId, p: &Expr, pty: &Type, l: Loc) -> Stmt {
+    let t = s.local(f, "__weakc_target", pty.clone());
+    assign(t, p.clone(), l)
 }
