@@ -93,7 +93,7 @@ fn corpus_goes_through_every_architecture_and_compiles() {
             let text = weakc::cprint::print_program(
                 &ins.rewritten.program,
                 &a.map,
-                &weakc::cprint::PrintOptions { line_directives: true, header: String::new() },
+                &weakc::cprint::PrintOptions { line_directives: true, ..Default::default() },
             );
             let path = out.path().join(format!("{i}_{arch_name}.c"));
             std::fs::write(&path, text).unwrap();
