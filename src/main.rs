@@ -23,6 +23,17 @@ struct Cli {
     /// (default: 6144, or 80% of the machine's memory if less).
     #[arg(long, global = true, value_name = "MIB")]
     max_memory: Option<u64>,
+    /// When to colour the output: auto (when the stream is a terminal, NO_COLOR is unset and
+    /// TERM is not dumb), always, never. JSON, SARIF and C output are never coloured.
+    #[arg(long, global = true, value_enum, default_value_t = ColorArg::Auto)]
+    color: ColorArg,
+}
+
+#[derive(Copy, Clone, ValueEnum)]
+enum ColorArg {
+    Auto,
+    Always,
+    Never,
 }
 
 #[derive(Subcommand)]
@@ -37,6 +48,9 @@ enum Cmd {
         /// Write the abstract event graph, cycles highlighted, as Graphviz to FILE.
         #[arg(long, value_name = "FILE")]
         dot: Option<PathBuf>,
+        /// Text: one line per critical cycle (`FILE:LINE: critical cycle …`).
+        #[arg(long)]
+        quiet: bool,
     },
     /// Write an instrumented program whose SC executions include the architecture's
     /// weak executions.
@@ -108,7 +122,8 @@ struct VerifyArgs {
     /// the instrumentation route.
     #[arg(long, value_name = "N")]
     buffer_size: Option<u32>,
-    /// Print only the verdict line.
+    /// One line: a violation as `FILE:LINE: VERIFICATION FAILED (…): MESSAGE`, else the
+    /// verdict line.
     #[arg(long)]
     quiet: bool,
     /// Print the result as JSON (the same as --format json).
@@ -289,10 +304,20 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let guard = cli.max_memory.map_or_else(weakc::guard::default_limit, |m| m << 20);
     weakc::guard::spawn(guard);
+    use std::io::IsTerminal;
+    use weakc::output::ColorChoice;
+    let color = match cli.color {
+        ColorArg::Auto => ColorChoice::Auto,
+        ColorArg::Always => ColorChoice::Always,
+        ColorArg::Never => ColorChoice::Never,
+    };
+    weakc::output::set_color(color.on(std::io::stdout().is_terminal()));
+    let paint_err = color.on(std::io::stderr().is_terminal());
     match run(cli, guard) {
         Ok(code) => ExitCode::from(code),
         Err((e, map)) => {
-            eprint!("{}", e.render(&map, false));
+            let text = e.render(&map, false);
+            eprint!("{}", if paint_err { weakc::output::paint(&text) } else { text });
             ExitCode::from(e.exit_code() as u8)
         }
     }
@@ -478,16 +503,21 @@ fn run(cli: Cli, guard: u64) -> Result<u8, Failure> {
             for (path, text) in &out.files {
                 write_atomically(path, text).map_err(|e| (e, out.map.clone()))?;
             }
-            stdout(&out.stdout);
+            if f.format == weakc::fences::OutFormat::Text {
+                weakc::output::report(&out.stdout);
+            } else {
+                stdout(&out.stdout);
+            }
             Ok(out.code)
         }
-        Cmd::Cycles { mut common, format, dot } => {
+        Cmd::Cycles { mut common, format, dot, quiet } => {
             resolve_units(&mut common)?;
             let arch = arch_of(&common.mm)?;
             let a = analyze(&common, arch, false)?;
             let file = common.file.display().to_string();
             match format {
-                ReportFormat::Text => stdout(&weakc::report::cycles_text(&file, &a, arch.name)),
+                ReportFormat::Text if quiet => weakc::output::report(&weakc::report::cycles_lines(&a, arch.name)),
+                ReportFormat::Text => weakc::output::report(&weakc::report::cycles_text(&file, &a, arch.name)),
                 ReportFormat::Json => stdout(&(serde_json::to_string_pretty(&weakc::report::cycles_json(&file, &a, arch.name)).expect("json") + "\n")),
                 ReportFormat::Sarif => {
                     let j = serde_json::to_value(weakc::report::cycles_json(&file, &a, arch.name)).expect("json");
@@ -522,7 +552,7 @@ fn run(cli: Cli, guard: u64) -> Result<u8, Failure> {
             }
             write_atomically(&output, &text).map_err(|e| (e, a.map.clone()))?;
             match format {
-                Format::Text => stdout(&weakc::report::instrument_summary(&file, &output.display().to_string(), &a, arch.name, strategy.name(), &ins)),
+                Format::Text => weakc::output::report(&weakc::report::instrument_summary(&file, &output.display().to_string(), &a, arch.name, strategy.name(), &ins)),
                 Format::Json => stdout(
                     &(serde_json::to_string_pretty(&serde_json::json!({
                         "file": file, "output": output.display().to_string(), "arch": arch.name,

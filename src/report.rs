@@ -61,6 +61,22 @@ pub fn cycles_json(file: &str, a: &Analysis, arch: &str) -> Value {
 }
 
 /// One diagnostic per cycle, with a label on the source of each event.
+/// `cycles --quiet`: one line per critical cycle, at its first event
+/// (`FILE:LINE: critical cycle NAME (DIY) on ARCH: EVENTS`), and the search's limit if hit.
+pub fn cycles_lines(a: &Analysis, arch: &str) -> String {
+    let mut out = String::new();
+    for c in &a.cycles.cycles {
+        let at = c.edges.first().map(|e| a.map.describe(a.aeg.event(e.from).loc)).unwrap_or_default();
+        let events = c.describe(&a.aeg);
+        let events = events.strip_prefix(&format!("{}: ", c.name)).unwrap_or(&events);
+        let _ = writeln!(out, "{at}: critical cycle {} ({}) on {arch}: {events}", c.name, c.diy);
+    }
+    if let Some(l) = &a.cycles.limit_hit {
+        let _ = writeln!(out, "warning: cycle search stopped early, the list is incomplete: {l}");
+    }
+    out
+}
+
 pub fn cycles_text(file: &str, a: &Analysis, arch: &str) -> String {
     let mut out = String::new();
     let _ = writeln!(

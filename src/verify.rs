@@ -419,8 +419,13 @@ pub fn run(a: &mut Analysis, s: &Subject, o: &Options) -> Result<u8, Error> {
         }
     }
     let (report, code) = report(&checked, s, &decided_by, o, &map)?;
-    out.push_str(&report);
-    flush(&mut out);
+    if o.json {
+        // Machine formats are never painted.
+        crate::output::stdout(&report);
+    } else {
+        out.push_str(&report);
+        flush(&mut out);
+    }
     Ok(code)
 }
 
@@ -604,7 +609,11 @@ fn report(checked: &Checked, s: &Subject, sel: &backend::Selection, o: &Options,
             out.push('\n');
         }
     }
-    out.push_str(&line);
+    match (&outcome.failed, &verdict) {
+        // --quiet: one line per finding, where a compiler would put it.
+        (Some(p), Verdict::Unsafe) if o.quiet => out.push_str(&format!("{}: {line}: {}", map.describe(p.loc), p.message)),
+        _ => out.push_str(&line),
+    }
     out.push('\n');
     Ok((out, code))
 }
@@ -647,8 +656,9 @@ fn verdict_line(verdict: &Verdict, checked: &Checked, arch: &str, bounds: &str) 
     }
 }
 
-/// Prints and clears `out` (a closed stdout ends the output quietly: [`crate::output`]).
+/// Prints and clears the text `out` (a closed stdout ends the output quietly, and the text
+/// is painted when colour is on: [`crate::output::report`]).
 fn flush(out: &mut String) {
-    crate::output::stdout(out);
+    crate::output::report(out);
     out.clear();
 }

@@ -242,40 +242,76 @@ pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits, q: &Query) -> CycleSe
         .filter(|pg| may_be_critical(aeg, arch, pg))
         .collect();
 
-    let found: Vec<Found> = graphs
-        .par_iter()
-        .flat_map(|pg| {
+    // The searches, one per start (or relation), run in parallel in chunks; their cycles are
+    // taken in task order, each task's in its own search order, up to the cycle limit. A
+    // task finds the same cycles first however many others run beside it, so what is kept
+    // — the first `max_cycles` of that sequence — does not depend on the thread count or
+    // on scheduling (only the time budget does). Each task stops after as many cycles as
+    // the chunk may still need, one more than the limit to tell that it was exceeded.
+    let tasks: Vec<(usize, u32)> = graphs
+        .iter()
+        .enumerate()
+        .flat_map(|(g, pg)| {
             let starts = match q.mode {
                 Mode::Start => pg.n(),
                 Mode::Through => pg.must.len(),
             };
-            (0..starts as u32)
-                .into_par_iter()
-                .map_init(
-                    || Search::new(&shared, pg),
-                    |st, s| match q.mode {
-                        Mode::Start => st.run_from(s, None, usize::MAX).0,
+            (0..starts as u32).map(move |s| (g, s))
+        })
+        .collect();
+    let chunk = rayon::current_num_threads().max(1) * 8;
+    let mut kept: Found = Vec::new();
+    let mut seen: HashSet<Vec<(u32, u32, bool)>> = HashSet::new();
+    for ch in tasks.chunks(chunk) {
+        if shared.stop.load(Relaxed) {
+            break;
+        }
+        let room = limits.max_cycles + 1 - kept.len();
+        let results: Vec<Found> = ch
+            .par_iter()
+            .map_init(
+                || None::<(usize, Search)>,
+                |cache, &(g, s)| {
+                    if cache.as_ref().is_none_or(|(cg, _)| *cg != g) {
+                        *cache = Some((g, Search::new(&shared, &graphs[g])));
+                    }
+                    let st = &mut cache.as_mut().expect("set above").1;
+                    let pg = &graphs[g];
+                    match q.mode {
+                        Mode::Start => st.run_from(s, None, room).0,
                         Mode::Through => {
                             let key = pg.edge_key(s);
                             if q.exhausted.is_some_and(|x| x.lock().expect("no panics while locked").contains(&key)) {
                                 return Vec::new();
                             }
-                            let (found, ran_out) = st.run_from(pg.must[s as usize].0, Some(s), q.per_edge);
+                            let (found, ran_out) = st.run_from(pg.must[s as usize].0, Some(s), q.per_edge.min(room));
                             if let (true, Some(x)) = (ran_out, q.exhausted) {
                                 x.lock().expect("no panics while locked").insert(key);
                             }
                             found
                         }
-                    },
-                )
-                .collect::<Vec<_>>()
-        })
-        .collect();
-    let mut all: Found = found.into_iter().flatten().collect();
-    all.sort_by(|a, b| a.0.cmp(&b.0));
-    all.dedup_by(|a, b| a.0 == b.0);
-    all.truncate(limits.max_cycles);
-    set.cycles = all.into_iter().map(|(_, c)| c).collect();
+                    }
+                },
+            )
+            .collect();
+        for (k, c) in results.into_iter().flatten() {
+            if seen.insert(k.clone()) {
+                kept.push((k, c));
+            }
+        }
+        if kept.len() > limits.max_cycles {
+            shared.halt(format!(
+                "critical-cycle search stopped: more than {} critical cycles; further critical \
+                 cycles are not reported, so the instrumentation may be unsound (raise the cycle \
+                 limit)",
+                limits.max_cycles
+            ));
+            break;
+        }
+    }
+    kept.truncate(limits.max_cycles);
+    kept.sort_by(|a, b| a.0.cmp(&b.0));
+    set.cycles = kept.into_iter().map(|(_, c)| c).collect();
     set.candidates = shared.candidates.load(Relaxed);
     set.limit_hit = shared.reason.into_inner().unwrap();
     set
@@ -534,16 +570,8 @@ impl<'s, 'a> Search<'s, 'a> {
         if !(self.sh.keep)(&cycle) {
             return;
         }
-        let k = self.sh.found.fetch_add(1, Relaxed);
-        if k >= self.sh.limits.max_cycles {
-            self.sh.halt(format!(
-                "critical-cycle search stopped: more than {} critical cycles; further critical \
-                 cycles are not reported, so the instrumentation may be unsound (raise the cycle \
-                 limit)",
-                self.sh.limits.max_cycles
-            ));
-            return;
-        }
+        // (counted for the time-budget message only: the limit is applied in task order)
+        self.sh.found.fetch_add(1, Relaxed);
         out.push((cycle.key(), cycle));
     }
 

@@ -75,6 +75,10 @@ pub struct FenceArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = OutFormat::Text)]
     pub format: OutFormat,
+    /// Text: one line per fence placement (`FILE:LINE:COL: insert …`), and one for an answer
+    /// that did not verify.
+    #[arg(long)]
+    pub quiet: bool,
     /// Write a unified diff against the input file to PATCH.
     #[arg(long, value_name = "PATCH")]
     pub patch: Option<PathBuf>,
@@ -101,6 +105,7 @@ impl Default for FenceArgs {
         FenceArgs {
             property: false,
             format: OutFormat::Text,
+            quiet: false,
             patch: None,
             output: None,
             unwind: 2,
@@ -853,9 +858,27 @@ pub fn run(base: Analysis, arch: &Arch, opts: &pipeline::Options, args: &FenceAr
             let j = serde_json::to_value(&report).map_err(|e| fail(Error::Internal(e.to_string())))?;
             serde_json::to_string_pretty(&crate::sarif::fences(&j, &crate::sarif::Base::current())).map_err(|e| fail(Error::Internal(e.to_string())))? + "\n"
         }
+        OutFormat::Text if args.quiet => quiet_text(&report),
         OutFormat::Text => render_text(&report, &base, &files),
     };
     Ok(Output { stdout, files, code, map })
+}
+
+/// `--quiet`: one line per placement, as a compiler places a diagnostic, and the status when
+/// the answer is not verified.
+fn quiet_text(r: &Report) -> String {
+    let mut out = String::new();
+    for p in &r.placements {
+        let what = match &p.from {
+            Some(from) => format!("strengthen {from} to {}", p.fence),
+            None => format!("insert {}", p.fence),
+        };
+        out.push_str(&format!("{}:{}:{}: {what} (cost {}, {}): breaks {}\n", r.file, p.line, p.col + 1, p.cost, r.arch, p.cycles.join("; ")));
+    }
+    if r.status != "verified" {
+        out.push_str(&format!("{}: fences {}: {}\n", r.file, r.status, r.verification));
+    }
+    out
 }
 
 type ModeResult = Result<(Report, String, String), Error>;

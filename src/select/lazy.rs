@@ -20,7 +20,7 @@ use crate::arch::Arch;
 use crate::cycles::{always_unsafe, critical_cycles_where, Cycle, EdgeKind, Limits};
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Cycles one check may add before the cover is solved again.
 const ROUND: usize = 20_000;
@@ -29,10 +29,14 @@ const PRUNES: usize = 1;
 /// Cycles one check adds through each relation that may be unsafe: one per spot of the
 /// graph serves the cover better than many of one spot.
 const PER_EDGE: usize = 1;
-/// Rounds that re-solve the cover problem before the cover only grows, and the time they
-/// may take (at most a quarter of the budget).
+/// Rounds that re-solve the cover problem before the cover only grows, and the cycles known
+/// after which it only grows (re-solving costs more with every cycle). Work, not time, so
+/// that the selection does not depend on the machine's speed or thread count.
 const EXACT_ROUNDS: usize = 20;
-const EXACT_TIME: Duration = Duration::from_secs(1);
+const EXACT_CYCLES: usize = 20_000;
+/// Cycles known, or greedy rounds, after which the greedy cover goes by access.
+const BY_ACCESS_CYCLES: usize = 40_000;
+const BY_ACCESS_ROUNDS: usize = 8;
 
 /// A selection that breaks every critical cycle.
 pub struct Lazy {
@@ -49,13 +53,13 @@ pub struct Lazy {
 /// within `limits.time_budget` for all rounds together. `Err` says why it stopped before a
 /// check came back empty (then the selection may miss cycles).
 pub fn cover(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: &Limits, opts: &SelectOptions) -> Result<Lazy, String> {
-    cover_by(aeg, arch, seed, strategy, limits, opts, ROUND, limits.time_budget / 2)
+    cover_by(aeg, arch, seed, strategy, limits, opts, ROUND, (BY_ACCESS_CYCLES, BY_ACCESS_ROUNDS))
 }
 
 /// [`cover`], adding at most `round` cycles per check, extending the cover by access once
-/// `by_access_after` has passed.
+/// `by_access_after.0` cycles are known or after `by_access_after.1` greedy rounds.
 #[allow(clippy::too_many_arguments)]
-fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: &Limits, opts: &SelectOptions, round: usize, by_access_after: Duration) -> Result<Lazy, String> {
+fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: &Limits, opts: &SelectOptions, round: usize, by_access_after: (usize, usize)) -> Result<Lazy, String> {
     let start = Instant::now();
     let mut known: HashSet<Vec<(u32, u32, bool)>> = seed.iter().map(Cycle::key).collect();
     // A cycle whose candidates are those of a known cycle adds nothing to the cover problem.
@@ -86,9 +90,9 @@ fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: 
             return Err(format!("time budget of {:.1} s exhausted after {rounds} round(s) of lazy selection", limits.time_budget.as_secs_f64()));
         }
         let round = Limits { max_cycles: round, time_budget: left, unbounded_instances: limits.unbounded_instances };
-        // (this round's accepted sets too; one the search then drops at its cycle limit
-        // is forgotten with the round)
-        let round_sets = Mutex::new(HashSet::new());
+        // (sets seen in earlier rounds; two cycles of this round with one set are told
+        // apart after the search, in its order, so that the outcome does not depend on
+        // which parallel search found one first)
         let keep = |c: &Cycle| {
             if known.contains(&c.key()) {
                 return false;
@@ -97,7 +101,7 @@ fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: 
             if cands.iter().any(|p| chosen.contains(p)) {
                 needs_light(aeg, arch, c, &chosen)
             } else {
-                !sets.contains(&cands) && round_sets.lock().expect("no panics while locked").insert(cands)
+                !sets.contains(&cands)
             }
         };
         let found = critical_cycles_where(
@@ -143,21 +147,26 @@ fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: 
         }
         let mut new = Vec::new();
         for c in found.cycles {
-            sets.insert(candidate_set(aeg, &c));
+            let cands = candidate_set(aeg, &c);
+            let fresh = sets.insert(cands.clone());
+            if !fresh && !cands.iter().any(|p| chosen.contains(p)) {
+                continue;
+            }
             if known.insert(c.key()) {
                 new.push(cycles.len());
                 cycles.push(c);
             }
         }
-        // Re-solving moves the cover around and the checks chase it; past a few rounds (or a
-        // second) the cover only grows, by a greedy cover of the new cycles still unbroken
-        // (each pick prunes the next check, which then converges in a few rounds); what
-        // that leaves redundant is pruned once the checks come back empty. Where half the
-        // budget has gone that way, the checks add few pairs per round and would not close
-        // in time: each pick then delays its access past all it may pass ([`by_access_of`]),
+        // Re-solving moves the cover around and the checks chase it; past a few rounds (or
+        // [`EXACT_CYCLES`]) the cover only grows, by a greedy cover of the new cycles still
+        // unbroken (each pick prunes the next check, which then converges in a few rounds);
+        // what that leaves redundant is pruned once the checks come back empty. Where that
+        // goes on for long (many cycles known, or many greedy rounds), the checks add few
+        // pairs per round and would not close in time: each pick then delays its access
+        // past all it may pass ([`by_access_of`]),
         // a cover that costs more pairs but not more instrumentation, and still delays only
         // accesses the fallback (every relaxable pair on a cycle) would delay too.
-        if greedy_from.is_none() && rounds < EXACT_ROUNDS && start.elapsed() < EXACT_TIME.min(limits.time_budget / 4) {
+        if greedy_from.is_none() && rounds < EXACT_ROUNDS && cycles.len() < EXACT_CYCLES {
             selection = select_cycles(aeg, &cycles, arch, strategy, opts);
             exhausted.lock().expect("no panics while locked").clear();
             if selection.optimal {
@@ -175,7 +184,8 @@ fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: 
             let picks = greedy_cover(&costs, &sets);
             let mut pairs = selection.pairs.clone();
             pairs.extend(ids.iter().zip(picks).filter(|(_, on)| *on).map(|(p, _)| *p));
-            if by_access.is_some() || start.elapsed() >= by_access_after {
+            let greedy_rounds = rounds - greedy_from.unwrap_or(rounds);
+            if by_access.is_some() || cycles.len() >= by_access_after.0 || greedy_rounds >= by_access_after.1 {
                 // (an access's pairs join once: the map keeps those of accesses not delayed yet)
                 let by = by_access.get_or_insert_with(|| by_access_of(aeg, arch));
                 let delayed: HashSet<SiteId> = pairs.iter().map(|p| aeg.event(p.from).site).collect();
@@ -296,7 +306,7 @@ mod tests {
                 let arch = by_name(arch).unwrap();
                 let mut map = SourceMap::default();
                 let mut prog = crate::frontend::load_str("r.c", &src, &Default::default(), &mut map).expect("parses");
-                let a = crate::pipeline::analyze_program(&mut prog, arch, &Default::default(), map, Duration::ZERO, 0).expect("analyses");
+                let a = crate::pipeline::analyze_program(&mut prog, arch, &Default::default(), map, std::time::Duration::ZERO, 0).expect("analyses");
                 assert!(a.cycles.limit_hit.is_none());
                 let full = select(&a.aeg, &a.cycles, arch, Strategy::Ilp);
                 assert!(full.optimal);
@@ -304,7 +314,7 @@ mod tests {
                 // (and the greedy phase by access from its start)
                 for (seed_len, round, by_access) in [(0, ROUND, false), (3, 7, false), (3, 7, true)] {
                     let seed_cycles = &a.cycles.cycles[..seed_len.min(a.cycles.cycles.len())];
-                    let after = if by_access { Duration::ZERO } else { Duration::MAX };
+                    let after = if by_access { (0, 0) } else { (usize::MAX, usize::MAX) };
                     let l = cover_by(&a.aeg, arch, seed_cycles, Strategy::Ilp, &Limits::default(), &Default::default(), round, after).expect("finishes");
                     lazy_rounds += l.rounds;
                     let chosen: HashSet<DelayPair> = l.selection.pairs.iter().copied().collect();
