@@ -176,7 +176,7 @@ struct Common {
     /// Memory model: sc, tso (x86), pso, rmo, power (ppc; herd's ppc.cat), power-esop (the ESOP suite's Power), arm, aarch64.
     #[arg(long = "mm", value_name = "ARCH")]
     mm: String,
-    /// The program's C files (translation units), linked as a C linker would (`fences`: one).
+    /// The program's C files (translation units), linked as a C linker would.
     #[arg(value_name = "FILE", required_unless_present = "files")]
     inputs: Vec<PathBuf>,
     /// With --compile-commands: also every file of the database whose path matches GLOB
@@ -494,12 +494,9 @@ fn run(cli: Cli, guard: u64) -> Result<u8, Failure> {
         Cmd::LitmusC11(args) => weakc::litmus::c11::main(args).map_err(|e| (e, SourceMap::default())),
         Cmd::Fences { mut common, f } => {
             resolve_units(&mut common)?;
-            if !common.more.is_empty() {
-                return Err((Error::Usage("`fences` takes one translation unit (its patch is to that file)".into()), SourceMap::default()));
-            }
             let arch = arch_of(&common.mm)?;
             let a = analyze(&common, arch, !f.property)?;
-            let out = weakc::fences::run(a, arch, &pipeline_options(&common), &f)?;
+            let out = weakc::fences::run(a, arch, &pipeline_options(&common), &f, &unit_options(&common))?;
             for (path, text) in &out.files {
                 write_atomically(path, text).map_err(|e| (e, out.map.clone()))?;
             }

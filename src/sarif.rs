@@ -292,6 +292,8 @@ pub fn fences(report: &Value, base: &Base) -> Value {
         .into_iter()
         .flatten()
         .map(|p| {
+            // (each placement is in its own translation unit)
+            let file = p["file"].as_str().map_or_else(|| file.clone(), str::to_string);
             let line = p["line"].as_u64().unwrap_or(1).max(1);
             let col = p["col"].as_u64().unwrap_or(0);
             let cycles: Vec<String> = p["cycles"].as_array().into_iter().flatten().map(text).collect();

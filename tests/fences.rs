@@ -187,6 +187,11 @@ int main() { __CPROVER_ASYNC_0: p(0); __CPROVER_ASYNC_1: q(0); __CPROVER_ASYNC_2
     ),
 ];
 
+/// The one unit `analyse` loads.
+fn t_c(a: &weakc::pipeline::Analysis) -> Vec<weakc::fences::Unit> {
+    weakc::fences::Unit::of(a, &[(std::path::PathBuf::from("t.c"), Default::default())]).expect("t.c is loaded")
+}
+
 fn analyse(src: &str, arch: &weakc::arch::Arch) -> weakc::pipeline::Analysis {
     let mut map = weakc::source::SourceMap::default();
     let mut prog = weakc::frontend::load_str("t.c", src, &Default::default(), &mut map).expect("parses");
@@ -217,7 +222,7 @@ fn ilp_is_no_worse_than_greedy_and_equals_brute_force() {
             if a.cycles.cycles.is_empty() {
                 continue;
             }
-            let p = Problem::new(&a, arch, &Default::default()).unwrap();
+            let p = Problem::new(&a, arch, &Default::default(), t_c(&a)).unwrap();
             let sol = p.solve(&a.cycles.cycles).unwrap();
             assert!(p.analyse_with(&sol.chosen).unwrap().cycles.cycles.is_empty(), "{name} on {arch_name}: ILP answer leaves cycles");
             let greedy = greedy_cost(&p, &sol.cover);
@@ -431,7 +436,7 @@ fn static_mode_completes_lazily_at_the_optimum() {
         let arch = weakc::arch::by_name(arch_name).unwrap();
         let a = analyse(&src, arch);
         assert!(a.cycles.limit_hit.is_none() && a.cycles.cycles.len() > weakc::pipeline::LAZY_SEED, "{arch_name}: {} cycles", a.cycles.cycles.len());
-        let p = Problem::new(&a, arch, &Default::default()).unwrap();
+        let p = Problem::new(&a, arch, &Default::default(), t_c(&a)).unwrap();
         let sol = p.solve(&a.cycles.cycles).unwrap();
         assert!(sol.optimal && v["optimal"] == true, "{arch_name}: {v}");
         assert_eq!(v["total_cost"], sol.cost, "{arch_name}: lazy {} vs exhaustive {}", v["total_cost"], sol.cost);

@@ -242,12 +242,15 @@ pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits, q: &Query) -> CycleSe
         .filter(|pg| may_be_critical(aeg, arch, pg))
         .collect();
 
-    // The searches, one per start (or relation), run in parallel in chunks; their cycles are
-    // taken in task order, each task's in its own search order, up to the cycle limit. A
-    // task finds the same cycles first however many others run beside it, so what is kept
-    // — the first `max_cycles` of that sequence — does not depend on the thread count or
-    // on scheduling (only the time budget does). Each task stops after as many cycles as
-    // the chunk may still need, one more than the limit to tell that it was exceeded.
+    // The searches, one per start (or relation), run in parallel, each stopping after `cap`
+    // cycles. What is kept is their cycles in round-robin order — every task's first, then
+    // every task's second, … — up to the cycle limit: spread over the graph (a seed for the
+    // lazy selection), and independent of the thread count and of scheduling, since a task
+    // finds the same cycles first however many others run beside it (only the time budget
+    // can change the outcome). `cap` starts at the limit's share per task and doubles for
+    // the tasks that reached it, until the tasks together have one more cycle than the
+    // limit (the round-robin prefix then only takes cycles every task has computed) or none
+    // has more; a task run again finds its first cycles again (at most twice the work).
     let tasks: Vec<(usize, u32)> = graphs
         .iter()
         .enumerate()
@@ -259,55 +262,80 @@ pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits, q: &Query) -> CycleSe
             (0..starts as u32).map(move |s| (g, s))
         })
         .collect();
-    let chunk = rayon::current_num_threads().max(1) * 8;
-    let mut kept: Found = Vec::new();
-    let mut seen: HashSet<Vec<(u32, u32, bool)>> = HashSet::new();
-    for ch in tasks.chunks(chunk) {
-        if shared.stop.load(Relaxed) {
-            break;
-        }
-        let room = limits.max_cycles + 1 - kept.len();
-        let results: Vec<Found> = ch
+    let want = limits.max_cycles.saturating_add(1);
+    let mut cap = want.div_ceil(tasks.len().max(1)).max(1);
+    let mut lists: Vec<Found> = vec![Vec::new(); tasks.len()];
+    let mut more: Vec<bool> = vec![true; tasks.len()];
+    loop {
+        let todo: Vec<usize> = (0..tasks.len()).filter(|&i| more[i]).collect();
+        let results: Vec<(usize, Found, bool)> = todo
             .par_iter()
             .map_init(
                 || None::<(usize, Search)>,
-                |cache, &(g, s)| {
+                |cache, &i| {
+                    let (g, s) = tasks[i];
                     if cache.as_ref().is_none_or(|(cg, _)| *cg != g) {
                         *cache = Some((g, Search::new(&shared, &graphs[g])));
                     }
                     let st = &mut cache.as_mut().expect("set above").1;
                     let pg = &graphs[g];
                     match q.mode {
-                        Mode::Start => st.run_from(s, None, room).0,
+                        Mode::Start => {
+                            let (found, _) = st.run_from(s, None, cap);
+                            let full = found.len() >= cap;
+                            (i, found, full)
+                        }
                         Mode::Through => {
                             let key = pg.edge_key(s);
                             if q.exhausted.is_some_and(|x| x.lock().expect("no panics while locked").contains(&key)) {
-                                return Vec::new();
+                                return (i, Vec::new(), false);
                             }
-                            let (found, ran_out) = st.run_from(pg.must[s as usize].0, Some(s), q.per_edge.min(room));
+                            let max = q.per_edge.min(cap);
+                            let (found, ran_out) = st.run_from(pg.must[s as usize].0, Some(s), max);
                             if let (true, Some(x)) = (ran_out, q.exhausted) {
                                 x.lock().expect("no panics while locked").insert(key);
                             }
-                            found
+                            // (stopped at `per_edge` itself: that is all this relation gives)
+                            let full = !ran_out && found.len() >= max && max < q.per_edge;
+                            (i, found, full)
                         }
                     }
                 },
             )
             .collect();
-        for (k, c) in results.into_iter().flatten() {
-            if seen.insert(k.clone()) {
-                kept.push((k, c));
-            }
+        for (i, found, full) in results {
+            lists[i] = found;
+            more[i] = full;
         }
-        if kept.len() > limits.max_cycles {
-            shared.halt(format!(
-                "critical-cycle search stopped: more than {} critical cycles; further critical \
-                 cycles are not reported, so the instrumentation may be unsound (raise the cycle \
-                 limit)",
-                limits.max_cycles
-            ));
+        let total: usize = lists.iter().map(Vec::len).sum();
+        if total >= want || !more.iter().any(|&m| m) || shared.stop.load(Relaxed) {
             break;
         }
+        cap = cap.saturating_mul(2);
+    }
+    let mut kept: Found = Vec::new();
+    let mut seen: HashSet<Vec<(u32, u32, bool)>> = HashSet::new();
+    let depth = lists.iter().map(Vec::len).max().unwrap_or(0);
+    let mut iters: Vec<std::vec::IntoIter<_>> = lists.into_iter().map(Vec::into_iter).collect();
+    'merge: for _ in 0..depth {
+        for it in &mut iters {
+            if let Some((k, c)) = it.next() {
+                if seen.insert(k.clone()) {
+                    kept.push((k, c));
+                    if kept.len() >= want {
+                        break 'merge;
+                    }
+                }
+            }
+        }
+    }
+    if kept.len() > limits.max_cycles {
+        shared.halt(format!(
+            "critical-cycle search stopped: more than {} critical cycles; further critical \
+             cycles are not reported, so the instrumentation may be unsound (raise the cycle \
+             limit)",
+            limits.max_cycles
+        ));
     }
     kept.truncate(limits.max_cycles);
     kept.sort_by(|a, b| a.0.cmp(&b.0));
@@ -438,6 +466,7 @@ struct Search<'s, 'a> {
 
 /// Cycles with their sort key (edges as `(from, to, is_po)`).
 type Found = Vec<(Vec<(u32, u32, bool)>, Cycle)>;
+
 
 impl<'s, 'a> Search<'s, 'a> {
     fn new(sh: &'s Shared<'a>, g: &'s PortGraph<'a>) -> Self {

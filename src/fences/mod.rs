@@ -144,6 +144,10 @@ pub struct Cover {
 /// One placement of an answer.
 #[derive(Clone, Debug, Serialize)]
 pub struct Placement {
+    /// The translation unit it edits (as given).
+    pub file: String,
+    #[serde(skip)]
+    pub file_id: u32,
     /// `fence`, or `order` (an atomic operation's `memory_order` strengthened).
     pub kind: &'static str,
     /// The fence, or the order the operation gets (as the file spells it).
@@ -229,6 +233,44 @@ impl Solution {
     }
 }
 
+/// A translation unit the fences may edit: its file id in the analysis' source map, its
+/// name (as given), its text and its front-end options.
+#[derive(Clone, Debug)]
+pub struct Unit {
+    pub id: u32,
+    pub name: String,
+    pub text: String,
+    pub opts: crate::frontend::Options,
+}
+
+impl Unit {
+    /// The units of `base` as `units` (path and options, as the program was loaded) name
+    /// them, with the texts the front end registered.
+    pub fn of(base: &Analysis, units: &[(PathBuf, crate::frontend::Options)]) -> Result<Vec<Unit>, Error> {
+        units
+            .iter()
+            .map(|(path, opts)| {
+                let name = path.display().to_string();
+                let (id, f) = base
+                    .map
+                    .files
+                    .iter()
+                    .enumerate()
+                    .find(|(_, f)| f.name == name)
+                    .ok_or_else(|| Error::Internal(format!("{name} is not among the analysed files")))?;
+                let text = f.text.clone().ok_or_else(|| Error::Internal(format!("the source text of {name} is not available")))?;
+                Ok(Unit { id: id as u32, name, text, opts: opts.clone() })
+            })
+            .collect()
+    }
+}
+
+/// The program of `units` (linked when several), loaded from their texts.
+fn load_units(units: &[Unit], map: &mut SourceMap) -> Result<Program, Error> {
+    let list: Vec<(String, String, crate::frontend::Options)> = units.iter().map(|u| (u.name.clone(), u.text.clone(), u.opts.clone())).collect();
+    crate::frontend::load_texts(&list, map)
+}
+
 /// The analysis of the original program and the candidate placements.
 pub struct Problem<'a> {
     pub arch: &'a Arch,
@@ -245,7 +287,9 @@ pub struct Problem<'a> {
     raw: Option<Program>,
     /// Functions whose gaps are candidates.
     funcs: Vec<crate::ir::FuncId>,
-    pub text: String,
+    /// The translation units, the first the program's main file.
+    pub units: Vec<Unit>,
+    /// The first unit's name (the report's).
     pub file: String,
 }
 
@@ -259,15 +303,23 @@ fn same_events(a: &Aeg, b: &Aeg) -> bool {
     a.events.len() == b.events.len() && (0..a.events.len()).all(|i| event_key(a, i) == event_key(b, i))
 }
 
+/// The gaps of `funcs` that have a place in the text of the unit their function is in.
+fn anchored_gaps(prog: &Program, funcs: &[crate::ir::FuncId], units: &[Unit]) -> Vec<(Gap, Anchor)> {
+    let scans: Vec<Scan> = units.iter().map(|u| Scan::new(&u.text)).collect();
+    gaps::all_gaps(prog, funcs)
+        .into_iter()
+        .filter_map(|g| {
+            let unit = units.iter().position(|u| u.id == prog.func(g.func).loc.file)?;
+            let mut a = patch::anchor(&scans[unit], prog, &g, units[unit].id)?;
+            a.unit = unit;
+            Some((g, a))
+        })
+        .collect()
+}
+
 impl<'a> Problem<'a> {
-    pub fn new(base: &'a Analysis, arch: &'a Arch, opts: &pipeline::Options) -> Result<Problem<'a>, Error> {
-        let text = base
-            .map
-            .files
-            .first()
-            .and_then(|f| f.text.clone())
-            .ok_or_else(|| Error::Internal("the source text of the input is not available".into()))?;
-        let file = base.map.files.first().map(|f| f.name.clone()).unwrap_or_default();
+    pub fn new(base: &'a Analysis, arch: &'a Arch, opts: &pipeline::Options, units: Vec<Unit>) -> Result<Problem<'a>, Error> {
+        let file = units.first().map(|u| u.name.clone()).ok_or_else(|| Error::Internal("no translation unit".into()))?;
         let prog = &base.program;
         // Functions that hold an access of an event that can be on a cycle.
         let stmts: HashSet<u32> = base.aeg.sites.iter().map(|s| s.stmt).collect();
@@ -278,11 +330,7 @@ impl<'a> Problem<'a> {
             }
         }
         funcs.sort();
-        let scan = Scan::new(&text);
-        let gaps: Vec<(Gap, Anchor)> = gaps::all_gaps(prog, &funcs)
-            .into_iter()
-            .filter_map(|g| patch::anchor(&scan, prog, &g, 0).map(|a| (g, a)))
-            .collect();
+        let gaps = anchored_gaps(prog, &funcs, &units);
         // Only gaps that can matter are measured: those of threads with a cycle.
         let cycle_pairs: HashSet<(EventId, EventId)> = base
             .cycles
@@ -319,13 +367,13 @@ impl<'a> Problem<'a> {
         let (raw, orders) = if cycle_pairs.is_empty() {
             (None, vec![])
         } else {
-            let (raw, orders) = orders::candidates(base, arch, opts, &file, &text, |g| same_events(&base.aeg, g))?;
+            let (raw, orders) = orders::candidates(base, arch, opts, &units, |g| same_events(&base.aeg, g))?;
             (Some(raw), orders)
         };
         for (i, o) in orders.iter().enumerate() {
             candidates.push(Candidate { what: What::Order(i), cost: o.cost });
         }
-        Ok(Problem { arch, base, opts: opts.clone(), gaps, candidates, on_path, orders, raw, funcs, text, file })
+        Ok(Problem { arch, base, opts: opts.clone(), gaps, candidates, on_path, orders, raw, funcs, units, file })
     }
 
     /// Whether candidate `k` changes what orders some pair of `pairs`.
@@ -530,9 +578,7 @@ impl<'a> Problem<'a> {
         // Stronger orders compile to other statements: the gaps of that program are found
         // again by their place in the source text.
         let program = orders::compiled_with(raw, self.arch, &self.opts, &set);
-        let scan = Scan::new(&self.text);
-        let there: Vec<(Gap, Anchor)> =
-            gaps::all_gaps(&program, &self.funcs).into_iter().filter_map(|g| patch::anchor(&scan, &program, &g, 0).map(|a| (g, a))).collect();
+        let there = anchored_gaps(&program, &self.funcs, &self.units);
         let mut pl = vec![];
         for (g, f) in fences {
             let a = &self.gaps[g].1;
@@ -567,18 +613,38 @@ impl<'a> Problem<'a> {
         Ok(Analysis { map: self.base.map.clone(), program, aeg, cycles, timings: Default::default(), lines: self.base.lines, limits: limits.clone(), lazy: false })
     }
 
-    /// The source text with `chosen` inserted, in the file's own idiom.
-    pub fn patched_text(&self, chosen: &[usize]) -> String {
-        let idiom = Idiom::of(&self.base.program, &self.text, 0);
-        let edits: Vec<Edit> = self
-            .sorted(chosen)
+    /// Each unit's source text with `chosen` inserted, in the file's own idiom.
+    pub fn patched_texts(&self, chosen: &[usize]) -> Vec<String> {
+        let sorted = self.sorted(chosen);
+        self.units
             .iter()
-            .map(|&k| match self.candidates[k].what {
-                What::Fence { gap, .. } => Edit::Insert(self.gaps[gap].1.clone(), self.spell(&idiom, k)),
-                What::Order(o) => Edit::Replace(self.orders[o].span.clone(), self.orders[o].new_text.clone()),
+            .enumerate()
+            .map(|(u, unit)| {
+                let idiom = Idiom::of(&self.base.program, &unit.text, unit.id);
+                let edits: Vec<Edit> = sorted
+                    .iter()
+                    .filter(|&&k| self.unit_of(k) == u)
+                    .map(|&k| match self.candidates[k].what {
+                        What::Fence { gap, .. } => Edit::Insert(self.gaps[gap].1.clone(), self.spell(&idiom, k)),
+                        What::Order(o) => Edit::Replace(self.orders[o].span.clone(), self.orders[o].new_text.clone()),
+                    })
+                    .collect();
+                patch::apply(&unit.text, &edits)
             })
-            .collect();
-        patch::apply(&self.text, &edits)
+            .collect()
+    }
+
+    /// The units' texts as they are.
+    pub fn texts(&self) -> Vec<String> {
+        self.units.iter().map(|u| u.text.clone()).collect()
+    }
+
+    /// The unit candidate `k` edits.
+    fn unit_of(&self, k: usize) -> usize {
+        match self.candidates[k].what {
+            What::Fence { gap, .. } => self.gaps[gap].1.unit,
+            What::Order(o) => self.orders[o].unit,
+        }
     }
 
     fn spell(&self, idiom: &Idiom, k: usize) -> String {
@@ -601,23 +667,25 @@ impl<'a> Problem<'a> {
 
     fn sorted(&self, chosen: &[usize]) -> Vec<usize> {
         let mut v = chosen.to_vec();
-        v.sort_by_key(|&k| (self.offset(k), k));
+        v.sort_by_key(|&k| (self.unit_of(k), self.offset(k), k));
         v
     }
 
-    /// Parse `text` as the input file and analyse it like the original.
-    pub fn analyse_text(&self, text: &str) -> Result<Analysis, Error> {
-        self.analyse_text_with(text, &self.opts.limits, None)
+    /// Parse `texts` as the units' and analyse them like the original.
+    pub fn analyse_texts(&self, texts: &[String]) -> Result<Analysis, Error> {
+        self.analyse_texts_with(texts, &self.opts.limits, None)
     }
 
-    /// [`Problem::analyse_text`], the cycles searched as [`Problem::analyse_with_limits`] does.
-    pub fn analyse_text_with(&self, text: &str, limits: &cycles::Limits, per_relation: Option<usize>) -> Result<Analysis, Error> {
+    /// [`Problem::analyse_texts`], the cycles searched as [`Problem::analyse_with_limits`] does.
+    pub fn analyse_texts_with(&self, texts: &[String], limits: &cycles::Limits, per_relation: Option<usize>) -> Result<Analysis, Error> {
         let mut map = SourceMap::default();
-        let mut prog = crate::frontend::load_str(&self.file, text, &self.opts.frontend, &mut map)?;
+        let units: Vec<Unit> = self.units.iter().zip(texts).map(|(u, t)| Unit { text: t.clone(), ..u.clone() }).collect();
+        let mut prog = load_units(&units, &mut map)?;
         // (searching through each relation, the pipeline's own search only seeds: its
         // cycles are replaced)
         let opts = pipeline::Options { lazy_seed: per_relation.map(|_| 1), limits: limits.clone(), ..self.opts.clone() };
-        let mut a = pipeline::analyze_program(&mut prog, self.arch, &opts, map, Duration::ZERO, text.lines().count())?;
+        let lines = texts.iter().map(|t| t.lines().count()).sum();
+        let mut a = pipeline::analyze_program(&mut prog, self.arch, &opts, map, Duration::ZERO, lines)?;
         if let Some(n) = per_relation {
             a.cycles = cycles::critical_cycles_where(&a.aeg, self.arch, limits, &|_, _| false, &|_, _| false, &|_| true, n, None);
         }
@@ -626,7 +694,7 @@ impl<'a> Problem<'a> {
 
     /// The placements of `chosen` for the report, with the cycles (of `cycles`) they help break.
     pub fn placements(&self, chosen: &[usize], cycles: &[Cycle]) -> Vec<Placement> {
-        let idiom = Idiom::of(&self.base.program, &self.text, 0);
+        let idioms: Vec<Idiom> = self.units.iter().map(|u| Idiom::of(&self.base.program, &u.text, u.id)).collect();
         let aeg = &self.base.aeg;
         // per cycle: its program-order pairs and how it is judged without candidates
         let judged: Vec<(HashSet<(EventId, EventId)>, Option<cycles::Rejudged>)> = cycles
@@ -654,7 +722,10 @@ impl<'a> Problem<'a> {
                     What::Fence { gap, ins } => (gap, ins),
                     What::Order(o) => {
                         let st = &self.orders[o];
+                        let unit = &self.units[st.unit];
                         return Placement {
+                            file: unit.name.clone(),
+                            file_id: unit.id,
                             kind: "order",
                             fence: st.new_text.clone(),
                             from: Some(st.old_text.clone()),
@@ -680,10 +751,13 @@ impl<'a> Problem<'a> {
                     .map(|e| (e.from, e.to))
                     .collect();
                 let alternative = dependency_alternative(aeg, self.arch, &ordered);
-                let before = &self.text[..a.offset];
+                let unit = &self.units[a.unit];
+                let before = &unit.text[..a.offset];
                 let line = before.matches('\n').count() as u32 + 1;
                 let col = (a.offset - before.rfind('\n').map_or(0, |i| i + 1)) as u32;
                 Placement {
+                    file: unit.name.clone(),
+                    file_id: unit.id,
                     kind: "fence",
                     line,
                     col,
@@ -693,7 +767,7 @@ impl<'a> Problem<'a> {
                     function: self.base.program.func(g.func).name.clone(),
                     line_before: a.line_before,
                     line_after: a.line_after,
-                    text: self.spell(&idiom, k),
+                    text: self.spell(&idioms[a.unit], k),
                     cycles: labels,
                     alternative,
                     what: c.what,
@@ -829,17 +903,25 @@ pub struct Output {
 type Failure = (Error, SourceMap);
 
 /// `weakc fences`: choose, verify, report.
-pub fn run(base: Analysis, arch: &Arch, opts: &pipeline::Options, args: &FenceArgs) -> Result<Output, Failure> {
+///
+/// `units` are the program's translation units as they were loaded (path and front-end
+/// options); the fences may go into any of them, and `--patch` is one diff covering every
+/// unit changed. `-o` writes one patched file: it takes one unit.
+pub fn run(base: Analysis, arch: &Arch, opts: &pipeline::Options, args: &FenceArgs, units: &[(PathBuf, crate::frontend::Options)]) -> Result<Output, Failure> {
     let map = base.map.clone();
     let fail = |e: Error| (e, map.clone());
-    let report_and_text = if args.property { property::run(&base, arch, opts, args) } else { static_mode(&base, arch, opts) }.map_err(fail)?;
-    let (report, text, problem_text) = report_and_text;
-    let file = report.file.clone();
+    if args.output.is_some() && units.len() > 1 {
+        return Err(fail(Error::Usage("fences -o writes one patched file; with several translation units use --patch (one diff for every unit)".into())));
+    }
+    let units = Unit::of(&base, units).map_err(fail)?;
+    let report_and_text = if args.property { property::run(&base, arch, opts, args, &units) } else { static_mode(&base, arch, opts, &units) }.map_err(fail)?;
+    let (report, texts, originals) = report_and_text;
     let mut files = vec![];
     if let Some(p) = &args.patch {
-        files.push((p.clone(), unified_diff(&file, &problem_text, &text)));
+        let diff: String = units.iter().zip(texts.iter().zip(&originals)).filter(|(_, (t, o))| t != o).map(|(u, (t, o))| unified_diff(&u.name, o, t)).collect();
+        files.push((p.clone(), diff));
     }
-    if let Some(o) = &args.output {
+    if let (Some(o), Some(text)) = (&args.output, texts.first()) {
         files.push((o.clone(), text.clone()));
     }
     let code = match report.status {
@@ -873,7 +955,7 @@ fn quiet_text(r: &Report) -> String {
             Some(from) => format!("strengthen {from} to {}", p.fence),
             None => format!("insert {}", p.fence),
         };
-        out.push_str(&format!("{}:{}:{}: {what} (cost {}, {}): breaks {}\n", r.file, p.line, p.col + 1, p.cost, r.arch, p.cycles.join("; ")));
+        out.push_str(&format!("{}:{}:{}: {what} (cost {}, {}): breaks {}\n", p.file, p.line, p.col + 1, p.cost, r.arch, p.cycles.join("; ")));
     }
     if r.status != "verified" {
         out.push_str(&format!("{}: fences {}: {}\n", r.file, r.status, r.verification));
@@ -881,10 +963,11 @@ fn quiet_text(r: &Report) -> String {
     out
 }
 
-type ModeResult = Result<(Report, String, String), Error>;
+/// The report, each unit's patched text and each unit's original text.
+type ModeResult = Result<(Report, Vec<String>, Vec<String>), Error>;
 
-fn static_mode(base: &Analysis, arch: &Arch, opts: &pipeline::Options) -> ModeResult {
-    let problem = Problem::new(base, arch, opts)?;
+fn static_mode(base: &Analysis, arch: &Arch, opts: &pipeline::Options, units: &[Unit]) -> ModeResult {
+    let problem = Problem::new(base, arch, opts, units.to_vec())?;
     let mut report = Report {
         file: problem.file.clone(),
         arch: arch.name.to_string(),
@@ -947,7 +1030,7 @@ fn static_mode(base: &Analysis, arch: &Arch, opts: &pipeline::Options) -> ModeRe
                 report.verification = format!(
                     "the cycle search was incomplete ({why}); {rounds} round(s) of placing fences and searching the fenced program again did not end with a complete search: no placement can be proven to break every cycle"
                 );
-                return Ok((report, problem.text.clone(), problem.text.clone()));
+                return Ok((report, problem.texts(), problem.texts()));
             }
         }
         for (c, n) in new {
@@ -970,8 +1053,8 @@ fn static_mode(base: &Analysis, arch: &Arch, opts: &pipeline::Options) -> ModeRe
     report.notes.extend(sol.note.clone());
     report.notes.extend(sol.unbreakable_note(&base.aeg, &cycles));
     // Check 2: the patched source, parsed again, has no more.
-    let text = problem.patched_text(&sol.chosen);
-    let re = problem.analyse_text_with(&text, &round_limits, lazy.as_ref().map(|_| LAZY_PER_RELATION))?;
+    let text = problem.patched_texts(&sol.chosen);
+    let re = problem.analyse_texts_with(&text, &round_limits, lazy.as_ref().map(|_| LAZY_PER_RELATION))?;
     if re.cycles.limit_hit.is_some() || re.cycles.cycles.len() != left {
         return Err(Error::Internal(format!(
             "the patched source has {} critical cycle(s), the IR with the same fences {left} (first: {})",
@@ -993,20 +1076,19 @@ fn static_mode(base: &Analysis, arch: &Arch, opts: &pipeline::Options) -> ModeRe
             arch.name
         );
     }
-    Ok((report, text, problem.text.clone()))
+    Ok((report, text, problem.texts()))
 }
 
 fn render_text(r: &Report, base: &Analysis, files: &[(PathBuf, String)]) -> String {
     let mut s = format!("weakc fences: {} ({}, {} mode, {} critical cycles)\n", r.file, r.arch, r.mode, r.cycles);
-    let short = short_name(&r.file);
     for p in &r.placements {
-        let wher = p.position(&short);
+        let wher = p.position(&short_name(&p.file));
         let msg = match &p.from {
             Some(from) => format!("strengthen {from} to {} {wher}: breaks {}", p.fence, p.cycles.join(", ")),
             None => format!("insert {} {wher}: breaks {}", p.fence, p.cycles.join(", ")),
         };
         let (line, col) = (p.line, p.col);
-        let loc = crate::source::Loc { file: 0, line, col, len: 1 };
+        let loc = crate::source::Loc { file: p.file_id, line, col, len: 1 };
         let mut label = format!("`{}` (cost {})", p.text, p.cost);
         if let Some(alt) = &p.alternative {
             label.push_str(&format!("; {alt}"));

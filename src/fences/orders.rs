@@ -39,6 +39,8 @@ pub struct Strengthen {
     pub cost: u32,
     /// The stronger row adds a lightweight barrier (herd's axioms decide what it forbids).
     pub light: bool,
+    /// The translation unit whose text `span` is in (index into `Problem::units`).
+    pub unit: usize,
 }
 
 /// The atomic operations of `prog` with an order, in a fixed walk order: (location, op,
@@ -201,20 +203,19 @@ pub fn compiled_with(raw: &Program, arch: &Arch, opts: &pipeline::Options, set: 
 }
 
 /// The source program (before compilation) and every strengthening of an atomic operation
-/// of the main file whose order is spelled in the text and that changes what the event
+/// of one of the `units` whose order is spelled in the text and that changes what the event
 /// graph orders.
 pub fn candidates(
     base: &pipeline::Analysis,
     arch: &Arch,
     opts: &pipeline::Options,
-    file: &str,
-    text: &str,
+    units: &[super::Unit],
     same_events: impl Fn(&aeg::Aeg) -> bool,
 ) -> Result<(Program, Vec<Strengthen>), Error> {
     let mut map = SourceMap::default();
-    let raw = crate::frontend::load_str(file, text, &opts.frontend, &mut map)?;
+    let raw = super::load_units(units, &mut map)?;
     let mapping: &Mapping = crate::atomics::mapping(arch, &opts.atomics);
-    let scan = Scan::new(text);
+    let scans: Vec<Scan> = units.iter().map(|u| Scan::new(&u.text)).collect();
     let all = ops(&raw);
     let mut per_loc: HashMap<(u32, u32, u32), usize> = HashMap::new();
     for (l, ..) in &all {
@@ -222,10 +223,14 @@ pub fn candidates(
     }
     let mut out = vec![];
     for (n, &(loc, op, from, func)) in all.iter().enumerate() {
-        if loc.file != 0 || per_loc[&(loc.file, loc.line, loc.col)] > 1 {
-            continue; // in a header, or one statement with several operations: not patched
+        let Some(unit) = units.iter().position(|u| u.id == loc.file) else {
+            continue; // in a header: not patched
+        };
+        if per_loc[&(loc.file, loc.line, loc.col)] > 1 {
+            continue; // one statement with several operations: not patched
         }
-        let toks = order_tokens(&scan, loc);
+        let (scan, text) = (&scans[unit], units[unit].text.as_str());
+        let toks = order_tokens(scan, loc);
         // the order of the operation: the only one in its statement (a compare-exchange's
         // first, its success order)
         let Some((span, written, gnu)) = toks.first().cloned() else { continue };
@@ -267,6 +272,7 @@ pub fn candidates(
                 changed,
                 cost: row_cost(arch, new_row).saturating_sub(row_cost(arch, old_row)),
                 light,
+                unit,
             });
         }
     }

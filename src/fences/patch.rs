@@ -146,6 +146,8 @@ pub struct Anchor {
     /// The source lines of the statements around the gap (for messages).
     pub line_before: Option<u32>,
     pub line_after: Option<u32>,
+    /// The translation unit whose text it is in (index into `Problem::units`).
+    pub unit: usize,
 }
 
 /// Statements after which a fence can be placed by finding their `;`.
@@ -223,7 +225,7 @@ pub fn anchor(scan: &Scan, prog: &Program, g: &Gap, file: u32) -> Option<Anchor>
             } else {
                 (off, String::new(), " ".to_string())
             };
-            return Some(Anchor { offset, prefix, suffix, line_before, line_after });
+            return Some(Anchor { offset, prefix, suffix, line_before, line_after, unit: 0 });
         }
         if prev.is_none() {
             return None;
@@ -247,9 +249,9 @@ pub fn anchor(scan: &Scan, prog: &Program, g: &Gap, file: u32) -> Option<Anchor>
         } else {
             (format!("\n{}", scan.indent_at(off)), String::new())
         };
-        Some(Anchor { offset, prefix, suffix, line_before, line_after })
+        Some(Anchor { offset, prefix, suffix, line_before, line_after, unit: 0 })
     } else {
-        Some(Anchor { offset: end, prefix: " ".into(), suffix: String::new(), line_before, line_after })
+        Some(Anchor { offset: end, prefix: " ".into(), suffix: String::new(), line_before, line_after, unit: 0 })
     }
 }
 

@@ -239,8 +239,8 @@ fn depth_note(c: &Checked) -> String {
     }
 }
 
-pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: &super::FenceArgs) -> ModeResult {
-    let problem = Problem::new(base, arch, opts)?;
+pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: &super::FenceArgs, units: &[super::Unit]) -> ModeResult {
+    let problem = Problem::new(base, arch, opts, units.to_vec())?;
     let bopts = BmcOptions { unwind: args.unwind, timeout: args.timeout.map(Duration::from_secs_f64), ..Default::default() };
     let mut report = Report {
         file: problem.file.clone(),
@@ -255,7 +255,7 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
         rounds: vec![],
         notes: vec![],
     };
-    let original = problem.text.clone();
+    let original = problem.texts();
     let mut seen: Vec<Cycle> = vec![];
     let mut seen_keys: HashSet<Vec<(u32, u32)>> = HashSet::new();
     let mut chosen: Vec<usize> = vec![];
@@ -267,8 +267,7 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
         // The requested depth hit the memory guard and the fences hold at depth 1 only.
         let held_shallow = checked.fell_back() && matches!(checked.last().outcome.verdict, Verdict::Safe { .. });
         let o = checked.into_outcome();
-        let short = super::short_name(&problem.file);
-        let placed = problem.placements(&chosen, &[]).iter().map(|p| p.describe(&short)).collect();
+        let placed = problem.placements(&chosen, &[]).iter().map(|p| p.describe(&super::short_name(&p.file))).collect();
         let orders = chosen.iter().filter(|&&k| matches!(problem.candidates[k].what, super::What::Order(_))).count();
         let mut rd = Round { round, fences: chosen.len() - orders, orders, cost, cycles: a.cycles.cycles.len(), verdict: String::new(), used: vec![], placed };
         match &o.verdict {
@@ -276,8 +275,8 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
                 rd.verdict = if *complete { "assertions hold".into() } else { format!("assertions hold up to unwind {}", args.unwind) };
                 report.rounds.push(rd);
                 // Check the patched source as the user will get it.
-                let text = problem.patched_text(&chosen);
-                let mut re = problem.analyse_text(&text)?;
+                let text = problem.patched_texts(&chosen);
+                let mut re = problem.analyse_texts(&text)?;
                 let o2 = check(&mut re, arch, &bopts, args.buffer_size)?.into_outcome();
                 match &o2.verdict {
                     Verdict::Safe { .. } => {}

@@ -7,6 +7,11 @@ fn analyse(src: &str, arch: &Arch) -> Analysis {
     pipeline::analyze_program(&mut prog, arch, &Default::default(), map, Duration::ZERO, 0).expect("analyses")
 }
 
+/// The one unit `analyse` loads.
+fn units(a: &Analysis) -> Vec<Unit> {
+    Unit::of(a, &[(PathBuf::from("t.c"), Default::default())]).expect("t.c is loaded")
+}
+
 const SB: &str = "int x, y, r0, r1;
 void *p0(void *a) { x = 1; r0 = y; return 0; }
 void *p1(void *a) {
@@ -21,17 +26,17 @@ int main() { __CPROVER_ASYNC_0: p0(0); __CPROVER_ASYNC_1: p1(0); return 0; }
 fn anchors_inline_and_own_line() {
     let arch = by_name("tso").unwrap();
     let a = analyse(SB, arch);
-    let p = Problem::new(&a, arch, &Default::default()).unwrap();
+    let p = Problem::new(&a, arch, &Default::default(), units(&a)).unwrap();
     // one inline gap between `x = 1;` and `r0 = y;` on line 2, one own-line gap between lines 4 and 5
     assert!(p.gaps.iter().any(|(_, an)| an.line_before == Some(2) && an.line_after == Some(2) && an.suffix == " "));
     assert!(p.gaps.iter().any(|(_, an)| an.line_before == Some(4) && an.line_after == Some(5) && an.suffix == "\n"));
     // no gap inside `for` headers or between parts of one statement
     let sol = p.solve(&a.cycles.cycles).unwrap();
     assert_eq!(sol.chosen.len(), 2);
-    let text = p.patched_text(&sol.chosen);
+    let text = p.patched_texts(&sol.chosen).remove(0);
     assert!(text.contains("x = 1; asm volatile(\"mfence\" ::: \"memory\"); r0 = y;"), "{text}");
     assert!(text.contains("  y = 1;\n  asm volatile(\"mfence\" ::: \"memory\");\n  r1 = x;"), "{text}");
-    assert!(p.analyse_text(&text).unwrap().cycles.cycles.is_empty());
+    assert!(p.analyse_texts(std::slice::from_ref(&text)).unwrap().cycles.cycles.is_empty());
 }
 
 #[test]
@@ -62,7 +67,7 @@ fn scan_ignores_comments_strings_and_parentheses() {
 fn nothing_to_do_under_sc() {
     let sc = by_name("sc").unwrap();
     let a = analyse(SB, sc);
-    let p = Problem::new(&a, sc, &Default::default()).unwrap();
+    let p = Problem::new(&a, sc, &Default::default(), units(&a)).unwrap();
     let sol = p.solve(&a.cycles.cycles).unwrap();
     assert!(sol.chosen.is_empty() && sol.cost == 0);
 }
@@ -93,7 +98,7 @@ fn a_stronger_order_where_it_is_cheaper_than_a_fence() {
         // wins the tie.
         let power = by_name("power").unwrap();
         let a = analyse(&src, power);
-        let p = Problem::new(&a, power, &Default::default()).unwrap();
+        let p = Problem::new(&a, power, &Default::default(), units(&a)).unwrap();
         let sol = p.solve(&a.cycles.cycles).unwrap();
         assert_eq!(sol.cost, 3, "{gnu}");
         let pl = p.placements(&sol.chosen, &a.cycles.cycles);
@@ -101,21 +106,21 @@ fn a_stronger_order_where_it_is_cheaper_than_a_fence() {
         let acq = if gnu { "__ATOMIC_ACQUIRE" } else { "memory_order_acquire" };
         assert_eq!(kinds, vec![("fence", "lwsync"), ("order", acq)], "{gnu}");
         assert_eq!((pl[1].line, pl[1].function.as_str()), (9, "rd"));
-        let text = p.patched_text(&sol.chosen);
+        let text = p.patched_texts(&sol.chosen).remove(0);
         assert!(text.contains(&format!("(&flag, {acq}) == 1)")), "{text}");
         assert!(p.analyse_with(&sol.chosen).unwrap().cycles.cycles.is_empty());
-        assert!(p.analyse_text(&text).unwrap().cycles.cycles.is_empty(), "{text}");
+        assert!(p.analyse_texts(std::slice::from_ref(&text)).unwrap().cycles.cycles.is_empty(), "{text}");
     }
     // ARMv7: the only place between the flag's read and the data's read is inside the
     // `if` condition, where no fence statement fits: the order is the answer.
     let arm = by_name("arm").unwrap();
     let src = mp_relaxed(false);
     let a = analyse(&src, arm);
-    let p = Problem::new(&a, arm, &Default::default()).unwrap();
+    let p = Problem::new(&a, arm, &Default::default(), units(&a)).unwrap();
     let sol = p.solve(&a.cycles.cycles).unwrap();
-    let text = p.patched_text(&sol.chosen);
+    let text = p.patched_texts(&sol.chosen).remove(0);
     assert!(text.contains("if (atomic_load_explicit(&flag, memory_order_acquire) == 1)\n    r = data;"), "{text}");
-    assert!(p.analyse_text(&text).unwrap().cycles.cycles.is_empty(), "{text}");
+    assert!(p.analyse_texts(std::slice::from_ref(&text)).unwrap().cycles.cycles.is_empty(), "{text}");
 }
 
 #[test]
@@ -125,7 +130,7 @@ fn no_fence_point_inside_a_statement_or_past_a_line_end() {
     let arm = by_name("arm").unwrap();
     let src = mp_relaxed(false);
     let a = analyse(&src, arm);
-    let p = Problem::new(&a, arm, &Default::default()).unwrap();
+    let p = Problem::new(&a, arm, &Default::default(), units(&a)).unwrap();
     let line = |l: u32| src.lines().nth(l as usize - 1).unwrap();
     for (_, an) in &p.gaps {
         let at = &src[an.offset..];

@@ -93,6 +93,28 @@ pub fn load_units(units: &[(PathBuf, Options)], map: &mut SourceMap) -> Result<P
     link::link(programs, units.first().and_then(|(_, o)| o.entry.as_deref()).unwrap_or("main"))
 }
 
+/// [`load_units`] for texts in memory, each named as its unit (`weakc fences` analyses the
+/// units it edits this way). Loaded in the order of the original units with their options,
+/// the files get the same ids in `map`.
+pub fn load_texts(units: &[(String, String, Options)], map: &mut SourceMap) -> Result<Program, Error> {
+    // (read from stdin, a unit finds its `#include "…"` files through its directory)
+    let with_dir = |name: &str, opts: &Options| {
+        let mut o = opts.clone();
+        if let Some(d) = Path::new(name).parent().filter(|d| !d.as_os_str().is_empty()) {
+            o.include_dirs.push(d.to_path_buf());
+        }
+        o
+    };
+    if let [(name, text, opts)] = units {
+        return load_str(name, text, &with_dir(name, opts), map);
+    }
+    let mut programs = Vec::with_capacity(units.len());
+    for (name, text, opts) in units {
+        programs.push(load_str(name, text, &Options { unit: true, ..with_dir(name, opts) }, map)?);
+    }
+    link::link(programs, units.first().and_then(|(_, _, o)| o.entry.as_deref()).unwrap_or("main"))
+}
+
 /// Like [`load_file`] for text in memory; `name` names it in locations and messages.
 pub fn load_str(name: &str, text: &str, opts: &Options, map: &mut SourceMap) -> Result<Program, Error> {
     map.add_file(name, text.to_string());

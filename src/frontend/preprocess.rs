@@ -519,7 +519,8 @@ pub fn strip_markers(
                     } else {
                         map.file_id(&f)
                     };
-                    let system = system || f.starts_with('<');
+                    // (`<built-in>`, `<command-line>`; not the main file read from `<stdin>`)
+                    let system = system || (f.starts_with('<') && id != main_file);
                     cur = LineOrigin { file: id, line, system };
                 } else {
                     cur.line = line;
