@@ -169,7 +169,7 @@ fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: 
         // accesses the fallback (every relaxable pair on a cycle) would delay too.
         if greedy_from.is_none() && rounds < EXACT_ROUNDS && cycles.len() < EXACT_CYCLES {
             // (an integer program that outlives the lazy budget ends at it: not optimal then)
-            let capped = SelectOptions { ilp_time_limit: opts.ilp_time_limit.min(limits.time_budget.saturating_sub(start.elapsed())), ..opts.clone() };
+            let capped = SelectOptions { ilp_time_limit: opts.ilp_time_limit.min(limits.time_budget.saturating_sub(start.elapsed())) };
             selection = select_cycles(aeg, &cycles, arch, strategy, &capped);
             exhausted.lock().expect("no panics while locked").clear();
             if selection.optimal {
