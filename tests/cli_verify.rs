@@ -517,19 +517,24 @@ int main() {{ pthread_t t; pthread_create(&t, 0, writer, 0);
     )
 }
 
-/// `weakc ARGS` in `dir` with the clause guard at `max_clauses` (`WEAKC_BMC_MAX_CLAUSES`).
-fn weakc_guarded(dir: &Path, args: &[&str], max_clauses: u64) -> Run {
-    let o = Command::new(env!("CARGO_BIN_EXE_weakc"))
-        .args(args)
-        .current_dir(dir)
-        .env("WEAKC_BMC_MAX_CLAUSES", max_clauses.to_string())
-        .output()
-        .expect("run weakc");
+/// `weakc ARGS` in `dir` with the clause guard at `max_clauses` (`WEAKC_BMC_MAX_CLAUSES`)
+/// and, when given, `PATH`.
+fn weakc_guarded_on(dir: &Path, args: &[&str], max_clauses: u64, path: Option<&Path>) -> Run {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_weakc"));
+    c.args(args).current_dir(dir).env("WEAKC_BMC_MAX_CLAUSES", max_clauses.to_string());
+    if let Some(p) = path {
+        c.env("PATH", p);
+    }
+    let o = c.output().expect("run weakc");
     Run {
         code: o.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
     }
+}
+
+fn weakc_guarded(dir: &Path, args: &[&str], max_clauses: u64) -> Run {
+    weakc_guarded_on(dir, args, max_clauses, None)
 }
 
 /// The clauses of the largest formula built for `file` on Power at `--buffer-size depth`
@@ -824,20 +829,7 @@ fn auto_asks_the_installed_verifier_when_the_builtin_engine_gives_up() {
     let d = example_sb_dir();
     let args = ["verify", "--mm", "tso", "--engine", "instrument", "--buffer-size", "1", "sb.c"];
     // A clause guard of 1: the built-in engine stops at once.
-    let guarded = |path: &Path, extra: &[&str]| {
-        let o = Command::new(env!("CARGO_BIN_EXE_weakc"))
-            .args(args.iter().chain(extra))
-            .current_dir(d.path())
-            .env("WEAKC_BMC_MAX_CLAUSES", "1")
-            .env("PATH", path_with(path))
-            .output()
-            .expect("run weakc");
-        Run {
-            code: o.status.code().unwrap_or(-1),
-            stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
-        }
-    };
+    let guarded = |path: &Path, extra: &[&str]| weakc_guarded_on(d.path(), &[&args[..], extra].concat(), 1, Some(&path_with(path)));
     if !real_verifier_installed() {
         let none = tempfile::tempdir().unwrap();
         let r = guarded(none.path(), &[]);

@@ -248,9 +248,9 @@ pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits, q: &Query) -> CycleSe
     // lazy selection), and independent of the thread count and of scheduling, since a task
     // finds the same cycles first however many others run beside it (only the time budget
     // can change the outcome). `cap` starts at the limit's share per task and doubles for
-    // the tasks that reached it, until the tasks together have one more cycle than the
-    // limit (the round-robin prefix then only takes cycles every task has computed) or none
-    // has more; a task run again finds its first cycles again (at most twice the work).
+    // the tasks that reached it (or their step budget), until the tasks together have one
+    // more cycle than the limit or none has more; a task run again finds its first cycles
+    // again (at most twice the work).
     let tasks: Vec<(usize, u32)> = graphs
         .iter()
         .enumerate()
@@ -264,6 +264,10 @@ pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits, q: &Query) -> CycleSe
         .collect();
     let want = limits.max_cycles.saturating_add(1);
     let mut cap = want.div_ceil(tasks.len().max(1)).max(1);
+    // [`Mode::Start`]: a start's search also stops after `steps` (doubling with `cap`), so
+    // that starts with vast circuit spaces and few critical cycles do not hold up the rest
+    // when the limit binds (deterministic work, unlike the time budget)
+    let mut steps: u64 = START_STEPS;
     let mut lists: Vec<Found> = vec![Vec::new(); tasks.len()];
     let mut more: Vec<bool> = vec![true; tasks.len()];
     loop {
@@ -281,9 +285,8 @@ pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits, q: &Query) -> CycleSe
                     let pg = &graphs[g];
                     match q.mode {
                         Mode::Start => {
-                            let (found, _) = st.run_from(s, None, cap);
-                            let full = found.len() >= cap;
-                            (i, found, full)
+                            let (found, ran_out) = st.run_within(s, None, cap, steps);
+                            (i, found, !ran_out)
                         }
                         Mode::Through => {
                             let key = pg.edge_key(s);
@@ -312,6 +315,7 @@ pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits, q: &Query) -> CycleSe
             break;
         }
         cap = cap.saturating_mul(2);
+        steps = steps.saturating_mul(2);
     }
     let mut kept: Found = Vec::new();
     let mut seen: HashSet<Vec<(u32, u32, bool)>> = HashSet::new();
@@ -467,6 +471,9 @@ struct Search<'s, 'a> {
 /// Cycles with their sort key (edges as `(from, to, is_po)`).
 type Found = Vec<(Vec<(u32, u32, bool)>, Cycle)>;
 
+/// Search steps a start first gets in [`run`] (then twice as many per pass).
+const START_STEPS: u64 = 4096;
+
 
 impl<'s, 'a> Search<'s, 'a> {
     fn new(sh: &'s Shared<'a>, g: &'s PortGraph<'a>) -> Self {
@@ -609,7 +616,14 @@ impl<'s, 'a> Search<'s, 'a> {
     /// of `s`) and no edge ranked before it. Stops after `max` reported cycles. The flag says
     /// whether the search ran out of circuits (rather than stopping at `max` or a limit).
     fn run_from(&mut self, s: u32, through: Option<u32>, max: usize) -> (Found, bool) {
+        self.run_within(s, through, max, u64::MAX)
+    }
+
+    /// [`Search::run_from`] that also stops after `budget` steps (deterministic work, unlike
+    /// time); it then has not run out.
+    fn run_within(&mut self, s: u32, through: Option<u32>, max: usize, budget: u64) -> (Found, bool) {
         let mut out = Vec::new();
+        let first_step = self.steps;
         if self.sh.stop.load(Relaxed) || self.sh.out_of_time() {
             return (out, false);
         }
@@ -635,7 +649,7 @@ impl<'s, 'a> Search<'s, 'a> {
         }
         loop {
             self.steps += 1;
-            if self.steps.is_multiple_of(1024) && self.sh.out_of_time() || self.sh.stop.load(Relaxed) {
+            if self.steps.is_multiple_of(1024) && self.sh.out_of_time() || self.sh.stop.load(Relaxed) || self.steps - first_step > budget {
                 break;
             }
             let top = stack.last_mut().unwrap();
