@@ -4,14 +4,16 @@
 use std::process::Command;
 
 fn check(arch: &str, input: &str, name: &str) {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("out.c");
+    // (a path relative to the crate: the generated code's `#line`s name the output file)
+    let out = format!("target/snapshot-out/{name}");
+    std::fs::create_dir_all(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/snapshot-out")).unwrap();
     let st = Command::new(env!("CARGO_BIN_EXE_weakc"))
-        .args(["instrument", "--mm", arch, input, "-o", out.to_str().unwrap()])
+        .args(["instrument", "--mm", arch, input, "-o", &out])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .unwrap();
     assert!(st.status.success(), "{}", String::from_utf8_lossy(&st.stderr));
-    let got = std::fs::read_to_string(&out).unwrap();
+    let got = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(&out)).unwrap();
     let snap = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots").join(name);
     if std::env::var_os("WEAKC_BLESS").is_some() {
         std::fs::write(&snap, &got).unwrap();

@@ -94,7 +94,7 @@ fn slot(lhs: &str, deref: bool) -> Option<(String, String)> {
 /// A helper call being read: its rule, where it was called from, and what it showed.
 struct Open {
     rule: &'static str,
-    /// The helper that started it (empty for CBMC's call step) and that helper's rule.
+    /// The helper that started it (CBMC: the one called; ESBMC: the one of its first step).
     function: String,
     /// The last line seen in each helper of this call.
     lines: HashMap<String, u32>,
@@ -263,4 +263,83 @@ pub fn reduce(trace: &[ExtStep]) -> Vec<UserStep> {
         o.close(t, &mut out);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(file: &str, line: u32, function: &str) -> ExtLoc {
+        ExtLoc { file: file.into(), line, function: function.into() }
+    }
+
+    fn assign(thread: u32, loc: ExtLoc, lhs: &str, value: &str) -> ExtStep {
+        ExtStep { thread, loc, kind: ExtStepKind::Assign { lhs: lhs.into(), value: value.into() } }
+    }
+
+    fn call(thread: u32, loc: ExtLoc, function: &str) -> ExtStep {
+        ExtStep { thread, loc, kind: ExtStepKind::Call { function: function.into() } }
+    }
+
+    /// CBMC's shape: a call step, the parameters at the call site, the helper's body in the
+    /// generated file; a write that queues behind the thread's earlier entries is a delay.
+    #[test]
+    fn cbmc_calls_become_user_steps() {
+        let user = || at("mp.c", 6, "writer");
+        let gen = |line: u32, f: &str| at(INPUT_NAME, line, f);
+        let trace = vec![
+            call(1, user(), "data__g0_delay"),
+            assign(1, user(), "p", "&data"),
+            assign(1, user(), "v", "1"),
+            assign(1, user(), "me", "1"),
+            assign(1, gen(300, "data__g0_delay"), "data__g0_addr[0]", "&data"),
+            assign(1, gen(301, "data__g0_delay"), "data__g0_val[0]", "1"),
+            call(1, user(), "flag__g1_write"),
+            assign(1, user(), "p", "&flag"),
+            assign(1, user(), "v", "1"),
+            assign(1, gen(320, "flag__g1_write"), "__weakc_target", "&flag"),
+            assign(1, gen(321, "flag__g1_write"), "*p", "1"),
+            assign(1, at("mp.c", 6, "writer"), "goto_symex$$return_value$$f", "0"),
+            call(2, at("mp.c", 7, "reader"), "data__g0_read"),
+            assign(2, at("mp.c", 7, "reader"), "p", "&data"),
+            assign(2, gen(290, "data__g0_read"), "v", "0"),
+            assign(2, at("mp.c", 7, "reader"), "r1", "0"),
+            call(1, at("mp.c", 6, "writer"), "__weakc_flush_all_own"),
+            assign(1, gen(240, "data__g0_flush_own"), "*data__g0_addr[0]", "7"),
+        ];
+        let kinds: Vec<(u32, Option<u32>, Kind)> = reduce(&trace).into_iter().map(|s| (s.thread, s.loc.map(|l| l.line), s.kind)).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                (1, Some(6), Kind::Delayed { object: "data".into(), value: "1".into() }),
+                (1, Some(6), Kind::Write { object: "flag".into(), value: "1".into() }),
+                (2, Some(7), Kind::Read { object: "data".into(), value: "0".into() }),
+                (2, Some(7), Kind::Assign { lhs: "r1".into(), value: "0".into() }),
+                // the slot's own value, not the one printed for the store through its pointer
+                (1, Some(6), Kind::Flushed { object: "data".into(), value: "1".into() }),
+            ]
+        );
+    }
+
+    /// ESBMC's shape: no call steps, no parameters; declarations show as assignments; two
+    /// reads in a row are told apart by the helper's lines starting again.
+    #[test]
+    fn esbmc_helper_steps_become_user_steps() {
+        let user = || at("sb.c", 7, "P1");
+        let gen = |line: u32| at(INPUT_NAME, line, "store_buffer__g0_read");
+        let trace = vec![
+            assign(2, user(), "__weakc_me", "1"),
+            assign(2, gen(294), "v", "0"),
+            assign(2, gen(295), "__weakc_target", "0"),
+            assign(2, gen(296), "__weakc_target", "&x"),
+            assign(2, gen(297), "v", "5"),
+            assign(2, gen(294), "v", "0"),
+            assign(2, gen(295), "__weakc_target", "0"),
+            assign(2, gen(296), "__weakc_target", "&y"),
+            assign(2, gen(297), "v", "6"),
+            assign(2, at("/esbmc-vfs/libc/library/pthread_lib.c", 230, "pthread_trampoline"), "exit_val", "0"),
+        ];
+        let kinds: Vec<Kind> = reduce(&trace).into_iter().map(|s| s.kind).collect();
+        assert_eq!(kinds, vec![Kind::Read { object: "x".into(), value: "5".into() }, Kind::Read { object: "y".into(), value: "6".into() }]);
+    }
 }

@@ -32,6 +32,7 @@ int a1;
 int b0;
 #line 5 "tests/c/iriw.c"
 int b1;
+#line 36 "target/snapshot-out/iriw_power.c"
 int __weakc_next_tid;
 int *x__g0_addr[1];
 int x__g0_val[1];
@@ -364,6 +365,7 @@ void *R1(void *arg)
     __VERIFIER_atomic_end();
 }
 
+#line 369 "target/snapshot-out/iriw_power.c"
 void x__g0_flush_own(int me)
 {
     if (x__g0_live[0] && (0 || ((x__g0_live[0] && (x__g0_thd[0] == me)) && (x__g0_addr[0] == x__g0_addr[0])))) {
@@ -407,6 +409,8 @@ void x__g0_flush_some()
 int x__g0_read(int *p, int me)
 {
     int v;
+    int *__weakc_target;
+    __weakc_target = p;
     v = *p;
     if ((x__g0_live[0] && (x__g0_addr[0] == p)) && ((x__g0_thd[0] == me) || __VERIFIER_nondet_bool())) {
         v = x__g0_val[0];
@@ -427,6 +431,8 @@ void x__g0_delay(int *p, int v, int me)
 
 void x__g0_write(int *p, int v, int me)
 {
+    int *__weakc_target;
+    __weakc_target = p;
     if ((x__g0_live[0] && (x__g0_addr[0] == p)) && (0 || ((x__g0_live[0] && (x__g0_thd[0] == me)) && (x__g0_addr[0] == p)))) {
         *x__g0_addr[0] = x__g0_val[0];
         x__g0_live[0] = 0;

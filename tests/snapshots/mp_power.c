@@ -27,6 +27,7 @@ int flag = 0;
 int r0 = 0;
 #line 5 "tests/c/mp.c"
 int r1 = 0;
+#line 31 "target/snapshot-out/mp_power.c"
 int __weakc_next_tid;
 int *data__g0_addr[1];
 int data__g0_val[1];
@@ -227,6 +228,7 @@ void *reader(void *arg)
     __VERIFIER_atomic_end();
 }
 
+#line 232 "target/snapshot-out/mp_power.c"
 void data__g0_flush_own(int me)
 {
     if (data__g0_live[0] && (0 || ((data__g0_live[0] && (data__g0_thd[0] == me)) && (data__g0_addr[0] == data__g0_addr[0])))) {
@@ -270,6 +272,8 @@ void data__g0_flush_some()
 int data__g0_read(int *p, int me)
 {
     int v;
+    int *__weakc_target;
+    __weakc_target = p;
     v = *p;
     if ((data__g0_live[0] && (data__g0_addr[0] == p)) && ((data__g0_thd[0] == me) || __VERIFIER_nondet_bool())) {
         v = data__g0_val[0];
@@ -280,6 +284,8 @@ int data__g0_read(int *p, int me)
 int data__g0_read_own(int *p, int me)
 {
     int v;
+    int *__weakc_target;
+    __weakc_target = p;
     v = *p;
     if ((data__g0_live[0] && (data__g0_addr[0] == p)) && (data__g0_thd[0] == me)) {
         v = data__g0_val[0];
@@ -300,6 +306,8 @@ void data__g0_delay(int *p, int v, int me)
 
 void data__g0_write(int *p, int v, int me)
 {
+    int *__weakc_target;
+    __weakc_target = p;
     if ((data__g0_live[0] && (data__g0_addr[0] == p)) && (0 || ((data__g0_live[0] && (data__g0_thd[0] == me)) && (data__g0_addr[0] == p)))) {
         *data__g0_addr[0] = data__g0_val[0];
         data__g0_live[0] = 0;

@@ -26,6 +26,7 @@ int y = 0;
 int r0 = 0;
 #line 5 "tests/c/sb.c"
 int r1 = 0;
+#line 30 "target/snapshot-out/sb_tso.c"
 int __weakc_next_tid;
 int *store_buffer__g0_addr[2];
 int store_buffer__g0_val[2];
@@ -232,6 +233,7 @@ void *P1(void *arg)
     __VERIFIER_atomic_end();
 }
 
+#line 237 "target/snapshot-out/sb_tso.c"
 void store_buffer__g0_flush_own(int me)
 {
     if (store_buffer__g0_live[0] && ((0 || ((store_buffer__g0_live[0] && (store_buffer__g0_thd[0] == me)) && (store_buffer__g0_addr[0] == store_buffer__g0_addr[0]))) || ((store_buffer__g0_live[1] && (store_buffer__g0_thd[1] == me)) && (store_buffer__g0_addr[1] == store_buffer__g0_addr[0])))) {
@@ -290,6 +292,8 @@ void store_buffer__g0_flush_some()
 int store_buffer__g0_read(int *p, int me)
 {
     int v;
+    int *__weakc_target;
+    __weakc_target = p;
     v = *p;
     if ((store_buffer__g0_live[0] && (store_buffer__g0_addr[0] == p)) && (store_buffer__g0_thd[0] == me)) {
         v = store_buffer__g0_val[0];
@@ -313,6 +317,8 @@ void store_buffer__g0_delay(int *p, int v, int me)
 
 void store_buffer__g0_write(int *p, int v, int me)
 {
+    int *__weakc_target;
+    __weakc_target = p;
     if (((0 || (store_buffer__g0_live[0] && (store_buffer__g0_thd[0] == me))) || (store_buffer__g0_live[1] && (store_buffer__g0_thd[1] == me))) && __VERIFIER_nondet_bool()) {
         store_buffer__g0_delay(p, v, me);
     } else {
