@@ -367,7 +367,7 @@ fn write_units(dir: &std::path::Path, c: &Common, prog: &weakc::ir::Program, map
         }
         names.push(n);
     }
-    let ids: Vec<Option<u32>> = units.iter().map(|u| map.files.iter().position(|f| f.name == u.display().to_string()).map(|i| i as u32)).collect();
+    let ids: Vec<Option<u32>> = units.iter().map(|u| map.find(&u.display().to_string())).collect();
     let unit_of = |file: u32| ids.iter().position(|i| *i == Some(file)).unwrap_or(0);
     std::fs::create_dir_all(dir).map_err(|e| Error::Io { path: dir.to_path_buf(), msg: e.to_string(), output: true })?;
     let shown: Vec<String> = names.iter().map(|n| n.to_string_lossy().into_owned()).collect();

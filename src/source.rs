@@ -36,10 +36,15 @@ pub struct SourceMap {
 }
 
 impl SourceMap {
+    /// Index of the file named `name`, if it is registered.
+    pub fn find(&self, name: &str) -> Option<u32> {
+        self.files.iter().position(|f| f.name == name).map(|i| i as u32)
+    }
+
     /// Index of the file named `name`, adding it (and reading it if possible) when new.
     pub fn file_id(&mut self, name: &str) -> u32 {
-        if let Some(i) = self.files.iter().position(|f| f.name == name) {
-            return i as u32;
+        if let Some(i) = self.find(name) {
+            return i;
         }
         let text = std::fs::read_to_string(name).ok();
         self.files.push(SourceFile { name: name.to_string(), text });
@@ -47,9 +52,9 @@ impl SourceMap {
     }
 
     pub fn add_file(&mut self, name: &str, text: String) -> u32 {
-        if let Some(i) = self.files.iter().position(|f| f.name == name) {
-            self.files[i].text = Some(text);
-            return i as u32;
+        if let Some(i) = self.find(name) {
+            self.files[i as usize].text = Some(text);
+            return i;
         }
         self.files.push(SourceFile { name: name.to_string(), text: Some(text) });
         self.files.len() as u32 - 1

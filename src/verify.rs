@@ -202,6 +202,12 @@ impl Checked {
         }
     }
 
+    /// Whether the engine itself gave up (rather than its answer being doubted: an external
+    /// verifier asked again would only be doubted the same way).
+    pub fn engine_gave_up(&self) -> bool {
+        matches!(self.verdict_of_checks(), Verdict::Unknown(_))
+    }
+
     fn verdict_of_checks(&self) -> Verdict {
         let first = &self.checks[0];
         let Some(second) = self.checks.get(1) else {
@@ -385,12 +391,19 @@ pub fn run(a: &mut Analysis, s: &Subject, o: &Options) -> Result<u8, Error> {
     let (sel, model) = route(s, o)?;
     let text = !o.quiet && !o.json;
     let mut out = String::new();
+    // (chosen once: choosing again after a lazy selection would solve the integer program
+    // over every cycle it found)
+    let mut chosen = None;
     let (mut checked, mut map) = match model {
         Some(m) => (run_axiomatic(a, s, o, &sel, m)?, a.map.clone()),
-        None => run_instrumented(a, s, o, &sel, true)?,
+        None => {
+            let selection = chosen.insert(pipeline::choose(a, s.arch, s.strategy).selection);
+            run_instrumented(a, s, o, &sel, selection, true)?
+        }
     };
     let mut decided_by = sel.clone();
-    if let (Verdict::Unknown(why), Some(second)) = (checked.verdict(), sel.second_opinion()) {
+    let second = sel.second_opinion().filter(|_| checked.engine_gave_up());
+    if let (Verdict::Unknown(why), Some(second)) = (checked.verdict(), second) {
         let limit = o.deadline.map(|d| d.saturating_duration_since(Instant::now())).unwrap_or(SECOND_OPINION_LIMIT);
         if !limit.is_zero() {
             if text {
@@ -404,7 +417,11 @@ pub fn run(a: &mut Analysis, s: &Subject, o: &Options) -> Result<u8, Error> {
                 flush(&mut out);
             }
             let o2 = Options { deadline: Some(Instant::now() + limit), ..o.clone() };
-            let (c2, map2) = run_instrumented(a, s, &o2, &second, false)?;
+            let selection = match chosen.take() {
+                Some(c) => c,
+                None => pipeline::choose(a, s.arch, s.strategy).selection,
+            };
+            let (c2, map2) = run_instrumented(a, s, &o2, &second, &selection, false)?;
             match c2.verdict() {
                 Verdict::Unknown(why2) => {
                     let last = checked.checks.len() - 1;
@@ -430,9 +447,8 @@ pub fn run(a: &mut Analysis, s: &Subject, o: &Options) -> Result<u8, Error> {
 }
 
 /// The instrumentation route of [`run`]: header (the first line only when `first`), the
-/// program instrumented and decided by `sel`'s back end.
-fn run_instrumented(a: &mut Analysis, s: &Subject, o: &Options, sel: &backend::Selection, first: bool) -> Result<(Checked, SourceMap), Error> {
-    let chosen = pipeline::choose(a, s.arch, s.strategy);
+/// program instrumented with the delays of `selection` and decided by `sel`'s back end.
+fn run_instrumented(a: &mut Analysis, s: &Subject, o: &Options, sel: &backend::Selection, selection: &Selection, first: bool) -> Result<(Checked, SourceMap), Error> {
     let progress = !o.quiet && !o.json && std::io::stderr().is_terminal();
     let text = !o.quiet && !o.json;
     let mut out = String::new();
@@ -446,7 +462,7 @@ fn run_instrumented(a: &mut Analysis, s: &Subject, o: &Options, sel: &backend::S
             "  architecture {} ({} critical cycles, {} delay pairs{depth}), backend {} ({}), {bounds}\n",
             s.arch.name,
             a.cycles.cycles.len(),
-            chosen.selection.pairs.len(),
+            selection.pairs.len(),
             sel.backend.name(),
             sel.reason
         ));
@@ -502,7 +518,7 @@ fn run_instrumented(a: &mut Analysis, s: &Subject, o: &Options, sel: &backend::S
             print_progress(&format!("buffer depth {}: {why}; checking again at buffer depth 1", first.buffer_size));
         }
     };
-    let checked = check(a, s.arch, &chosen.selection, s.buffer_size, o.deadline, &mut engine, &mut on_fallback)?;
+    let checked = check(a, s.arch, selection, s.buffer_size, o.deadline, &mut engine, &mut on_fallback)?;
     flush(&mut out);
     Ok((checked, map))
 }

@@ -221,10 +221,11 @@ pub fn to_outcome(r: &Report, map: &mut SourceMap, unwinding_assertions: bool, m
         Loc { file: map.file_id(&l.file), line: l.line, col: 0, len: 0 }
     };
     let reduced = steps::reduce(&r.trace);
-    // A thread is named after the first user function it runs.
+    // A thread is named after the first user function it runs (the reduced trace's
+    // locations are the user's).
     let mut names: HashMap<u32, String> = HashMap::from([(0, "main".to_string())]);
     for s in &reduced {
-        if let Some(l) = s.loc.as_ref().filter(|l| !l.function.is_empty() && !steps::is_library(l) && !steps::is_generated(l)) {
+        if let Some(l) = s.loc.as_ref().filter(|l| !l.function.is_empty()) {
             names.entry(s.thread).or_insert_with(|| format!("{}#{}", l.function, s.thread));
         }
     }
@@ -233,16 +234,11 @@ pub fn to_outcome(r: &Report, map: &mut SourceMap, unwinding_assertions: bool, m
         let thread = names.get(&s.thread).cloned().unwrap_or_else(|| format!("thread#{}", s.thread));
         let loc = s.loc.as_ref().map(&mut loc_of).unwrap_or_default();
         let kind = match s.kind {
-            steps::Kind::Assign { lhs, value } => StepKind::Assign { lhs, value },
-            steps::Kind::Call { function } => StepKind::Call { function },
-            steps::Kind::Read { object, value } => StepKind::Read { object, value },
-            steps::Kind::Write { object, value } => StepKind::Write { object, value },
-            steps::Kind::Delayed { object, value } => StepKind::Delayed { object, value },
-            steps::Kind::Flushed { object, value } => StepKind::Flushed { object, value },
-            steps::Kind::Failure { message } => {
+            StepKind::Failure { message } => {
                 let at = s.loc.as_ref().map(|l| (l.file.clone(), l.line));
                 StepKind::Failure { message: at.and_then(|k| messages.get(&k).cloned()).unwrap_or(message) }
             }
+            k => k,
         };
         trace.push(Step { thread, loc, kind });
     }

@@ -12,26 +12,16 @@
 
 use super::report::{ExtLoc, ExtStep, ExtStepKind};
 use super::INPUT_NAME;
+use crate::bmc::StepKind;
 use std::collections::HashMap;
 
-/// A step of the reduced trace: the external thread number, where (a user location or
-/// none), and what, in the built-in engine's terms.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A step of the reduced trace: the external thread number, where (a user location, or
+/// none for the verifiers' own code), and what, in the built-in engine's terms.
+#[derive(Clone, Debug)]
 pub struct UserStep {
     pub thread: u32,
     pub loc: Option<ExtLoc>,
-    pub kind: Kind,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Assign { lhs: String, value: String },
-    Call { function: String },
-    Failure { message: String },
-    Read { object: String, value: String },
-    Write { object: String, value: String },
-    Delayed { object: String, value: String },
-    Flushed { object: String, value: String },
+    pub kind: StepKind,
 }
 
 /// The verifiers' own code: their C library models and thread start-up.
@@ -110,9 +100,9 @@ impl Open {
     fn close(self, thread: u32, out: &mut Vec<UserStep>) {
         let object = self.target.unwrap_or_else(|| "?".into());
         let kind = match self.rule {
-            "delay" => Kind::Delayed { object, value: self.value.unwrap_or_else(|| "?".into()) },
-            "write" => Kind::Write { object, value: self.value.unwrap_or_else(|| "?".into()) },
-            "read" => Kind::Read { object, value: self.read.unwrap_or_else(|| "?".into()) },
+            "delay" => StepKind::Delayed { object, value: self.value.unwrap_or_else(|| "?".into()) },
+            "write" => StepKind::Write { object, value: self.value.unwrap_or_else(|| "?".into()) },
+            "read" => StepKind::Read { object, value: self.read.unwrap_or_else(|| "?".into()) },
             _ => return,
         };
         out.push(UserStep { thread, loc: self.loc, kind });
@@ -150,7 +140,7 @@ pub fn reduce(trace: &[ExtStep]) -> Vec<UserStep> {
                         if let Some(o) = open.remove(&t) {
                             o.close(t, &mut out);
                         }
-                        let loc = if is_library(&s.loc) { last_user.get(&t).cloned() } else { Some(s.loc.clone()) };
+                        let loc = if is_library(&s.loc) || generated { last_user.get(&t).cloned() } else { Some(s.loc.clone()) };
                         open.insert(t, Open { rule, function: function.clone(), lines: HashMap::new(), loc, target: None, value: None, read: None, params: true });
                     }
                 }
@@ -213,7 +203,7 @@ pub fn reduce(trace: &[ExtStep]) -> Vec<UserStep> {
                     // assignment through the slot's pointer.
                     let (object, v) = slots.get(&k).cloned().unwrap_or_else(|| ("?".into(), String::new()));
                     let value = if v.is_empty() { value.clone() } else { v };
-                    out.push(UserStep { thread: t, loc: o.loc.clone(), kind: Kind::Flushed { object, value } });
+                    out.push(UserStep { thread: t, loc: o.loc.clone(), kind: StepKind::Flushed { object, value } });
                 } else if let Some(k) = lhs.split_once("_val[").and_then(|(b, i)| Some((b.to_string(), i.strip_suffix(']')?.to_string()))) {
                     o.value = Some(value.clone());
                     if let Some(e) = slots.get_mut(&k) {
@@ -244,16 +234,16 @@ pub fn reduce(trace: &[ExtStep]) -> Vec<UserStep> {
         if is_library(&s.loc) {
             // The failure itself is kept wherever it is reported.
             if let ExtStepKind::Failure { message } = &s.kind {
-                out.push(UserStep { thread: t, loc: None, kind: Kind::Failure { message: message.clone() } });
+                out.push(UserStep { thread: t, loc: None, kind: StepKind::Failure { message: message.clone() } });
             }
             continue;
         }
         last_user.insert(t, s.loc.clone());
         let kind = match &s.kind {
             ExtStepKind::Assign { lhs, .. } if internal(lhs) => continue,
-            ExtStepKind::Assign { lhs, value } => Kind::Assign { lhs: lhs.clone(), value: value.clone() },
-            ExtStepKind::Call { function } => Kind::Call { function: function.clone() },
-            ExtStepKind::Failure { message } => Kind::Failure { message: message.clone() },
+            ExtStepKind::Assign { lhs, value } => StepKind::Assign { lhs: lhs.clone(), value: value.clone() },
+            ExtStepKind::Call { function } => StepKind::Call { function: function.clone() },
+            ExtStepKind::Failure { message } => StepKind::Failure { message: message.clone() },
         };
         out.push(UserStep { thread: t, loc: Some(s.loc.clone()), kind });
     }
@@ -307,16 +297,16 @@ mod tests {
             call(1, at("mp.c", 6, "writer"), "__weakc_flush_all_own"),
             assign(1, gen(240, "data__g0_flush_own"), "*data__g0_addr[0]", "7"),
         ];
-        let kinds: Vec<(u32, Option<u32>, Kind)> = reduce(&trace).into_iter().map(|s| (s.thread, s.loc.map(|l| l.line), s.kind)).collect();
+        let kinds: Vec<(u32, Option<u32>, StepKind)> = reduce(&trace).into_iter().map(|s| (s.thread, s.loc.map(|l| l.line), s.kind)).collect();
         assert_eq!(
             kinds,
             vec![
-                (1, Some(6), Kind::Delayed { object: "data".into(), value: "1".into() }),
-                (1, Some(6), Kind::Write { object: "flag".into(), value: "1".into() }),
-                (2, Some(7), Kind::Read { object: "data".into(), value: "0".into() }),
-                (2, Some(7), Kind::Assign { lhs: "r1".into(), value: "0".into() }),
+                (1, Some(6), StepKind::Delayed { object: "data".into(), value: "1".into() }),
+                (1, Some(6), StepKind::Write { object: "flag".into(), value: "1".into() }),
+                (2, Some(7), StepKind::Read { object: "data".into(), value: "0".into() }),
+                (2, Some(7), StepKind::Assign { lhs: "r1".into(), value: "0".into() }),
                 // the slot's own value, not the one printed for the store through its pointer
-                (1, Some(6), Kind::Flushed { object: "data".into(), value: "1".into() }),
+                (1, Some(6), StepKind::Flushed { object: "data".into(), value: "1".into() }),
             ]
         );
     }
@@ -339,7 +329,7 @@ mod tests {
             assign(2, gen(297), "v", "6"),
             assign(2, at("/esbmc-vfs/libc/library/pthread_lib.c", 230, "pthread_trampoline"), "exit_val", "0"),
         ];
-        let kinds: Vec<Kind> = reduce(&trace).into_iter().map(|s| s.kind).collect();
-        assert_eq!(kinds, vec![Kind::Read { object: "x".into(), value: "5".into() }, Kind::Read { object: "y".into(), value: "6".into() }]);
+        let kinds: Vec<StepKind> = reduce(&trace).into_iter().map(|s| s.kind).collect();
+        assert_eq!(kinds, vec![StepKind::Read { object: "x".into(), value: "5".into() }, StepKind::Read { object: "y".into(), value: "6".into() }]);
     }
 }

@@ -476,7 +476,6 @@ type Found = Vec<(Vec<(u32, u32, bool)>, Cycle)>;
 /// lazy selection over easy spots: 2×200×16 on power then cost 62,000 instead of 46,500).
 const START_STEPS: u64 = 65536;
 
-
 impl<'s, 'a> Search<'s, 'a> {
     fn new(sh: &'s Shared<'a>, g: &'s PortGraph<'a>) -> Self {
         let nodes = g.adj.len();

@@ -251,23 +251,17 @@ impl Unit {
             .iter()
             .map(|(path, opts)| {
                 let name = path.display().to_string();
-                let (id, f) = base
-                    .map
-                    .files
-                    .iter()
-                    .enumerate()
-                    .find(|(_, f)| f.name == name)
-                    .ok_or_else(|| Error::Internal(format!("{name} is not among the analysed files")))?;
-                let text = f.text.clone().ok_or_else(|| Error::Internal(format!("the source text of {name} is not available")))?;
-                Ok(Unit { id: id as u32, name, text, opts: opts.clone() })
+                let id = base.map.find(&name).ok_or_else(|| Error::Internal(format!("{name} is not among the analysed files")))?;
+                let text = base.map.files[id as usize].text.clone().ok_or_else(|| Error::Internal(format!("the source text of {name} is not available")))?;
+                Ok(Unit { id, name, text, opts: opts.clone() })
             })
             .collect()
     }
 }
 
-/// The program of `units` (linked when several), loaded from their texts.
-fn load_units(units: &[Unit], map: &mut SourceMap) -> Result<Program, Error> {
-    let list: Vec<(String, String, crate::frontend::Options)> = units.iter().map(|u| (u.name.clone(), u.text.clone(), u.opts.clone())).collect();
+/// The program of `units` (linked when several), each unit's text from `texts`.
+fn load_units<'t>(units: &[Unit], texts: impl IntoIterator<Item = &'t str>, map: &mut SourceMap) -> Result<Program, Error> {
+    let list: Vec<(&str, &str, &crate::frontend::Options)> = units.iter().zip(texts).map(|(u, t)| (u.name.as_str(), t, &u.opts)).collect();
     crate::frontend::load_texts(&list, map)
 }
 
@@ -287,10 +281,8 @@ pub struct Problem<'a> {
     raw: Option<Program>,
     /// Functions whose gaps are candidates.
     funcs: Vec<crate::ir::FuncId>,
-    /// The translation units, the first the program's main file.
+    /// The translation units, the first the program's main file (the report's).
     pub units: Vec<Unit>,
-    /// The first unit's name (the report's).
-    pub file: String,
 }
 
 fn event_key(aeg: &Aeg, e: usize) -> (u32, Dir, u32, u32, u32, u32) {
@@ -319,7 +311,9 @@ fn anchored_gaps(prog: &Program, funcs: &[crate::ir::FuncId], units: &[Unit]) ->
 
 impl<'a> Problem<'a> {
     pub fn new(base: &'a Analysis, arch: &'a Arch, opts: &pipeline::Options, units: Vec<Unit>) -> Result<Problem<'a>, Error> {
-        let file = units.first().map(|u| u.name.clone()).ok_or_else(|| Error::Internal("no translation unit".into()))?;
+        if units.is_empty() {
+            return Err(Error::Internal("no translation unit".into()));
+        }
         let prog = &base.program;
         // Functions that hold an access of an event that can be on a cycle.
         let stmts: HashSet<u32> = base.aeg.sites.iter().map(|s| s.stmt).collect();
@@ -373,7 +367,7 @@ impl<'a> Problem<'a> {
         for (i, o) in orders.iter().enumerate() {
             candidates.push(Candidate { what: What::Order(i), cost: o.cost });
         }
-        Ok(Problem { arch, base, opts: opts.clone(), gaps, candidates, on_path, orders, raw, funcs, units, file })
+        Ok(Problem { arch, base, opts: opts.clone(), gaps, candidates, on_path, orders, raw, funcs, units })
     }
 
     /// Whether candidate `k` changes what orders some pair of `pairs`.
@@ -634,6 +628,11 @@ impl<'a> Problem<'a> {
             .collect()
     }
 
+    /// The first unit's name, the report's.
+    pub fn file(&self) -> &str {
+        &self.units[0].name
+    }
+
     /// The units' texts as they are.
     pub fn texts(&self) -> Vec<String> {
         self.units.iter().map(|u| u.text.clone()).collect()
@@ -679,8 +678,7 @@ impl<'a> Problem<'a> {
     /// [`Problem::analyse_texts`], the cycles searched as [`Problem::analyse_with_limits`] does.
     pub fn analyse_texts_with(&self, texts: &[String], limits: &cycles::Limits, per_relation: Option<usize>) -> Result<Analysis, Error> {
         let mut map = SourceMap::default();
-        let units: Vec<Unit> = self.units.iter().zip(texts).map(|(u, t)| Unit { text: t.clone(), ..u.clone() }).collect();
-        let mut prog = load_units(&units, &mut map)?;
+        let mut prog = load_units(&self.units, texts.iter().map(String::as_str), &mut map)?;
         // (searching through each relation, the pipeline's own search only seeds: its
         // cycles are replaced)
         let opts = pipeline::Options { lazy_seed: per_relation.map(|_| 1), limits: limits.clone(), ..self.opts.clone() };
@@ -915,10 +913,10 @@ pub fn run(base: Analysis, arch: &Arch, opts: &pipeline::Options, args: &FenceAr
     }
     let units = Unit::of(&base, units).map_err(fail)?;
     let report_and_text = if args.property { property::run(&base, arch, opts, args, &units) } else { static_mode(&base, arch, opts, &units) }.map_err(fail)?;
-    let (report, texts, originals) = report_and_text;
+    let (report, texts) = report_and_text;
     let mut files = vec![];
     if let Some(p) = &args.patch {
-        let diff: String = units.iter().zip(texts.iter().zip(&originals)).filter(|(_, (t, o))| t != o).map(|(u, (t, o))| unified_diff(&u.name, o, t)).collect();
+        let diff: String = units.iter().zip(&texts).filter(|(u, t)| u.text != **t).map(|(u, t)| unified_diff(&u.name, &u.text, t)).collect();
         files.push((p.clone(), diff));
     }
     if let (Some(o), Some(text)) = (&args.output, texts.first()) {
@@ -963,13 +961,13 @@ fn quiet_text(r: &Report) -> String {
     out
 }
 
-/// The report, each unit's patched text and each unit's original text.
-type ModeResult = Result<(Report, Vec<String>, Vec<String>), Error>;
+/// The report and each unit's patched text.
+type ModeResult = Result<(Report, Vec<String>), Error>;
 
 fn static_mode(base: &Analysis, arch: &Arch, opts: &pipeline::Options, units: &[Unit]) -> ModeResult {
     let problem = Problem::new(base, arch, opts, units.to_vec())?;
     let mut report = Report {
-        file: problem.file.clone(),
+        file: problem.file().to_string(),
         arch: arch.name.to_string(),
         mode: "static",
         cycles: base.cycles.cycles.len(),
@@ -1030,7 +1028,7 @@ fn static_mode(base: &Analysis, arch: &Arch, opts: &pipeline::Options, units: &[
                 report.verification = format!(
                     "the cycle search was incomplete ({why}); {rounds} round(s) of placing fences and searching the fenced program again did not end with a complete search: no placement can be proven to break every cycle"
                 );
-                return Ok((report, problem.texts(), problem.texts()));
+                return Ok((report, problem.texts()));
             }
         }
         for (c, n) in new {
@@ -1076,7 +1074,7 @@ fn static_mode(base: &Analysis, arch: &Arch, opts: &pipeline::Options, units: &[
             arch.name
         );
     }
-    Ok((report, text, problem.texts()))
+    Ok((report, text))
 }
 
 fn render_text(r: &Report, base: &Analysis, files: &[(PathBuf, String)]) -> String {

@@ -213,7 +213,7 @@ pub fn candidates(
     same_events: impl Fn(&aeg::Aeg) -> bool,
 ) -> Result<(Program, Vec<Strengthen>), Error> {
     let mut map = SourceMap::default();
-    let raw = super::load_units(units, &mut map)?;
+    let raw = super::load_units(units, units.iter().map(|u| u.text.as_str()), &mut map)?;
     let mapping: &Mapping = crate::atomics::mapping(arch, &opts.atomics);
     let scans: Vec<Scan> = units.iter().map(|u| Scan::new(&u.text)).collect();
     let all = ops(&raw);

@@ -243,7 +243,7 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
     let problem = Problem::new(base, arch, opts, units.to_vec())?;
     let bopts = BmcOptions { unwind: args.unwind, timeout: args.timeout.map(Duration::from_secs_f64), ..Default::default() };
     let mut report = Report {
-        file: problem.file.clone(),
+        file: problem.file().to_string(),
         arch: arch.name.to_string(),
         mode: "property",
         cycles: base.cycles.cycles.len(),
@@ -286,7 +286,7 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
                         report.verification = format!(
                             "no verified answer: the fences of round {round} make the assertions hold in the IR, but the patched source could not be re-checked ({why})"
                         );
-                        return Ok((report, original.clone(), original));
+                        return Ok((report, original));
                     }
                     Verdict::Unsafe => {
                         return Err(Error::Internal(format!(
@@ -304,7 +304,7 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
                     if *complete { "" } else { ", up to the unwinding bound" },
                     args.unwind
                 );
-                return Ok((report, text, original));
+                return Ok((report, text));
             }
             Verdict::Unknown(why) => {
                 rd.verdict = format!("unknown: {why}");
@@ -320,7 +320,7 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
                         args.buffer_size
                     ));
                 }
-                return Ok((report, original.clone(), original));
+                return Ok((report, original));
             }
             Verdict::Unsafe => {}
         }
@@ -329,7 +329,7 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
             report.rounds.push(rd);
             report.status = "unknown";
             report.verification = format!("no verified answer: a loop needs more than {} iterations (raise --unwind)", args.unwind);
-            return Ok((report, original.clone(), original));
+            return Ok((report, original));
         }
         let weak = weak_lines(&o);
         if weak.is_empty() {
@@ -338,7 +338,7 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
             report.status = "sc-violation";
             report.verification =
                 "the assertion fails under sequential consistency too: no fence can fix it (VERIFICATION FAILED)".into();
-            return Ok((report, original.clone(), original));
+            return Ok((report, original));
         }
         // The cycles this trace realises; when none is new, the broad match by lines; when
         // that finds nothing new either, every cycle left (so every round adds a cycle and
@@ -358,7 +358,7 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
             report.rounds.push(rd);
             report.status = "sc-violation";
             report.verification = "the assertion fails although no critical cycle is left: not a weak-memory bug, no fence can fix it (VERIFICATION FAILED)".into();
-            return Ok((report, original.clone(), original));
+            return Ok((report, original));
         }
         rd.verdict = format!("assertion violated{at_depth}");
         rd.used = used.iter().map(|c| cycle_label(&a.aeg, c)).collect();
@@ -372,7 +372,7 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
             report.status = "partial";
             report.notes.extend(sol.unbreakable_note(&base.aeg, &seen));
             report.verification = "no verified answer: the counterexamples use only cycles no fence at a source position can break (see the note)".into();
-            return Ok((report, original.clone(), original));
+            return Ok((report, original));
         }
         report.optimal &= sol.optimal;
         report.notes.extend(sol.note);
@@ -381,5 +381,5 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
     }
     report.verification =
         format!("no verified answer within {} rounds (raise --max-rounds, or use static mode)", args.max_rounds.max(1));
-    Ok((report, original.clone(), original))
+    Ok((report, original))
 }

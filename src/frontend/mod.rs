@@ -83,36 +83,34 @@ pub fn load_file(path: &Path, opts: &Options, map: &mut SourceMap) -> Result<Pro
 /// Loads each file as a translation unit with its own options and links them
 /// ([`link::link`]); one file is loaded as by [`load_file`].
 pub fn load_units(units: &[(PathBuf, Options)], map: &mut SourceMap) -> Result<Program, Error> {
-    if let [(path, opts)] = units {
-        return load_file(path, opts, map);
-    }
-    let mut programs = Vec::with_capacity(units.len());
-    for (path, opts) in units {
-        programs.push(load_file(path, &Options { unit: true, ..opts.clone() }, map)?);
-    }
-    link::link(programs, units.first().and_then(|(_, o)| o.entry.as_deref()).unwrap_or("main"))
+    load_linked(units, |(_, o)| o, |(path, _), o| load_file(path, o, map))
 }
 
-/// [`load_units`] for texts in memory, each named as its unit (`weakc fences` analyses the
-/// units it edits this way). Loaded in the order of the original units with their options,
-/// the files get the same ids in `map`.
-pub fn load_texts(units: &[(String, String, Options)], map: &mut SourceMap) -> Result<Program, Error> {
-    // (read from stdin, a unit finds its `#include "…"` files through its directory)
-    let with_dir = |name: &str, opts: &Options| {
-        let mut o = opts.clone();
+/// [`load_units`] for texts in memory (name, text, options), each named as its unit
+/// (`weakc fences` analyses the units it edits this way). Loaded in the order of the
+/// original units with their options, the files get the same ids in `map`.
+pub fn load_texts(units: &[(&str, &str, &Options)], map: &mut SourceMap) -> Result<Program, Error> {
+    load_linked(units, |u| u.2, |(name, text, _), o| {
+        // (read from stdin, a unit finds its `#include "…"` files through its directory)
+        let mut o = o.clone();
         if let Some(d) = Path::new(name).parent().filter(|d| !d.as_os_str().is_empty()) {
             o.include_dirs.push(d.to_path_buf());
         }
-        o
-    };
-    if let [(name, text, opts)] = units {
-        return load_str(name, text, &with_dir(name, opts), map);
+        load_str(name, text, &o, map)
+    })
+}
+
+/// One unit loaded as a program of its own; several loaded as units ([`Options::unit`]) and
+/// linked, the program starting in the first one's entry.
+fn load_linked<U>(units: &[U], opts: impl Fn(&U) -> &Options, mut load: impl FnMut(&U, &Options) -> Result<Program, Error>) -> Result<Program, Error> {
+    if let [u] = units {
+        return load(u, opts(u));
     }
     let mut programs = Vec::with_capacity(units.len());
-    for (name, text, opts) in units {
-        programs.push(load_str(name, text, &Options { unit: true, ..with_dir(name, opts) }, map)?);
+    for u in units {
+        programs.push(load(u, &Options { unit: true, ..opts(u).clone() })?);
     }
-    link::link(programs, units.first().and_then(|(_, _, o)| o.entry.as_deref()).unwrap_or("main"))
+    link::link(programs, units.first().and_then(|u| opts(u).entry.as_deref()).unwrap_or("main"))
 }
 
 /// Like [`load_file`] for text in memory; `name` names it in locations and messages.

@@ -485,11 +485,7 @@ pub fn strip_markers(
     keep_directives: bool,
     map: &mut SourceMap,
 ) -> Prepared {
-    let main_file = map.files.iter().position(|f| f.name == main_name).map(|i| i as u32);
-    let main_file = match main_file {
-        Some(i) => i,
-        None => map.file_id(main_name),
-    };
+    let main_file = map.file_id(main_name);
     let text = &normalize_keywords(text);
     let mut out = String::with_capacity(text.len());
     let mut lines = Vec::new();
