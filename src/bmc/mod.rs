@@ -91,6 +91,7 @@
 //!   behaviour, assumed not to happen, like a null dereference).
 
 mod bv;
+mod fp;
 mod graph;
 mod layout;
 mod order;
