@@ -14,7 +14,7 @@
 //! conversions between widths keep a NaN's sign and payload (as x86 and ARM do); comparisons
 //! with a NaN are false (`!=` true).
 
-use super::bv::{as_const, constant, Bv};
+use super::bv::{constant, Bv};
 use super::sat::{Lit, Sat};
 
 /// A binary interchange format, kept in `storage` bits (its value in the low bits).

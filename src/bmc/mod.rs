@@ -532,10 +532,28 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
                     stats.solve_time = t2.elapsed();
                 }
             }
+            // A counterexample through a value the engine over-approximates (undefined
+            // behaviour, an unmodelled function) is not known to be one: search again for one
+            // that avoids every such value; failing that, the answer is UNKNOWN.
+            let relied = sx.approx_sites.iter().find(|a| sx.sat.value(a.guard)).map(|a| (a.loc, a.what.clone()));
+            let mut relied = relied;
+            if relied.is_some() {
+                let guards: Vec<sat::Lit> = sx.approx_sites.iter().map(|a| a.guard).collect();
+                let avoid = sx.sat.or_all(guards);
+                let budget = Instant::now() + t2.elapsed() * 4 + Duration::from_secs(5);
+                sx.sat.set_limits(Some(deadline.unwrap_or(budget)), max_clauses, opts.max_memory);
+                if solve_valid(&mut sx, &enc, &[any, !avoid]) == Some(true) {
+                    cex = counterexample(&sx, &enc);
+                    relied = None;
+                }
+                sx.sat.clear_stop();
+                stats.solve_time = t2.elapsed();
+            }
             let (failed, trace, unmodelled, graph) = cex;
-            let verdict = match unmodelled {
-                None => honest(Verdict::Unsafe),
-                Some(f) => Verdict::Unknown(format!("the counterexample calls `{f}`, whose effects are not modelled")),
+            let verdict = match (relied, unmodelled) {
+                (None, None) => honest(Verdict::Unsafe),
+                (_, Some(f)) => Verdict::Unknown(format!("the counterexample calls `{f}`, whose effects are not modelled")),
+                (Some((loc, what)), None) => Verdict::Unknown(format!("a violation was found, but the counterexample {what} (line {})", loc.line)),
             };
             Ok(Outcome { verdict, failed: Some(failed), trace, stats, warnings, graph: Some(graph), stopped: None })
         }
@@ -624,7 +642,8 @@ fn points_to(prog: &Program) -> Option<crate::aeg::alias::Alias> {
             StmtKind::Join { ret: Some(_), .. } => ok = false,
             StmtKind::Call { callee: Callee::Direct(g), .. } => {
                 let g = prog.func(*g);
-                if g.body.is_none() && !KNOWN_EXTERNALS.contains(&g.name.as_str()) && !g.name.starts_with("__VERIFIER_nondet") {
+                let pure_math = symex::MATH_CALLS.contains(&g.name.strip_prefix("__builtin_").unwrap_or(&g.name));
+                if g.body.is_none() && !KNOWN_EXTERNALS.contains(&g.name.as_str()) && !g.name.starts_with("__VERIFIER_nondet") && !pure_math {
                     ok = false;
                 }
             }
@@ -689,6 +708,15 @@ fn format_value(sx: &symex::Symex, v: &[sat::Lit], ty: &Type) -> String {
         Type::Int { signed: true, .. } if w > 0 && w < 128 => {
             let s = if x >> (w - 1) & 1 == 1 { x as i128 - (1i128 << w) } else { x as i128 };
             s.to_string()
+        }
+        Type::Float { bits } if w == *bits as usize => {
+            let v = fp::Format::of_width(w).to_f64(x);
+            // `{:?}` keeps a decimal point and round-trips; C spells the specials so.
+            match v {
+                _ if v.is_nan() => "NAN".into(),
+                _ if v.is_infinite() => (if v < 0.0 { "-INFINITY" } else { "INFINITY" }).into(),
+                _ => format!("{v:?}"),
+            }
         }
         Type::Ptr(_) | Type::Func(_) if w == layout::PTR_BITS => {
             if x == 0 {

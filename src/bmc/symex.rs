@@ -14,6 +14,7 @@
 //! error — and never loses an error that needs another thread to block.
 
 use super::bv::{self, as_const, Bv};
+use super::fp::Format;
 use super::layout::*;
 use super::sat::{Lit, Sat};
 use super::{BmcOptions, PropertyKind};
@@ -28,6 +29,8 @@ mod calls;
 mod collect;
 mod events;
 mod expr;
+mod math;
+pub use math::CALLS as MATH_CALLS;
 mod memory;
 mod place;
 mod scanf;
@@ -180,6 +183,16 @@ pub enum RawKind {
     Fail { prop: usize },
 }
 
+/// Where the engine's value is not C's: undefined behaviour (any value), an unmodelled
+/// function's result. A counterexample that passes here (`guard` holds) is not known to be
+/// real.
+#[derive(Clone, Debug)]
+pub struct ApproxSite {
+    pub guard: Lit,
+    pub loc: Loc,
+    pub what: String,
+}
+
 pub struct RawStep {
     pub thread: usize,
     pub block: u32,
@@ -284,6 +297,8 @@ pub struct Symex<'p> {
     alias: Option<(Rc<Alias>, HashMap<ObjId, ObjRoot>)>,
     /// Something was over- or under-approximated: a `Safe` verdict is not complete.
     pub approximate: bool,
+    /// Over-approximated values, per path (see [`ApproxSite`]).
+    pub approx_sites: Vec<ApproxSite>,
     queue: VecDeque<(usize, FuncId, Bv, HashMap<u128, Bv>)>,
     /// What an earlier pass learnt: reads are resolved with it (see [`Symex::resolvable`]).
     pub collected: Option<Collected>,
@@ -351,6 +366,7 @@ impl<'p> Symex<'p> {
                 (a, r)
             }),
             approximate: false,
+            approx_sites: vec![],
             queue: VecDeque::new(),
             collected: None,
             collecting: None,

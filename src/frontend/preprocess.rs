@@ -230,6 +230,57 @@ impl Target {
             ("__GCC_ATOMIC_LONG_LOCK_FREE", "2"),
             ("__GCC_ATOMIC_LLONG_LOCK_FREE", "2"),
             ("__GCC_ATOMIC_POINTER_LOCK_FREE", "2"),
+            // IEEE 754 binary32 and binary64; `long double` is computed as `double` by the
+            // built-in engine, so its limits are double's.
+            ("__FLT_RADIX__", "2"),
+            ("__FLT_EVAL_METHOD__", "0"),
+            ("__FLT_EVAL_METHOD_TS_18661_3__", "0"),
+            ("__DECIMAL_DIG__", "17"),
+            ("__FLT_MANT_DIG__", "24"),
+            ("__FLT_DIG__", "6"),
+            ("__FLT_DECIMAL_DIG__", "9"),
+            ("__FLT_MIN_EXP__", "(-125)"),
+            ("__FLT_MIN_10_EXP__", "(-37)"),
+            ("__FLT_MAX_EXP__", "128"),
+            ("__FLT_MAX_10_EXP__", "38"),
+            ("__FLT_MAX__", "3.40282346638528859811704183484516925e+38F"),
+            ("__FLT_NORM_MAX__", "3.40282346638528859811704183484516925e+38F"),
+            ("__FLT_MIN__", "1.17549435082228750796873653722224568e-38F"),
+            ("__FLT_EPSILON__", "1.19209289550781250000000000000000000e-7F"),
+            ("__FLT_DENORM_MIN__", "1.40129846432481707092372958328991613e-45F"),
+            ("__FLT_HAS_DENORM__", "1"),
+            ("__FLT_HAS_INFINITY__", "1"),
+            ("__FLT_HAS_QUIET_NAN__", "1"),
+            ("__DBL_MANT_DIG__", "53"),
+            ("__DBL_DIG__", "15"),
+            ("__DBL_DECIMAL_DIG__", "17"),
+            ("__DBL_MIN_EXP__", "(-1021)"),
+            ("__DBL_MIN_10_EXP__", "(-307)"),
+            ("__DBL_MAX_EXP__", "1024"),
+            ("__DBL_MAX_10_EXP__", "308"),
+            ("__DBL_MAX__", "((double)1.79769313486231570814527423731704357e+308L)"),
+            ("__DBL_NORM_MAX__", "((double)1.79769313486231570814527423731704357e+308L)"),
+            ("__DBL_MIN__", "((double)2.22507385850720138309023271381382843e-308L)"),
+            ("__DBL_EPSILON__", "((double)2.22044604925031308084726333618164062e-16L)"),
+            ("__DBL_DENORM_MIN__", "((double)4.94065645841246544176568792868221372e-324L)"),
+            ("__DBL_HAS_DENORM__", "1"),
+            ("__DBL_HAS_INFINITY__", "1"),
+            ("__DBL_HAS_QUIET_NAN__", "1"),
+            ("__LDBL_MANT_DIG__", "53"),
+            ("__LDBL_DIG__", "15"),
+            ("__LDBL_DECIMAL_DIG__", "17"),
+            ("__LDBL_MIN_EXP__", "(-1021)"),
+            ("__LDBL_MIN_10_EXP__", "(-307)"),
+            ("__LDBL_MAX_EXP__", "1024"),
+            ("__LDBL_MAX_10_EXP__", "308"),
+            ("__LDBL_MAX__", "1.79769313486231570814527423731704357e+308L"),
+            ("__LDBL_NORM_MAX__", "1.79769313486231570814527423731704357e+308L"),
+            ("__LDBL_MIN__", "2.22507385850720138309023271381382843e-308L"),
+            ("__LDBL_EPSILON__", "2.22044604925031308084726333618164062e-16L"),
+            ("__LDBL_DENORM_MIN__", "4.94065645841246544176568792868221372e-324L"),
+            ("__LDBL_HAS_DENORM__", "1"),
+            ("__LDBL_HAS_INFINITY__", "1"),
+            ("__LDBL_HAS_QUIET_NAN__", "1"),
         ];
         let mut out: Vec<(String, String)> = host_gnuc().to_vec();
         out.extend(common.iter().chain(arch).map(|(k, v)| (k.to_string(), v.to_string())));
@@ -286,6 +337,19 @@ fn find_preprocessor() -> Option<(PathBuf, Vec<String>)> {
     None
 }
 
+/// Floating builtins without arguments that matter, as constant expressions.
+const BUILTIN_CONSTANTS: &[(&str, &str)] = &[
+    ("__builtin_inf()", "(1e999)"),
+    ("__builtin_inff()", "(1e999f)"),
+    ("__builtin_infl()", "(1e999L)"),
+    ("__builtin_huge_val()", "(1e999)"),
+    ("__builtin_huge_valf()", "(1e999f)"),
+    ("__builtin_huge_vall()", "(1e999L)"),
+    ("__builtin_nan(payload)", "(0.0 / 0.0)"),
+    ("__builtin_nanf(payload)", "(0.0f / 0.0f)"),
+    ("__builtin_nanl(payload)", "(0.0L / 0.0L)"),
+];
+
 /// Runs the preprocessor on `path` (when given and readable) or on `text` through stdin.
 /// Returns its output (with line markers).
 pub fn run(name: &str, path: Option<&Path>, text: &str, opts: &Options) -> Result<String, Error> {
@@ -323,6 +387,12 @@ pub fn run(name: &str, path: Option<&Path>, text: &str, opts: &Options) -> Resul
     args.push("-isystem".into());
     args.push(dir.path().display().to_string());
     let shim = Some(dir);
+    // <math.h>'s INFINITY, NAN and HUGE_VAL expand to `(__builtin_inff ())`, which
+    // tree-sitter reads as a cast to a function type when an operator follows: constant
+    // expressions with the same values instead (`__builtin_nan`'s payload is not kept).
+    for (call, value) in BUILTIN_CONSTANTS {
+        args.push(format!("-D{call}={value}"));
+    }
     for d in &opts.defines {
         args.push(format!("-D{d}"));
     }

@@ -204,7 +204,10 @@ impl<'p> Symex<'p> {
         let mut approx = false;
         let ptr_args = args.iter().any(|a| a.ty.is_pointer() || matches!(a.ty, Type::Array(..)));
         let const_arg = |i: usize| vals.get(i).and_then(|v| v.first()).and_then(|b| as_const(b));
+        let math = self.math_call(name, args, &vals);
+        let result_ty = math.as_ref().map(|m| m.1.clone());
         let result: Option<Bv> = match name {
+            _ if math.is_some() => math.map(|m| m.0),
             "malloc" | "__builtin_malloc" | "alloca" | "__builtin_alloca" | "valloc" | "calloc" | "realloc" => {
                 let n = self.objects.len();
                 let init = if name == "calloc" { ObjInit::Zero } else { ObjInit::Nondet };
@@ -333,11 +336,18 @@ impl<'p> Symex<'p> {
             self.warn(loc, &format!("call of external function `{name}`: its effects on memory are not modelled"));
             self.approximate = true;
         }
+        // A result the engine does not know is arbitrary: a counterexample through it (or
+        // through memory the call may have written) is not known to be real. The C library's
+        // own sources of arbitrary values are exact as they are.
+        let arbitrary_source = name.starts_with("__VERIFIER_nondet_") || matches!(name, "rand" | "random" | "time");
+        if approx || (dest.is_some() && result.is_none() && !arbitrary_source) {
+            self.arbitrary_unless(Lit::FALSE, &format!("calls `{name}`, whose effects are not modelled"));
+        }
         self.step(loc, RawKind::Call { func: name.to_string(), approx });
         if let Some(d) = dest {
             let v = match result {
                 Some(r) if d.ty.is_scalar() => {
-                    let from = if r.len() == PTR_BITS { Type::ptr_to(Type::Void) } else { Type::INT };
+                    let from = result_ty.unwrap_or_else(|| if r.len() == PTR_BITS { Type::ptr_to(Type::Void) } else { Type::INT });
                     vec![self.convert(&r, &from, &d.ty)]
                 }
                 _ => self.nondet_value(&d.ty),

@@ -67,37 +67,44 @@ impl<'p> Symex<'p> {
 
     /// Scalar conversion from `from` to `to` (C casts and implicit conversions).
     pub fn convert(&mut self, v: &Bv, from: &Type, to: &Type) -> Bv {
-        match to {
-            Type::Void => vec![],
-            Type::Bool => {
-                if matches!(from, Type::Bool) {
-                    return v.clone();
-                }
+        match (from, to) {
+            (_, Type::Void) => vec![],
+            (Type::Bool, Type::Bool) => v.clone(),
+            (Type::Float { bits }, Type::Bool) => {
+                let z = self.sat.fp_is_zero(Format::of_width(*bits as usize), v);
+                vec![!z]
+            }
+            (_, Type::Bool) => {
                 let z = self.sat.bv_is_zero(v);
                 vec![!z]
             }
-            Type::Float { bits } => {
-                if matches!(from, Type::Float { bits: b } if b == bits) {
-                    v.clone()
-                } else if as_const(v) == Some(0) {
-                    bv::constant(0, *bits as usize)
-                } else {
-                    self.sat.fresh_bv(*bits as usize)
-                }
+            (Type::Float { bits: b }, Type::Float { bits }) => {
+                self.sat.fp_convert(Format::of_width(*b as usize), Format::of_width(*bits as usize), v)
             }
-            Type::Int { .. } | Type::Ptr(_) | Type::Func(_) | Type::Array(..) | Type::Struct(_) => {
+            (_, Type::Float { bits }) => self.sat.fp_from_int(Format::of_width(*bits as usize), v, is_signed(from)),
+            (Type::Float { bits }, _) => {
                 let w = width(to);
-                match from {
-                    Type::Float { .. } => {
-                        if as_const(v) == Some(0) {
-                            bv::constant(0, w)
-                        } else {
-                            self.sat.fresh_bv(w)
-                        }
-                    }
-                    _ => self.sat.bv_resize(v, w, is_signed(from)),
+                let (r, ok) = self.sat.fp_to_int(Format::of_width(*bits as usize), v, w, is_signed(to));
+                // Out of range (or NaN, an infinity) the result is undefined: any value, and
+                // a counterexample that relies on it is not one.
+                if ok == Lit::TRUE {
+                    return r;
                 }
+                self.arbitrary_unless(ok, "converts a floating value out of the range of its integer type (undefined behaviour)");
+                let any = self.sat.fresh_bv(w);
+                self.sat.bv_ite(ok, &r, &any)
             }
+            _ => self.sat.bv_resize(v, width(to), is_signed(from)),
+        }
+    }
+
+    /// The value just computed is C's only when `ok` holds on the current path: otherwise
+    /// it is arbitrary (undefined behaviour, an unmodelled function), and a counterexample
+    /// through it is not known to be one (see `approx_sites`).
+    pub(super) fn arbitrary_unless(&mut self, ok: Lit, what: &str) {
+        let g = self.sat.and(self.state.guard, !ok);
+        if g != Lit::FALSE {
+            self.approx_sites.push(ApproxSite { guard: g, loc: self.cur_loc, what: what.to_string() });
         }
     }
 
@@ -106,12 +113,10 @@ impl<'p> Symex<'p> {
         Ok(match &e.kind {
             ExprKind::Const(c) => vec![bv::constant_i(*c, width(ty))],
             ExprKind::FloatConst(s) => {
-                let w = width(ty);
-                match s.trim_end_matches(['f', 'F', 'l', 'L']).parse::<f64>() {
-                    Ok(x) if x == 0.0 => vec![bv::constant(0, w)],
-                    Ok(x) if w == 64 => vec![bv::constant(x.to_bits() as u128, 64)],
-                    Ok(x) if w == 32 => vec![bv::constant((x as f32).to_bits() as u128, 32)],
-                    _ => vec![self.sat.fresh_bv(w)],
+                let f = Format::of_width(width(ty));
+                match float_literal(s, f == Format::SINGLE) {
+                    Some(x) => vec![f.from_f64(x)],
+                    None => vec![self.sat.fresh_bv(width(ty))],
                 }
             }
             ExprKind::Str(s) => {
@@ -181,8 +186,8 @@ impl<'p> Symex<'p> {
                 let r = match op {
                     UnOp::Neg => {
                         let v = self.eval_as(a, ty)?;
-                        if matches!(ty, Type::Float { .. }) {
-                            self.sat.fresh_bv(v.len())
+                        if let Type::Float { bits } = ty {
+                            self.sat.fp_neg(Format::of_width(*bits as usize), &v)
                         } else {
                             self.sat.bv_neg(&v)
                         }
@@ -243,20 +248,19 @@ impl<'p> Symex<'p> {
                 let (x, y, signed) = if decays(&a.ty) || decays(&b.ty) {
                     let p = Type::ptr_to(Type::Void);
                     (self.eval_as(a, &p)?, self.eval_as(b, &p)?, false)
-                } else if matches!(a.ty, Type::Float { .. }) || matches!(b.ty, Type::Float { .. }) {
-                    let va = self.eval_scalar(a)?;
-                    let vb = self.eval_scalar(b)?;
-                    let r = if op == Eq && va == vb {
-                        Lit::TRUE
-                    } else if let (Some(x), Some(y)) = (as_const(&va), as_const(&vb)) {
-                        // Constant floats of equal width: compare exactly for (in)equality only.
-                        match op {
-                            Eq if va.len() == vb.len() => Lit::from_bool(x == y),
-                            Ne if va.len() == vb.len() => Lit::from_bool(x != y),
-                            _ => self.sat.fresh(),
-                        }
-                    } else {
-                        self.sat.fresh()
+                } else if let Some(bits) = float_bits(&a.ty, &b.ty) {
+                    let ct = Type::Float { bits };
+                    let f = Format::of_width(bits as usize);
+                    let x = self.eval_as(a, &ct)?;
+                    let y = self.eval_as(b, &ct)?;
+                    let r = match op {
+                        Eq => self.sat.fp_eq(f, &x, &y),
+                        Ne => !self.sat.fp_eq(f, &x, &y),
+                        Lt => self.sat.fp_lt(f, &x, &y),
+                        Gt => self.sat.fp_lt(f, &y, &x),
+                        Le => self.sat.fp_le(f, &x, &y),
+                        Ge => self.sat.fp_le(f, &y, &x),
+                        _ => unreachable!(),
                     };
                     return Ok(self.convert(&vec![r], &Type::Bool, ty));
                 } else {
@@ -302,10 +306,18 @@ impl<'p> Symex<'p> {
             let r = self.ptr_add(&pv, &iv, is_signed(&ie.ty), stride as u128, op == Sub);
             return Ok(self.convert(&r, &p, ty));
         }
-        if matches!(ty, Type::Float { .. }) {
-            self.eval(a)?;
-            self.eval(b)?;
-            return Ok(self.sat.fresh_bv(width(ty)));
+        if let Type::Float { bits } = ty {
+            let f = Format::of_width(*bits as usize);
+            let x = self.eval_as(a, ty)?;
+            let y = self.eval_as(b, ty)?;
+            return Ok(match op {
+                Add => self.sat.fp_add(f, &x, &y, false),
+                Sub => self.sat.fp_add(f, &x, &y, true),
+                Mul => self.sat.fp_mul(f, &x, &y),
+                Div => self.sat.fp_div(f, &x, &y),
+                // Not C (`%` and the bitwise operators take integers): the front end rejects it.
+                _ => return Err(Error::Internal(format!("floating operands of {op:?}"))),
+            });
         }
         let rt = if matches!(ty, Type::Bool) { Type::INT } else { ty.clone() };
         let signed = is_signed(&rt);
@@ -328,11 +340,13 @@ impl<'p> Symex<'p> {
                     Div | Rem => {
                         let (q, m) = if signed { self.sat.bv_sdivrem(&x, &y) } else { self.sat.bv_udivrem(&x, &y) };
                         let r = if op == Div { q } else { m };
-                        // Division by zero yields an unconstrained value.
+                        // Division by zero is undefined: any value, and a counterexample
+                        // through it is not one.
                         let z = self.sat.bv_is_zero(&y);
                         if z == Lit::FALSE {
                             r
                         } else {
+                            self.arbitrary_unless(!z, "divides by zero (undefined behaviour)");
                             let nd = self.sat.fresh_bv(r.len());
                             self.sat.bv_ite(z, &nd, &r)
                         }
@@ -342,6 +356,16 @@ impl<'p> Symex<'p> {
             }
         };
         Ok(self.convert(&r, &rt, ty))
+    }
+}
+
+/// The floating type two operands are compared in, when one of them is floating: the
+/// wider one.
+fn float_bits(a: &Type, b: &Type) -> Option<u8> {
+    match (a, b) {
+        (Type::Float { bits: x }, Type::Float { bits: y }) => Some(*x.max(y)),
+        (Type::Float { bits }, _) | (_, Type::Float { bits }) => Some(*bits),
+        _ => None,
     }
 }
 
@@ -367,4 +391,36 @@ pub fn common_type(a: &Type, b: &Type) -> Type {
         }
         _ => Type::INT,
     }
+}
+
+/// The value of a C floating constant (decimal or hexadecimal, any suffix), rounded once to
+/// the format (`single`: binary32, else binary64).
+pub fn float_literal(text: &str, single: bool) -> Option<f64> {
+    let t = text.trim().trim_end_matches(['f', 'F', 'l', 'L']);
+    let (neg, t) = match t.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    let v = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        // Hexadecimal: an exact binary fraction, rounded by the host (to binary64 first:
+        // exact for up to 53 significant bits, the constants real code writes).
+        let (m, e) = h.split_once(['p', 'P'])?;
+        let e: i32 = e.parse().ok()?;
+        let (int, frac) = m.split_once('.').unwrap_or((m, ""));
+        let mut x = 0f64;
+        for c in int.chars().chain(frac.chars()) {
+            x = x * 16.0 + c.to_digit(16)? as f64;
+        }
+        let v = x * 2f64.powi(e - 4 * frac.len() as i32);
+        if single {
+            v as f32 as f64
+        } else {
+            v
+        }
+    } else if single {
+        t.parse::<f32>().ok()? as f64
+    } else {
+        t.parse::<f64>().ok()?
+    };
+    Some(if neg { -v } else { v })
 }

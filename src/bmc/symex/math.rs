@@ -1,0 +1,166 @@
+//! The `<math.h>` functions SV-COMP tasks and real code use, bit-precise over
+//! [`super::super::fp`]: classification (also glibc's `__isnan`-style names and GCC's
+//! type-generic builtins, which `<math.h>`'s macros expand to), `fabs`, `copysign`, `sqrt`,
+//! `fmin`/`fmax`, `floor`/`ceil`/`trunc`/`round`, infinities and NaNs. Any other math
+//! function is an unmodelled call (its result arbitrary, see `approx_sites`).
+
+use super::super::fp::{Format, Integral};
+use super::*;
+
+/// The names handled here (without `__builtin_`), for the points-to analysis's list of
+/// calls without effects on memory.
+pub const CALLS: &[&str] = &[
+    "fabs", "fabsf", "fabsl", "copysign", "copysignf", "copysignl", "sqrt", "sqrtf", "sqrtl", "fmin", "fminf", "fminl",
+    "fmax", "fmaxf", "fmaxl", "floor", "floorf", "floorl", "ceil", "ceilf", "ceill", "trunc", "truncf", "truncl", "round",
+    "roundf", "roundl", "inf", "inff", "infl", "huge_val", "huge_valf", "huge_vall", "nan", "nanf", "nanl", "isnan",
+    "isinf", "isinf_sign", "isfinite", "finite", "isnormal", "signbit", "fpclassify", "__isnan", "__isnanf", "__isnanl",
+    "__isinf", "__isinff", "__isinfl", "__finite", "__finitef", "__finitel", "__signbit", "__signbitf", "__signbitl",
+    "__fpclassify", "__fpclassifyf", "__fpclassifyl",
+];
+
+/// glibc's `FP_*` classes (`<math.h>`), as `__fpclassify` returns them.
+const FP_NAN: u128 = 0;
+const FP_INFINITE: u128 = 1;
+const FP_ZERO: u128 = 2;
+const FP_SUBNORMAL: u128 = 3;
+const FP_NORMAL: u128 = 4;
+
+impl<'p> Symex<'p> {
+    /// The result of a math function and its type, or `None` when `name` is not one of
+    /// [`CALLS`] or its arguments do not fit.
+    pub(super) fn math_call(&mut self, name: &str, args: &[Expr], vals: &[Value]) -> Option<(Bv, Type)> {
+        let name = name.strip_prefix("__builtin_").unwrap_or(name);
+        if !CALLS.contains(&name) {
+            return None;
+        }
+        // The floating type a function of the family computes in: `f` single, `l` long
+        // double, else double; glibc's `__isnanf`-style names likewise.
+        let suffixed = |base: &str| -> Option<Type> {
+            let rest = name.strip_prefix(base)?;
+            Some(Type::Float {
+                bits: match rest {
+                    "" => 64,
+                    "f" => 32,
+                    "l" => 128,
+                    _ => return None,
+                },
+            })
+        };
+        let arg = |s: &mut Self, i: usize, ty: &Type| -> Option<Bv> {
+            let v = vals.get(i)?.first()?;
+            Some(s.convert(v, &args[i].ty, ty))
+        };
+        let int = |b: Lit| {
+            let mut v = bv::constant(0, 32);
+            v[0] = b;
+            (v, Type::INT)
+        };
+        // Type-generic classification: the argument's own type (unprototyped).
+        let generic = |s: &mut Self, i: usize| -> Option<(Format, Bv)> {
+            let ty = match &args.get(i)?.ty {
+                Type::Float { bits } => Type::Float { bits: *bits },
+                _ => Type::Float { bits: 64 },
+            };
+            let v = arg(s, i, &ty)?;
+            let Type::Float { bits } = ty else { unreachable!() };
+            Some((Format::of_width(bits as usize), v))
+        };
+        // glibc's names take their argument as the suffix says; the builtins are generic.
+        let (f, x) = match ["__isnan", "__isinf", "__finite", "__signbit", "__fpclassify"].iter().find_map(|b| suffixed(b)) {
+            Some(ty) => {
+                let Type::Float { bits } = ty else { unreachable!() };
+                (Format::of_width(bits as usize), arg(self, 0, &ty)?)
+            }
+            None if matches!(name, "isnan" | "isinf" | "isinf_sign" | "isfinite" | "finite" | "isnormal" | "signbit") => {
+                generic(self, 0)?
+            }
+            None if name == "fpclassify" => generic(self, 5)?,
+            None => {
+                let base = ["fabs", "copysign", "sqrt", "fmin", "fmax", "floor", "ceil", "trunc", "round", "inf", "huge_val", "nan"]
+                    .into_iter()
+                    .find(|b| suffixed(b).is_some())?;
+                let ty = suffixed(base)?;
+                let Type::Float { bits } = ty else { unreachable!() };
+                let f = Format::of_width(bits as usize);
+                let r = match base {
+                    "inf" | "huge_val" => f.infinity(false),
+                    "nan" => f.nan(),
+                    "fabs" => {
+                        let x = arg(self, 0, &ty)?;
+                        self.sat.fp_abs(f, &x)
+                    }
+                    "sqrt" => {
+                        let x = arg(self, 0, &ty)?;
+                        self.sat.fp_sqrt(f, &x)
+                    }
+                    "copysign" | "fmin" | "fmax" => {
+                        let x = arg(self, 0, &ty)?;
+                        let y = arg(self, 1, &ty)?;
+                        match base {
+                            "copysign" => self.sat.fp_copysign(f, &x, &y),
+                            _ => {
+                                // A NaN operand gives the other one (C11 F.10.9.2-3).
+                                let x_nan = self.sat.fp_is_nan(f, &x);
+                                let y_nan = self.sat.fp_is_nan(f, &y);
+                                let lt = if base == "fmin" { self.sat.fp_lt(f, &y, &x) } else { self.sat.fp_lt(f, &x, &y) };
+                                let pick_y = self.sat.or(x_nan, lt);
+                                let pick_y = self.sat.and(pick_y, !y_nan);
+                                self.sat.bv_ite(pick_y, &y, &x)
+                            }
+                        }
+                    }
+                    _ => {
+                        let x = arg(self, 0, &ty)?;
+                        let mode = match base {
+                            "floor" => Integral::Floor,
+                            "ceil" => Integral::Ceil,
+                            "trunc" => Integral::Trunc,
+                            _ => Integral::Round,
+                        };
+                        self.sat.fp_integral(f, &x, mode)
+                    }
+                };
+                return Some((r, ty));
+            }
+        };
+        let nan = self.sat.fp_is_nan(f, &x);
+        let inf = self.sat.fp_is_inf(f, &x);
+        let sign = x[f.exp + f.frac];
+        Some(match name {
+            n if n.starts_with("__isnan") || n == "isnan" => int(nan),
+            // glibc's `__isinf` and GCC's `isinf_sign` say which infinity.
+            n if n.starts_with("__isinf") || n == "isinf_sign" => {
+                let one = bv::constant(1, 32);
+                let minus = bv::constant_i(-1, 32);
+                let signed = self.sat.bv_ite(sign, &minus, &one);
+                (self.sat.bv_ite(inf, &signed, &bv::constant(0, 32)), Type::INT)
+            }
+            "isinf" => int(inf),
+            n if n.starts_with("__finite") || n == "isfinite" || n == "finite" => {
+                let special = self.sat.or(nan, inf);
+                int(!special)
+            }
+            "isnormal" => int(self.sat.fp_is_normal(f, &x)),
+            n if n.starts_with("__signbit") || n == "signbit" => int(sign),
+            _ => {
+                // fpclassify: glibc's function returns the FP_* constants; GCC's builtin the
+                // first five arguments, in that order (nan, infinite, normal, subnormal, zero).
+                let class = |s: &mut Self, i: usize, c: u128| -> Option<Bv> {
+                    if name == "fpclassify" {
+                        arg(s, i, &Type::INT)
+                    } else {
+                        Some(bv::constant(c, 32))
+                    }
+                };
+                let (c_nan, c_inf, c_norm, c_sub, c_zero) =
+                    (class(self, 0, FP_NAN)?, class(self, 1, FP_INFINITE)?, class(self, 2, FP_NORMAL)?, class(self, 3, FP_SUBNORMAL)?, class(self, 4, FP_ZERO)?);
+                let zero = self.sat.fp_is_zero(f, &x);
+                let normal = self.sat.fp_is_normal(f, &x);
+                let r = self.sat.bv_ite(normal, &c_norm, &c_sub);
+                let r = self.sat.bv_ite(zero, &c_zero, &r);
+                let r = self.sat.bv_ite(inf, &c_inf, &r);
+                (self.sat.bv_ite(nan, &c_nan, &r), Type::INT)
+            }
+        })
+    }
+}
