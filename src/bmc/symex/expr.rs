@@ -411,7 +411,9 @@ pub fn float_literal(text: &str, single: bool) -> Option<f64> {
         for c in int.chars().chain(frac.chars()) {
             x = x * 16.0 + c.to_digit(16)? as f64;
         }
-        let v = x * 2f64.powi(e - 4 * frac.len() as i32);
+        // Scaled in two steps: 2^-1074 itself is below what one power of two reaches.
+        let e = e - 4 * frac.len() as i32;
+        let v = x * 2f64.powi(e / 2) * 2f64.powi(e - e / 2);
         if single {
             v as f32 as f64
         } else {
@@ -423,4 +425,23 @@ pub fn float_literal(text: &str, single: bool) -> Option<f64> {
         t.parse::<f64>().ok()?
     };
     Some(if neg { -v } else { v })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::float_literal;
+
+    #[test]
+    fn float_literals_round_once_to_their_type() {
+        assert_eq!(float_literal("0x1.8p3", false), Some(12.0));
+        assert_eq!(float_literal("0X.8P-1f", true), Some(0.25));
+        assert_eq!(float_literal("-0x1p-1074", false), Some(-f64::from_bits(1)));
+        // 0.1f is the binary32 value nearest to 0.1, not binary64's 0.1 rounded again.
+        assert_eq!(float_literal("0.1f", true), Some(0.1f32 as f64));
+        assert_eq!(float_literal("1e999", false), Some(f64::INFINITY));
+        assert_eq!(float_literal("1.5L", false), Some(1.5));
+        assert_eq!(float_literal("2.", false), Some(2.0));
+        assert_eq!(float_literal(".5e1", false), Some(5.0));
+        assert_eq!(float_literal("0x1.pz", false), None);
+    }
 }
