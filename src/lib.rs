@@ -34,3 +34,5 @@ pub mod guard;
 pub mod verify;
 pub mod trace;
 pub mod output;
+#[doc(hidden)]
+pub mod fuzzing;

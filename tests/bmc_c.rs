@@ -601,3 +601,31 @@ fn c_a_real_violation_is_preferred_to_an_unwinding_assertion() {
     let o = unsafe_(&src.replace("n != -12345", "1"), 1);
     assert_eq!(o.failed.expect("failed").kind, PropertyKind::UnwindingAssertion);
 }
+
+/// `(x) - y * z` is what macro expansion makes of `#define N (x)` … `N - y * z`; tree-sitter
+/// reads the parenthesised name as a cast of `-y`, which binds tighter than `*`: the front
+/// end groups such chains again by C's precedences (it once computed `(x - y) * z`).
+#[test]
+fn c_a_parenthesised_name_before_an_operator_keeps_c_precedence() {
+    let body = |cond: &str| {
+        format!(
+            r#"int f(void) {{ return 3; }}
+            int main() {{
+                int x = 10, y = 2, z = 3;
+                int a = (x) - y * z;
+                int b = (x) + y * z - 1;
+                int c = (x) - y * z == 4;
+                int d = (x) & y == 2;
+                int e = (x) - y - z;
+                int g = (x) - y * f() / 3 + 1;
+                int h = (x) - y * z && (x) + y << 1;
+                int k = (x) * y + z;
+                __VERIFIER_assert({cond});
+                return 0;
+            }}"#
+        )
+    };
+    safe(&body("a == 4 && b == 15 && c == 1 && d == 0 && e == 5 && g == 9 && h == 1 && k == 23"), 1);
+    let o = unsafe_(&body("a == 12"), 1);
+    assert!(o.failed.is_some());
+}

@@ -49,11 +49,23 @@
 //!   Conversions truncate or sign/zero-extend by the source type; `_Bool` normalises to 0/1.
 //! * **Shifts** by a negative amount or by the width or more give 0 (`>>` of a negative
 //!   signed value: all sign bits). `>>` on signed types is arithmetic.
-//! * **Division and remainder by zero** yield an unconstrained value (no property);
-//!   `INT_MIN / -1` wraps to `INT_MIN` (remainder 0); division truncates toward zero.
-//! * **Floating point** is not reasoned about: float values are opaque bit patterns; any
-//!   arithmetic, comparison (except on identical constants) or int/float conversion of a
-//!   non-zero value is unconstrained. Results involving floats are over-approximate.
+//! * **Division and remainder by zero** (undefined) yield an unconstrained value, recorded as
+//!   an approximation site (see below); `INT_MIN / -1` wraps to `INT_MIN` (remainder 0);
+//!   division truncates toward zero.
+//! * **Floating point** is IEEE 754, bit-precise ([`fp`]): `float` binary32, `double`
+//!   binary64, `long double` computed as binary64 in its 16-byte storage; round to nearest
+//!   even only (`fesetround` is not modelled); subnormals, infinities, NaNs and `-0.0` as the
+//!   standard says. A float-to-integer conversion out of range (undefined) is an
+//!   approximation site. `<math.h>`: see `symex/math.rs`; other math functions are
+//!   unmodelled calls.
+//! * **Approximation sites.** Where the engine's value is not C's — undefined behaviour, the
+//!   result of a function without a body or a model (other than `rand`, `random`, `time`
+//!   and `__VERIFIER_nondet_*`, which are arbitrary anyway) — symbolic execution records the
+//!   condition under which the path passes there. A counterexample that passes one is not
+//!   reported: the solver searches again for a violation that passes none, and if there is
+//!   none (or the search runs out of time) the verdict is `Unknown`, naming the site. A
+//!   violation on a path that calls an unmodelled function unconditionally is thus always
+//!   `Unknown`, even when it does not depend on the result.
 //! * **Memory** is a set of objects made of scalar cells (see [`layout`]); pointers are
 //!   (object, cell offset). Out-of-bounds and null dereferences are not checked: a read
 //!   outside any object yields an unconstrained value and a write there is lost only for
@@ -64,9 +76,10 @@
 //! * **Uninitialised** locals are unconstrained; globals are zero unless initialised;
 //!   `malloc` never fails and returns fresh, unconstrained memory (each read of a cell never
 //!   written is unconstrained on its own); `calloc` memory is zero; `free` does nothing.
-//! * **External functions** without a body return an unconstrained value; their possible
-//!   writes through pointer arguments are ignored (a warning is emitted and a `Safe`
-//!   verdict is then reported as not complete).
+//! * **External functions** without a body return an unconstrained value (an approximation
+//!   site when the result is used); their possible writes through pointer arguments are
+//!   ignored (a warning is emitted, a `Safe` verdict is then reported as not complete, and
+//!   the call is an approximation site).
 //!   `scanf`, `sscanf`, `fscanf` are modelled for numeric conversions (`symex/scanf.rs`).
 //! * **Threads**: `pthread_create` (also in unwound loops: each unwinding is a new thread)
 //!   stores the new thread's number (1, 2, …; main is 0) in `*tid`; `pthread_join` waits for

@@ -247,6 +247,37 @@ fn binop_of(op: &str) -> Option<BinOp> {
     })
 }
 
+/// A chain of binary operators grouped again (see `Lowerer::regroup_misparsed`).
+enum Regrouped<'t> {
+    /// The name tree-sitter took for a type (a `type_identifier` node).
+    Name(Node<'t>),
+    Leaf(Node<'t>),
+    Binary(&'t str, Box<Regrouped<'t>>, Box<Regrouped<'t>>),
+}
+
+/// C's binding strength of a binary operator (higher binds tighter).
+fn precedence(op: &str) -> u8 {
+    match op {
+        "*" | "/" | "%" => 10,
+        "+" | "-" => 9,
+        "<<" | ">>" => 8,
+        "<" | "<=" | ">" | ">=" => 7,
+        "==" | "!=" => 6,
+        "&" => 5,
+        "^" => 4,
+        "|" => 3,
+        "&&" => 2,
+        "||" => 1,
+        _ => 0,
+    }
+}
+
+/// The left operand of a binary operator as the chain sees it: a parenthesised operand is
+/// a whole subtree, so the chain stops there (`None`).
+fn strip_parens_once(n: Node) -> Option<Node> {
+    (n.kind() != "parenthesized_expression").then_some(n)
+}
+
 /// Strips parentheses around an expression node.
 pub(super) fn strip_parens(mut n: Node) -> Node {
     while n.kind() == "parenthesized_expression" {
@@ -633,6 +664,9 @@ impl<'t> Lowerer<'t> {
         let op = n.child_by_field_name("operator").map(|o| self.text(o)).unwrap_or("");
         let ln = n.child_by_field_name("left").ok_or_else(|| self.syntax_err(n))?;
         let rn = n.child_by_field_name("right").ok_or_else(|| self.syntax_err(n))?;
+        if let Some(tree) = self.regroup_misparsed(n) {
+            return self.lower_regrouped(&tree, n);
+        }
         if op == "&&" || op == "||" {
             return self.logical(n, op == "&&", ln, rn);
         }
@@ -963,6 +997,83 @@ impl<'t> Lowerer<'t> {
         })
     }
 
+    /// A cast tree-sitter made of `(x) - y` (see [`Self::cast`]): the identifier, the
+    /// binary operator the unary one really is, and its right operand.
+    fn misparsed_parts(&self, n: Node<'t>) -> Option<(Node<'t>, &'t str, Node<'t>)> {
+        if n.kind() != "cast_expression" {
+            return None;
+        }
+        let id = typedesc_ident(n.child_by_field_name("type")?)?;
+        let name = self.text(id);
+        if self.is_typedef_name(name) || self.lookup_ord(name).is_none() {
+            return None;
+        }
+        let vn = n.child_by_field_name("value")?;
+        if !matches!(vn.kind(), "unary_expression" | "pointer_expression") {
+            return None;
+        }
+        let op = self.text(vn.child_by_field_name("operator")?);
+        let operand = vn.child_by_field_name("argument")?;
+        matches!(op, "-" | "+" | "*" | "&").then_some((id, op, operand))
+    }
+
+    /// `(x) - y * z` reaches us as `((x) -y) * z`: the misread cast binds tighter than the
+    /// operators after it. When the leftmost operand of the chain of binary operators at `n`
+    /// is such a cast and an operator after it binds tighter than the one the cast hides,
+    /// the chain is grouped again by C's precedences (operands other than `x` and `y` are
+    /// whole subtrees already).
+    fn regroup_misparsed(&self, n: Node<'t>) -> Option<Regrouped<'t>> {
+        let mut rights = vec![];
+        let mut cur = n;
+        while cur.kind() == "binary_expression" {
+            let op = self.text(cur.child_by_field_name("operator")?);
+            if matches!(op, "&&" | "||") {
+                // Lowered with short-circuits; their left operand is regrouped on its own.
+                return None;
+            }
+            rights.push((op, cur.child_by_field_name("right")?));
+            cur = strip_parens_once(cur.child_by_field_name("left")?)?;
+        }
+        let (id, op1, y) = self.misparsed_parts(cur)?;
+        rights.reverse();
+        if precedence(rights.first()?.0) <= precedence(op1) {
+            return None;
+        }
+        // Operator-precedence parsing of x op1 y op2 r2 ... (all left-associative).
+        let mut operands = vec![Regrouped::Name(id), Regrouped::Leaf(y)];
+        let mut ops: Vec<&'t str> = vec![op1];
+        let reduce = |operands: &mut Vec<Regrouped<'t>>, ops: &mut Vec<&'t str>| {
+            let (b, a, op) = (operands.pop().unwrap(), operands.pop().unwrap(), ops.pop().unwrap());
+            operands.push(Regrouped::Binary(op, Box::new(a), Box::new(b)));
+        };
+        for (op, r) in rights {
+            while ops.last().is_some_and(|top| precedence(top) >= precedence(op)) {
+                reduce(&mut operands, &mut ops);
+            }
+            ops.push(op);
+            operands.push(Regrouped::Leaf(r));
+        }
+        while !ops.is_empty() {
+            reduce(&mut operands, &mut ops);
+        }
+        operands.pop()
+    }
+
+    fn lower_regrouped(&mut self, t: &Regrouped<'t>, at: Node<'t>) -> R<Expr> {
+        match t {
+            Regrouped::Leaf(n) => self.rvalue(*n),
+            Regrouped::Name(n) => self.ident(*n),
+            Regrouped::Binary(op, a, b) => {
+                let bop = binop_of(op).ok_or_else(|| self.unsupported(at, format!("operator `{op}`")))?;
+                let l = self.lower_regrouped(a, at)?;
+                let m = self.mark();
+                let r = self.lower_regrouped(b, at)?;
+                let l = self.spill(l, m, at)?;
+                self.arith(bop, l, r, at)
+            }
+        }
+    }
+
     fn misparsed_cast(&mut self, n: Node<'t>, id: Node<'t>, vn: Node<'t>) -> R<Expr> {
         let (op, operand) = match vn.kind() {
             "unary_expression" | "pointer_expression" => {
@@ -978,7 +1089,7 @@ impl<'t> Lowerer<'t> {
             "&" => BinOp::BitAnd,
             _ => return Err(Error::syntax(self.loc(n), format!("`{}` is not a type", self.text(id)))),
         };
-        let l = self.rvalue(id)?;
+        let l = self.ident(id)?;
         let m = self.mark();
         let r = self.rvalue(operand)?;
         let l = self.spill(l, m, id)?;

@@ -2,7 +2,8 @@
 //! [`super::super::fp`]: classification (also glibc's `__isnan`-style names and GCC's
 //! type-generic builtins, which `<math.h>`'s macros expand to), `fabs`, `copysign`, `sqrt`,
 //! `fmin`/`fmax`, `floor`/`ceil`/`trunc`/`round`, infinities and NaNs. Any other math
-//! function is an unmodelled call (its result arbitrary, see `approx_sites`).
+//! function is an unmodelled call (its result arbitrary, see `approx_sites`). Also
+//! `<stdlib.h>`'s `abs`, `labs`, `llabs`.
 
 use super::super::fp::{Format, Integral};
 use super::*;
@@ -15,7 +16,7 @@ pub const CALLS: &[&str] = &[
     "roundf", "roundl", "inf", "inff", "infl", "huge_val", "huge_valf", "huge_vall", "nan", "nanf", "nanl", "isnan",
     "isinf", "isinf_sign", "isfinite", "finite", "isnormal", "signbit", "fpclassify", "__isnan", "__isnanf", "__isnanl",
     "__isinf", "__isinff", "__isinfl", "__finite", "__finitef", "__finitel", "__signbit", "__signbitf", "__signbitl",
-    "__fpclassify", "__fpclassifyf", "__fpclassifyl",
+    "__fpclassify", "__fpclassifyf", "__fpclassifyl", "abs", "labs", "llabs",
 ];
 
 /// glibc's `FP_*` classes (`<math.h>`), as `__fpclassify` returns them.
@@ -32,6 +33,13 @@ impl<'p> Symex<'p> {
         let name = name.strip_prefix("__builtin_").unwrap_or(name);
         if !CALLS.contains(&name) {
             return None;
+        }
+        if let "abs" | "labs" | "llabs" = name {
+            // <stdlib.h>'s: |INT_MIN| (undefined) wraps to INT_MIN.
+            let ty = if name == "abs" { Type::INT } else { Type::LONG };
+            let x = self.convert(vals.first()?.first()?, &args.first()?.ty, &ty);
+            let minus = self.sat.bv_neg(&x);
+            return Some((self.sat.bv_ite(x[x.len() - 1], &minus, &x), ty));
         }
         // The floating type a function of the family computes in: `f` single, `l` long
         // double, else double; glibc's `__isnanf`-style names likewise.

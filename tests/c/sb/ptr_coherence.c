@@ -4,8 +4,8 @@
 #include <pthread.h>
 #include <assert.h>
 int x, z, a0, b0;
-int nondet(void);
-void *t0(void *a) { int *p = nondet() ? &x : &z; *p = 1; x = 2; return 0; }
+int __VERIFIER_nondet_int(void);
+void *t0(void *a) { int *p = __VERIFIER_nondet_int() ? &x : &z; *p = 1; x = 2; return 0; }
 void *t1(void *a) { a0 = x; b0 = x; return 0; }
 int main(void) {
   pthread_t p, q;

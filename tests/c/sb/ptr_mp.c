@@ -4,8 +4,8 @@
 #include <pthread.h>
 #include <assert.h>
 int data, z, flag, r0, r1;
-int nondet(void);
-void *t0(void *a) { int *p = nondet() ? &data : &z; *p = 1; flag = 1; return 0; }
+int __VERIFIER_nondet_int(void);
+void *t0(void *a) { int *p = __VERIFIER_nondet_int() ? &data : &z; *p = 1; flag = 1; return 0; }
 void *t1(void *a) { r0 = flag; r1 = data; return 0; }
 int main(void) {
   pthread_t p, q;

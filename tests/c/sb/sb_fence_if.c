@@ -5,9 +5,9 @@
 #include <pthread.h>
 #include <assert.h>
 int x, y, r0, r1;
-int nondet(void);
-void *t0(void *a) { x = 1; if (nondet()) __sync_synchronize(); r0 = y; return 0; }
-void *t1(void *a) { y = 1; if (nondet()) __sync_synchronize(); r1 = x; return 0; }
+int __VERIFIER_nondet_int(void);
+void *t0(void *a) { x = 1; if (__VERIFIER_nondet_int()) __sync_synchronize(); r0 = y; return 0; }
+void *t1(void *a) { y = 1; if (__VERIFIER_nondet_int()) __sync_synchronize(); r1 = x; return 0; }
 int main(void) {
   pthread_t a, b;
   pthread_create(&a, 0, t0, 0);
