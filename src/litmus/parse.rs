@@ -646,7 +646,8 @@ impl<'a> P<'a> {
                 i += 1;
                 continue;
             }
-            let two = if i + 1 < to { &t[i..i + 2] } else { "" };
+            // Bytes, not a string slice: the second byte may be inside a multi-byte character.
+            let two: &[u8] = if i + 1 < to { &b[i..i + 2] } else { b"" };
             let (kind, len) = match c {
                 b'(' => (TK::LParen, 1),
                 b')' => (TK::RParen, 1),
@@ -656,13 +657,17 @@ impl<'a> P<'a> {
                 b'=' => (TK::Eq, 1),
                 b'~' => (TK::Not, 1),
                 b';' => (TK::Semi, 1),
-                _ if two == "/\\" => (TK::And, 2),
-                _ if two == "\\/" => (TK::Or, 2),
+                _ if two == b"/\\" => (TK::And, 2),
+                _ if two == b"\\/" => (TK::Or, 2),
                 _ if (c as char).is_ascii_alphanumeric() || matches!(c, b'_' | b'%' | b'-' | b'$' | b'.') => {
                     let n = t[i..to].find(|ch: char| !(ch.is_ascii_alphanumeric() || matches!(ch, '_' | '%' | '-' | '$' | '.'))).unwrap_or(to - i);
                     (TK::Word, n)
                 }
-                _ => return Err(self.syntax(i, i + 1, format!("unexpected character `{}` in the final condition", c as char))),
+                _ => {
+                    // `i` is on a character boundary: only ASCII and whole words were skipped.
+                    let ch = t[i..].chars().next().unwrap_or('?');
+                    return Err(self.syntax(i, i + ch.len_utf8(), format!("unexpected character `{ch}` in the final condition")));
+                }
             };
             out.push(Tok { kind, start: i, end: i + len, text: t[i..i + len].to_string() });
             i += len;
