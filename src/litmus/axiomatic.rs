@@ -1189,17 +1189,25 @@ pub fn check(t: &Litmus, arch: &Arch, limits: &Limits) -> Result<AxResult, Error
                 ppo.extend(inf.ppo.iter().map(|&(i, j)| (b + i, b + j)));
                 dp.extend(inf.dp.iter().map(|&(i, j)| (b + i, b + j)));
             }
-            // Coherence: permutations of each location's writes after the initial one.
-            let per_loc: Vec<Vec<Vec<usize>>> = (0..locs.len())
-                .map(|l| {
-                    let ws: Vec<usize> = (locs.len()..n).filter(|&w| ev[w].dir == Dir::W && ev[w].loc == l).collect();
-                    permutations(&ws)
-                })
-                .collect();
+            // Coherence: permutations of each location's writes after the initial one (their
+            // number counted first: twelve writes to one location are 479 million orders).
+            let writes: Vec<Vec<usize>> =
+                (0..locs.len()).map(|l| (locs.len()..n).filter(|&w| ev[w].dir == Dir::W && ev[w].loc == l).collect()).collect();
+            let orders = writes.iter().try_fold(1u64, |acc, ws| (1..=ws.len() as u64).try_fold(acc, |a, k| a.checked_mul(k)));
+            if orders.is_none_or(|o| candidates.saturating_add(o) > limits.max_candidates) {
+                return unknown(format!("more than {} candidate executions", limits.max_candidates), candidates);
+            }
+            let per_loc: Vec<Vec<Vec<usize>>> = writes.iter().map(|ws| permutations(ws)).collect();
             let mut co_pick = vec![0usize; locs.len()];
             loop {
                 // ---- one coherence order
                 candidates += 1;
+                if candidates > limits.max_candidates {
+                    return unknown(format!("more than {} candidate executions", limits.max_candidates), candidates);
+                }
+                if candidates % 4096 == 0 && t0.elapsed() > limits.timeout {
+                    return unknown(format!("timeout after {candidates} candidate executions"), candidates);
+                }
                 let last: Vec<usize> = (0..locs.len()).map(|l| per_loc[l][co_pick[l]].last().copied().unwrap_or(l)).collect();
                 let regs: Vec<&BTreeMap<String, Val>> = chosen.iter().map(|r| &r.regs).collect();
                 let mem = |x: &str| match loc_id.get(x) {
