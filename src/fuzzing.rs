@@ -1,6 +1,7 @@
 //! The code paths the fuzzers drive (`fuzz/`, cargo-fuzz) with arbitrary bytes, shared with
 //! `tests/fuzz_regressions.rs`, which replays every input a fuzzer once crashed on. Any input
-//! must end in a result or an error: never a panic, never a hang (limits are small).
+//! must end in a result or an error (rendered as the CLI renders it): never a panic, never a
+//! hang (limits are small).
 
 use crate::arch::Arch;
 use crate::litmus::{axiomatic, gen, parse, translate};
@@ -19,7 +20,14 @@ pub fn c_frontend(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let mut map = SourceMap::default();
     let fopts = frontend::Options { preprocess: frontend::Preprocess::Never, ..Default::default() };
-    let Ok(prog) = frontend::load_str("fuzz.c", text, &fopts, &mut map) else { return };
+    let prog = match frontend::load_str("fuzz.c", text, &fopts, &mut map) {
+        Ok(p) => p,
+        Err(e) => {
+            // Rendered as the CLI renders it: its span slices the text.
+            let _ = e.render(&map, false);
+            return;
+        }
+    };
     let mut opts = pipeline::Options::default();
     opts.limits.max_cycles = 200;
     opts.limits.time_budget = Duration::from_millis(200);
@@ -40,7 +48,13 @@ pub fn c_frontend(data: &[u8]) {
 pub fn litmus_parser(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let mut map = SourceMap::default();
-    let Ok(t) = parse::parse_str("fuzz.litmus", text, &mut map) else { return };
+    let t = match parse::parse_str("fuzz.litmus", text, &mut map) {
+        Ok(t) => t,
+        Err(e) => {
+            let _ = e.render(&map, false);
+            return;
+        }
+    };
     let _ = gen::herd_text(&t);
     let _ = translate::translate(&t);
     let name = match t.arch {

@@ -336,10 +336,22 @@ impl<'a> P<'a> {
     }
 
     fn loc(&self, start: usize, end: usize) -> Loc {
+        // Byte offsets from the parser may fall inside a multi-byte character: widen the
+        // span to whole characters (a report slices the text there).
+        let o = self.orig;
+        let mut start = start.min(o.len());
+        while !o.is_char_boundary(start) {
+            start -= 1;
+        }
+        let mut end = end.clamp(start, o.len());
+        while !o.is_char_boundary(end) {
+            end += 1;
+        }
         let line = self.line_starts.partition_point(|&s| s <= start);
         let ls = self.line_starts[line - 1];
         let line_end = self.orig[start.min(self.orig.len())..].find('\n').map_or(self.orig.len(), |i| start + i);
-        Loc { file: self.file, line: line as u32, col: (start - ls) as u32, len: (end.min(line_end).max(start + 1) - start) as u32 }
+        let first = o[start..].chars().next().map_or(1, char::len_utf8);
+        Loc { file: self.file, line: line as u32, col: (start - ls) as u32, len: (end.min(line_end).max(start + first) - start) as u32 }
     }
 
     fn syntax(&self, start: usize, end: usize, msg: impl Into<String>) -> Error {
