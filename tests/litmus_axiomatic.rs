@@ -145,3 +145,20 @@ fn instrumentation_and_axiomatic_agree_on_x86() {
         assert!(j["tests"][0].get("engines_disagree").is_some() && j["tests"][0]["engine"] == "both");
     }
 }
+
+/// Dependencies are 64-bit sets of a thread's events: a thread with more accesses is an
+/// input error, not a wrapped shift (found by the litmus_parser fuzzer: in a release build
+/// the shift wrapped and mixed up dependencies).
+#[test]
+fn a_thread_with_more_than_64_accesses_is_refused() {
+    let mut text = String::from("X86 BIG\n{\n}\n P0 | P1 ;\n");
+    for _ in 0..70 {
+        text.push_str(" MOV [x],$1 | MOV EAX,[x] ;\n");
+    }
+    text.push_str("exists (1:EAX=1)\n");
+    let mut map = weakc::source::SourceMap::default();
+    let t = weakc::litmus::parse::parse_str("big.litmus", &text, &mut map).expect("parses");
+    let arch = weakc::arch::Arch::all().iter().find(|a| a.name == "tso").expect("tso");
+    let err = weakc::litmus::axiomatic::check(&t, arch, &Default::default()).err().expect("refused");
+    assert!(err.to_string().contains("more than 64 memory accesses in one thread"), "{err}");
+}

@@ -184,6 +184,16 @@ struct Run {
     regs: BTreeMap<String, Val>,
 }
 
+/// The index the next event of the thread gets. Dependencies are sets of a thread's events
+/// kept in 64-bit masks: a thread with more events is refused (a litmus test has a few).
+fn new_event_index(st: &St, loc: Loc) -> Result<usize, Error> {
+    let idx = st.run.events.len();
+    if idx >= u64::BITS as usize {
+        return Err(unsupported(loc, "more than 64 memory accesses in one thread"));
+    }
+    Ok(idx)
+}
+
 impl Run {
     fn fences_between(&self, i: usize, j: usize) -> BTreeSet<Fence> {
         self.fences.iter().filter(|(p, _)| *p > i && *p <= j).map(|(_, f)| *f).collect()
@@ -456,7 +466,7 @@ impl<'a> Setup<'a> {
         let pick = st.choices.get(k).copied().unwrap_or(0).min(vals.len() - 1);
         st.radix.push(vals.len());
         let v = vals[pick].clone();
-        let idx = st.run.events.len();
+        let idx = new_event_index(st, loc)?;
         st.run.events.push(Ev {
             dir: Dir::R,
             loc: name,
@@ -479,7 +489,7 @@ impl<'a> Setup<'a> {
         let Val::Addr(x, off) = &addr.v else {
             return Err(unsupported(loc, "an access to an address that is not a location (a number)"));
         };
-        let idx = st.run.events.len();
+        let idx = new_event_index(st, loc)?;
         st.run.events.push(Ev {
             dir: Dir::W,
             loc: loc_name(x, *off),
