@@ -202,10 +202,12 @@ impl Checked {
         }
     }
 
-    /// Whether the engine itself gave up (rather than its answer being doubted: an external
-    /// verifier asked again would only be doubted the same way).
+    /// Whether the engine itself gave up at a limit (time, memory guard), rather than its
+    /// answer being doubted: an external verifier asked again would only be doubted the
+    /// same way (instrumentation, front end), or would take the value the engine refused
+    /// to trust (undefined behaviour, an unmodelled function's result) as any value.
     pub fn engine_gave_up(&self) -> bool {
-        matches!(self.verdict_of_checks(), Verdict::Unknown(_))
+        matches!(self.verdict_of_checks(), Verdict::Unknown(_)) && self.checks.iter().any(|c| c.outcome.stopped.is_some())
     }
 
     fn verdict_of_checks(&self) -> Verdict {

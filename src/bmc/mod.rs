@@ -548,8 +548,7 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
             // A counterexample through a value the engine over-approximates (undefined
             // behaviour, an unmodelled function) is not known to be one: search again for one
             // that avoids every such value; failing that, the answer is UNKNOWN.
-            let relied = sx.approx_sites.iter().find(|a| sx.sat.value(a.guard)).map(|a| (a.loc, a.what.clone()));
-            let mut relied = relied;
+            let mut relied = sx.approx_sites.iter().find(|a| sx.sat.value(a.guard)).map(|a| (a.loc, a.what.clone()));
             if relied.is_some() {
                 let guards: Vec<sat::Lit> = sx.approx_sites.iter().map(|a| a.guard).collect();
                 let avoid = sx.sat.or_all(guards);
@@ -562,11 +561,10 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
                 sx.sat.clear_stop();
                 stats.solve_time = t2.elapsed();
             }
-            let (failed, trace, unmodelled, graph) = cex;
-            let verdict = match (relied, unmodelled) {
-                (None, None) => honest(Verdict::Unsafe),
-                (_, Some(f)) => Verdict::Unknown(format!("the counterexample calls `{f}`, whose effects are not modelled")),
-                (Some((loc, what)), None) => Verdict::Unknown(format!("a violation was found, but the counterexample {what} (line {})", loc.line)),
+            let (failed, trace, graph) = cex;
+            let verdict = match relied {
+                None => honest(Verdict::Unsafe),
+                Some((loc, what)) => Verdict::Unknown(format!("a violation was found, but the counterexample {what} (line {})", loc.line)),
             };
             Ok(Outcome { verdict, failed: Some(failed), trace, stats, warnings, graph: Some(graph), stopped: None })
         }
@@ -655,8 +653,7 @@ fn points_to(prog: &Program) -> Option<crate::aeg::alias::Alias> {
             StmtKind::Join { ret: Some(_), .. } => ok = false,
             StmtKind::Call { callee: Callee::Direct(g), .. } => {
                 let g = prog.func(*g);
-                let pure_math = symex::MATH_CALLS.contains(&g.name.strip_prefix("__builtin_").unwrap_or(&g.name));
-                if g.body.is_none() && !KNOWN_EXTERNALS.contains(&g.name.as_str()) && !g.name.starts_with("__VERIFIER_nondet") && !pure_math {
+                if g.body.is_none() && !KNOWN_EXTERNALS.contains(&g.name.as_str()) && !g.name.starts_with("__VERIFIER_nondet") && !symex::models_math(&g.name) {
                     ok = false;
                 }
             }
@@ -761,9 +758,8 @@ fn object_at(sx: &symex::Symex, addr: &[sat::Lit]) -> Option<String> {
     Some(if off == 0 { name.clone() } else { format!("{name}[cell {off}]") })
 }
 
-/// The failing property, the trace, and the first call on it whose effects are not modelled
-/// (which makes the counterexample possibly spurious).
-fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<Step>, Option<String>, ExecGraph) {
+/// The failing property, the trace and its execution graph.
+fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<Step>, ExecGraph) {
     // Which property fails: the first one (in trace order) whose violation holds.
     let clock = |b: u32| model_value(sx, &enc.clocks[b as usize]);
     let mut live: Vec<&symex::RawStep> = sx.steps.iter().filter(|s| sx.sat.value(s.guard)).collect();
@@ -771,7 +767,6 @@ fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<St
     let mut failed = None;
     // A violated assertion is reported before a violated unwinding assertion.
     let real_failed = sx.props.iter().any(|p| p.kind != PropertyKind::UnwindingAssertion && sx.sat.value(p.viol));
-    let mut unmodelled = None;
     let mut trace = vec![];
     // Graph events, and per thread the last user-visible location and whether the steps
     // now belong to an instrumentation helper (line 0) called from there.
@@ -845,12 +840,7 @@ fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<St
             symex::RawKind::AtomicEnd => StepKind::AtomicEnd,
             symex::RawKind::Lock => StepKind::Lock,
             symex::RawKind::Unlock => StepKind::Unlock,
-            symex::RawKind::Call { func, approx } => {
-                if *approx && unmodelled.is_none() {
-                    unmodelled = Some(func.clone());
-                }
-                StepKind::Call { function: func.clone() }
-            }
+            symex::RawKind::Call { func } => StepKind::Call { function: func.clone() },
             symex::RawKind::Fail { prop } => {
                 let p = &sx.props[*prop];
                 if failed.is_none() && !(real_failed && p.kind == PropertyKind::UnwindingAssertion) {
@@ -877,5 +867,5 @@ fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<St
         Property { kind: p.kind, loc: p.loc, message: p.msg.clone() }
     });
     let graph = graph::build(sx, enc, nodes, &kinds);
-    (failed, trace, unmodelled, graph)
+    (failed, trace, graph)
 }

@@ -30,7 +30,7 @@ mod collect;
 mod events;
 mod expr;
 mod math;
-pub use math::CALLS as MATH_CALLS;
+pub use math::models as models_math;
 mod memory;
 mod place;
 mod scanf;
@@ -179,7 +179,7 @@ pub enum RawKind {
     AtomicEnd,
     Lock,
     Unlock,
-    Call { func: String, approx: bool },
+    Call { func: String },
     Fail { prop: usize },
 }
 

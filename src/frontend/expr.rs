@@ -272,12 +272,6 @@ fn precedence(op: &str) -> u8 {
     }
 }
 
-/// The left operand of a binary operator as the chain sees it: a parenthesised operand is
-/// a whole subtree, so the chain stops there (`None`).
-fn strip_parens_once(n: Node) -> Option<Node> {
-    (n.kind() != "parenthesized_expression").then_some(n)
-}
-
 /// Strips parentheses around an expression node.
 pub(super) fn strip_parens(mut n: Node) -> Node {
     while n.kind() == "parenthesized_expression" {
@@ -971,10 +965,13 @@ impl<'t> Lowerer<'t> {
         let tn = n.child_by_field_name("type").ok_or_else(|| self.syntax_err(n))?;
         let vn = n.child_by_field_name("value").ok_or_else(|| self.syntax_err(n))?;
         // `(x) - y` where x is a variable: tree-sitter may read it as a cast.
+        if let Some((id, op, y)) = self.misparsed_parts(n) {
+            return self.lower_regrouped(&Regrouped::Binary(op, Box::new(Regrouped::Name(id)), Box::new(Regrouped::Leaf(y))), n);
+        }
         if let Some(id) = typedesc_ident(tn) {
             let name = self.text(id);
             if !self.is_typedef_name(name) && self.lookup_ord(name).is_some() {
-                return self.misparsed_cast(n, id, vn);
+                return Err(Error::syntax(self.loc(n), format!("`{name}` is not a type")));
             }
         }
         let ty = self.type_descriptor(tn)?;
@@ -1032,7 +1029,7 @@ impl<'t> Lowerer<'t> {
                 return None;
             }
             rights.push((op, cur.child_by_field_name("right")?));
-            cur = strip_parens_once(cur.child_by_field_name("left")?)?;
+            cur = cur.child_by_field_name("left")?;
         }
         let (id, op1, y) = self.misparsed_parts(cur)?;
         rights.reverse();
@@ -1072,28 +1069,6 @@ impl<'t> Lowerer<'t> {
                 self.arith(bop, l, r, at)
             }
         }
-    }
-
-    fn misparsed_cast(&mut self, n: Node<'t>, id: Node<'t>, vn: Node<'t>) -> R<Expr> {
-        let (op, operand) = match vn.kind() {
-            "unary_expression" | "pointer_expression" => {
-                let op = vn.child_by_field_name("operator").map(|o| self.text(o)).unwrap_or("");
-                (op, vn.child_by_field_name("argument").ok_or_else(|| self.syntax_err(vn))?)
-            }
-            _ => return Err(Error::syntax(self.loc(n), format!("`{}` is not a type", self.text(id)))),
-        };
-        let bop = match op {
-            "-" => BinOp::Sub,
-            "+" => BinOp::Add,
-            "*" => BinOp::Mul,
-            "&" => BinOp::BitAnd,
-            _ => return Err(Error::syntax(self.loc(n), format!("`{}` is not a type", self.text(id)))),
-        };
-        let l = self.ident(id)?;
-        let m = self.mark();
-        let r = self.rvalue(operand)?;
-        let l = self.spill(l, m, id)?;
-        self.arith(bop, l, r, n)
     }
 
     /// `({ ...; e; })`: the statements are emitted, the last expression is the value.

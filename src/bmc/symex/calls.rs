@@ -170,7 +170,7 @@ impl<'p> Symex<'p> {
                 }
             }
         }
-        self.step(loc, RawKind::Call { func: func.name.clone(), approx: false });
+        self.step(loc, RawKind::Call { func: func.name.clone() });
         self.path.push(self.cur_stmt_ptr);
         let ret = self.inline_call(f, vals, taints, loc);
         self.path.pop();
@@ -343,7 +343,7 @@ impl<'p> Symex<'p> {
         if approx || (dest.is_some() && result.is_none() && !arbitrary_source) {
             self.arbitrary_unless(Lit::FALSE, &format!("calls `{name}`, whose effects are not modelled"));
         }
-        self.step(loc, RawKind::Call { func: name.to_string(), approx });
+        self.step(loc, RawKind::Call { func: name.to_string() });
         if let Some(d) = dest {
             let v = match result {
                 Some(r) if d.ty.is_scalar() => {
