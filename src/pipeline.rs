@@ -203,6 +203,9 @@ pub fn plan_of(aeg: &Aeg, arch: &Arch, cycles: &[crate::cycles::Cycle], sel: &Se
             Dir::R => plan.delayed_reads.insert(ev.site),
         };
         let to = aeg.event(p.to);
+        if ev.dir == Dir::R && p.kind != PairKind::Rfe {
+            plan.read_seconds.entry(ev.site).or_default().insert(to.site);
+        }
         if p.kind != PairKind::Rfe && aeg.pairs.get(&(p.from, p.to)).is_some_and(|i| arch.light_ordered(ev.dir, to.dir, i)) {
             match (ev.dir, to.dir) {
                 (Dir::R, _) => plan.lw_free.insert(ev.site),

@@ -183,6 +183,19 @@ fn waiting_statements_continue_past_forward_jumps() {
     }
 }
 
+/// ... and in the arms of a branch on another value, where the read's value is used: the
+/// later independent store still goes first (the instrumentation used to complete the read at
+/// that use and say SUCCESSFUL with the ILP's pairs).
+#[test]
+fn waiting_statements_continue_into_the_arms_of_an_unrelated_branch() {
+    for (arch, code) in [("arm", 10), ("power", 10), ("power-esop", 10), ("tso", 0)] {
+        verifies_as(arch, "tests/c/lb_branch_use.c", &[], code);
+    }
+    for strategy in ["ilp", "all"] {
+        verifies_as("aarch64", "tests/c/lb_branch_use.c", &["--engine", "instrument", "--strategy", strategy], 10);
+    }
+}
+
 /// A read followed by a sync (A-cumulative, ESOP §2: `rfe; sync` is safe) takes a write
 /// another thread may still see early only once that write is visible everywhere: after
 /// P1 reads y=1 and syncs, it sees x=1, which P0's lwsync put before y=1. P2, with no fence,

@@ -162,3 +162,22 @@ fn a_thread_with_more_than_64_accesses_is_refused() {
     let err = weakc::litmus::axiomatic::check(&t, arch, &Default::default()).err().expect("refused");
     assert!(err.to_string().contains("more than 64 memory accesses in one thread"), "{err}");
 }
+
+/// herd's short ARM address form (`LDR R2,R5`, `str R1,R5`: the register holds the address)
+/// is read as `[R5]` by both engines (it was refused as pre-indexing): CoRW1 and CoWW stay
+/// forbidden, MP with it is allowed.
+#[test]
+fn arm_short_address_form_is_a_plain_address() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/litmus/ARM");
+    for (name, reachable) in [("CoRW1", false), ("CoWW", false), ("MP+short", true)] {
+        let f = dir.join(format!("{name}.litmus"));
+        let mut map = SourceMap::default();
+        let t = weakc::litmus::parse_file(&f, &mut map).unwrap_or_else(|e| panic!("{}", e.render(&map, false)));
+        let arch = weakc::arch::by_name("arm").unwrap();
+        let r = axiomatic::check(&t, arch, &Limits::default()).unwrap_or_else(|e| panic!("{}", e.render(&map, false)));
+        assert_eq!(r.reachable, Some(reachable), "{name}: axiomatic");
+        let opts = RunOptions { mm: Some("arm".into()), emit_c: None, timeout: Duration::from_secs(60), unwind: 2, engine: Engine::Instrument };
+        let rs = runner::run_all(&[f], &opts, None, None, None).expect("runs");
+        assert_eq!(rs[0].reachable, Some(reachable), "{name}: instrumentation");
+    }
+}

@@ -53,6 +53,14 @@ fn classic_families_have_their_known_verdicts() {
         ("ARM", "PodWW Rfe DpCtrldR Fre", &[("arm", true)]),
         ("AArch64", "Rfe DpAddrdR Fre Rfe DpAddrdR Fre", &[("aarch64", false)]),
         ("AArch64", "PodWR Fre PodWR Fre", &[("aarch64", true)]),
+        // herd's DataRW: the read that takes its thread's dependent store (`data; rfi`) comes
+        // after the first read, but the independent write after it need not (herd: allowed);
+        // a branch on the forwarded value orders the write (herd's `ii; cc`: forbidden).
+        ("PPC", "Wse SyncdWW Rfe DpDatadW Rfi PodRW", &[("power", true), ("power-esop", true)]),
+        ("PPC", "Wse SyncdWW Rfe DpDatadW Rfi DpCtrldW", &[("power", false)]),
+        ("ARM", "Wse DMBdWW Rfe DpDatadW Rfi PodRW", &[("arm", true)]),
+        ("ARM", "Wse DMBdWW Rfe DpDatadW Rfi DpCtrldW", &[("arm", false)]),
+        ("AArch64", "Wse DMB.SYdWW Rfe DpDatadW Rfi PodRW", &[("aarch64", true)]),
     ];
     let mut wrong = vec![];
     for (arch, cycle, expect) in cases {

@@ -819,7 +819,7 @@ impl<'a> Setup<'a> {
     // ------------------------------------------------------------ ARM / AArch64
 
     fn arm_addr(&self, st: &St, s: &str, loc: Loc) -> Result<RegV, Error> {
-        let inner = s.trim().strip_prefix('[').and_then(|x| x.strip_suffix(']')).ok_or_else(|| unsupported(loc, format!("address operand `{s}` (pre-indexing is not supported)")))?;
+        let inner = super::translate::arm_address_inner(self.t.arch, s).ok_or_else(|| unsupported(loc, format!("address operand `{s}` (pre-indexing is not supported)")))?;
         let parts = operands(inner);
         let mut acc: Option<RegV> = None;
         let mut index: Option<RegV> = None;
@@ -1323,6 +1323,22 @@ fn valid(
             }
         }
     }
+    // A read that takes its value from its thread's write whose address or value depends on
+    // earlier reads comes after those reads: the write's value is known only then (herd's
+    // `dd; rfi` in `ii` on Power and ARM, `(addr | data); lrs` in AArch64's `dob`). With the
+    // program-order pairs kept from that read, what depends on it comes after them as well
+    // (`DataRW` with a branch on the value).
+    let mut dd_rfi = vec![];
+    for &(w, r) in &rf {
+        let (Some(k), true) = (ev[w].thread, ev[w].thread == ev[r].thread) else { continue };
+        let we = &chosen[k].events[ev[w].local];
+        let mut deps = we.addr | we.data;
+        while deps != 0 {
+            let m = deps.trailing_zeros() as usize;
+            deps &= deps - 1;
+            dd_rfi.push((base[k] + m, r));
+        }
+    }
     // uniproc
     let mut e: Vec<(usize, usize)> = Vec::with_capacity(co_edges.len() + 2 * rf.len() + po_loc.len());
     e.extend_from_slice(co_edges);
@@ -1338,6 +1354,7 @@ fn valid(
     if !dp.is_empty() {
         let mut e2: Vec<(usize, usize)> = rf.iter().copied().filter(|&(w, r)| arch.rfi_safe() || ev[w].thread != ev[r].thread).collect();
         e2.extend_from_slice(dp);
+        e2.extend_from_slice(&dd_rfi);
         if !acyclic(n, &e2) {
             return false;
         }
@@ -1347,6 +1364,7 @@ fn valid(
     g.extend_from_slice(co_edges);
     g.extend_from_slice(&fr);
     g.extend_from_slice(ppo);
+    g.extend_from_slice(&dd_rfi);
     for &(w, r) in &rf {
         let external = ev[w].thread != ev[r].thread;
         let safe = if external { arch.rfe_safe() } else { arch.rfi_safe() };

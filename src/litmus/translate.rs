@@ -238,6 +238,18 @@ pub(crate) fn operands(s: &str) -> Vec<String> {
     out
 }
 
+/// The inside of an ARM address operand: `[R5]`, `[X1,W2,SXTW]`, or herd's short form for
+/// ARM, a bare register (`LDR R2,R5`, `str R1,R5`). `None` for pre-indexing (`[R1,#4]!`) and
+/// anything else.
+pub(crate) fn arm_address_inner(arch: LitArch, s: &str) -> Option<&str> {
+    let s = s.trim();
+    if let Some(inner) = s.strip_prefix('[').and_then(|x| x.strip_suffix(']')) {
+        return Some(inner);
+    }
+    let bare = arch == LitArch::Arm && !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    (bare && !s.starts_with(|c: char| c.is_ascii_digit())).then_some(s)
+}
+
 pub(crate) fn parse_imm(s: &str) -> Option<i64> {
     let s = s.trim().trim_start_matches(['#', '$']);
     match super::parse::parse_value(s) {
@@ -1196,7 +1208,7 @@ impl Cx<'_> {
 
     /// `[Rn]`, `[Rn,Rm]`, `[Rn,#0]`, `[Xn,Wm,SXTW]`, `[Xn,Xm,LSL #k]` as a C lvalue.
     fn arm_addr(&mut self, th: &mut Th, s: &str, loc: Loc) -> Result<String, Error> {
-        let inner = s.trim().strip_prefix('[').and_then(|x| x.strip_suffix(']')).ok_or_else(|| unsupported(loc, format!("address operand `{s}` (pre-indexing is not supported)")))?;
+        let inner = arm_address_inner(self.t.arch, s).ok_or_else(|| unsupported(loc, format!("address operand `{s}` (pre-indexing is not supported)")))?;
         let parts = operands(inner);
         let mut regs = vec![];
         let mut disp = 0;

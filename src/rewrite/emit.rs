@@ -96,12 +96,58 @@ impl Rewriter<'_> {
             .iter()
             .enumerate()
             .filter_map(|(i, p)| {
-                let flags = p.spec.iter().filter(|sp| picks || sp.ctrl).map(|sp| sp.flag).chain(p.fwd.iter().map(|f| f.flag));
+                let fwd = p.fwd.iter().filter(|f| ctx.at.is_none_or(|at| self.forward_orders(ctx, f, at)));
+                let flags = p.spec.iter().filter(|sp| picks || sp.ctrl).map(|sp| sp.flag).chain(fwd.map(|f| f.flag));
                 let any = flags.map(|f| var(f, &Type::Bool)).reduce(or)?;
                 Some((i, Some(any)))
             })
             .collect();
         self.complete(ctx, triggers, loc)
+    }
+
+    /// Whether a forwarded read (see [`Forward`]) orders statement `at` after the pending
+    /// read whose store it took: its value is there only once the store's is, so what
+    /// depends on it — `at` itself, or a branch between the two — comes after the pending
+    /// read (herd's `data; rfi; ctrl`). A later access independent of it does not wait
+    /// (herd's Power and ARM allow `DataRW`: `r1 = y; z = r1 + 1; r5 = z; x = 1`). Values
+    /// are followed through assignments in program order (by statement id); inside a loop
+    /// around both, the write always waits.
+    fn forward_orders(&self, ctx: &Ctx, f: &Forward, at: u32) -> bool {
+        let Some(body) = &self.src.func(ctx.func).body else { return true };
+        if self.shared_loop(ctx, f.site, at) {
+            return true;
+        }
+        let mut tainted = BTreeSet::new();
+        let mut orders = false;
+        walk_stmts(body, &mut |s| {
+            if orders || s.id < f.site || s.id > at {
+                return;
+            }
+            if s.id == f.site {
+                if let StmtKind::Assign { lhs: Expr { kind: ExprKind::Var(d), .. }, .. } = &s.kind {
+                    tainted.insert(*d);
+                }
+                return;
+            }
+            let uses = vars_used(s).iter().any(|v| tainted.contains(v));
+            match &s.kind {
+                _ if s.id == at => orders = uses,
+                StmtKind::Assign { lhs: Expr { kind: ExprKind::Var(l), .. }, rhs } => {
+                    let mut hit = false;
+                    rhs.visit(&mut |x| hit |= matches!(x.kind, ExprKind::Var(v) if tainted.contains(&v)));
+                    if hit {
+                        tainted.insert(*l);
+                    }
+                }
+                StmtKind::Call { .. } => {
+                    // What a callee makes of the value is not followed.
+                    orders = uses;
+                }
+                StmtKind::If { .. } | StmtKind::Assume(_) | StmtKind::Assert { ctrl: true, .. } => orders = uses,
+                _ => {}
+            }
+        });
+        orders
     }
 
     fn fence_effect(&self, f: Fence) -> FenceEffect {
@@ -327,6 +373,11 @@ impl Rewriter<'_> {
             // When the read must complete: always, or under one of these conditions.
             let mut when = cond_flags;
             let mut always = uses_value || overwrites;
+            // (Inside a deferred statement, the completion happens when that statement's read
+            // completes: not here.)
+            if (always || !when.is_empty()) && deferring.is_none() {
+                self.note_too_early(ctx, i, s);
+            }
             if waits_for_store {
                 // Not for stores a later write went ahead of: the read sees that write.
                 match self.superseded(p, &read_objs) {
@@ -371,6 +422,80 @@ impl Rewriter<'_> {
             return;
         }
         self.emit(s, ctx, out, deferring);
+    }
+
+    /// Whether statements `a` and `b` of the current function lie in one loop.
+    fn shared_loop(&self, ctx: &Ctx, a: u32, b: u32) -> bool {
+        self.loop_spans.get(&ctx.func).is_some_and(|spans| spans.iter().any(|&(lo, hi)| (lo..=hi).contains(&a) && (lo..=hi).contains(&b)))
+    }
+
+    /// Whether the read `site`, one of pending read `i`'s, may be pending at statement `at`
+    /// (statement ids follow program order, see `loop_spans`).
+    fn pending_at(&self, ctx: &Ctx, i: usize, site: &crate::aeg::Site, at: u32) -> bool {
+        site.func == ctx.func && self.pending_of_site.get(&site.stmt) == Some(&i) && (site.stmt < at || self.shared_loop(ctx, site.stmt, at))
+    }
+
+    /// Whether one of pending read `i`'s reads may be pending at statement `at`.
+    fn may_be_pending(&self, ctx: &Ctx, i: usize, at: u32) -> bool {
+        self.plan.delayed_reads.iter().any(|r| self.pending_at(ctx, i, self.aeg.site(*r), at))
+    }
+
+    /// What the callee's accesses need of the caller's pending reads, which the callee cannot
+    /// see: its writes wait for the reads of their locations (coherence) and, where control
+    /// dependencies order writes, for the reads a branch guessed; its reads of a location a
+    /// deferred store writes must see that store. These reads complete before the call, so
+    /// the callee's accesses before such a write can no longer go first: an approximation,
+    /// said where the callee reads memory at all.
+    fn before_call(&self, ctx: &Ctx, g: FuncId, s: &Stmt) -> Block {
+        let Some(acc) = self.callee_access.get(&g) else { return vec![] };
+        let pending: &[PendingRead] = self.pending.get(&ctx.func).map_or(&[], Vec::as_slice);
+        let mut b = vec![];
+        if self.model.ctrl_orders_writes && !acc.writes.is_empty() {
+            b.extend(self.complete_speculated(ctx, s.loc, false));
+        }
+        let clash = |p: &PendingRead| !p.read_objects.is_disjoint(&acc.writes) || !p.deferred_writes.is_disjoint(&acc.reads) || !p.deferred_writes.is_disjoint(&acc.writes);
+        b.extend(self.complete_reads(ctx, clash, s.loc));
+        let early = pending.iter().enumerate().any(|(i, p)| (clash(p) || (self.model.ctrl_orders_writes && !acc.writes.is_empty() && !p.spec.is_empty())) && self.may_be_pending(ctx, i, s.id));
+        if early && !acc.reads.is_empty() {
+            let why = format!(
+                "delayed reads complete before the call to `{}`, whose writes must follow them: the callee's reads before those writes cannot go before the delayed reads",
+                self.src.func(g).name
+            );
+            self.early_completions.borrow_mut().entry(s.id).or_insert((s.loc, why));
+        }
+        self.wrap(ctx, b, s.loc)
+    }
+
+    /// Records an approximation where statement `s` completes pending read `i` (it uses or
+    /// redefines the read's value, outside the statements that wait with the read) while an
+    /// event the read is delayed past may still follow `s`: that event can then no longer go
+    /// before the read (`r = y; if (q) { z = r; } x = 1;` on LB), so a verdict of safety
+    /// would be no proof.
+    fn note_too_early(&self, ctx: &Ctx, i: usize, s: &Stmt) {
+        let reads = self.plan.read_seconds.iter().filter(|(r, _)| self.pending_at(ctx, i, self.aeg.site(**r), s.id));
+        for (&r, seconds) in reads {
+            let later = seconds.iter().map(|&a| self.aeg.site(a)).find(|a| {
+                if a.func != ctx.func {
+                    // In a function called here: after `s` where a call to it is (or where it
+                    // is not called from here at all: in the caller, say).
+                    let calls: Vec<u32> = self.call_sites.get(&ctx.func).into_iter().flatten()
+                        .filter(|(_, g)| *g == a.func || self.callee_access.get(g).is_some_and(|acc| acc.callees.contains(&a.func)))
+                        .map(|&(c, _)| c)
+                        .collect();
+                    return calls.is_empty() || calls.iter().any(|&c| c >= s.id || self.shared_loop(ctx, c, s.id));
+                }
+                a.stmt != s.id && (a.stmt > s.id || self.shared_loop(ctx, a.stmt, s.id))
+            });
+            if let Some(a) = later {
+                let why = format!(
+                    "the delayed read at line {} completes here, where its value is used or redefined, before the access at line {} it is delayed past: the instrumented program cannot let that access go first",
+                    self.aeg.site(r).loc.line,
+                    a.loc.line
+                );
+                self.early_completions.borrow_mut().entry(s.id).or_insert((s.loc, why));
+                return;
+            }
+        }
     }
 
     /// A branch condition reading, for each speculated variable, its guess while one is in
@@ -577,6 +702,9 @@ impl Rewriter<'_> {
                         let b = self.complete_reads(ctx, |p| strong || !p.lw_free, loc);
                         out.extend(self.wrap(ctx, b, loc));
                     }
+                }
+                if let Callee::Direct(g) = callee {
+                    out.extend(self.before_call(ctx, *g, s));
                 }
                 let mut args = args.clone();
                 let mut callee = callee.clone();

@@ -35,6 +35,9 @@ pub struct Plan {
     pub delayed_writes: BTreeSet<SiteId>,
     /// Reads that may enter the read set (first event of a `poR*` pair).
     pub delayed_reads: BTreeSet<SiteId>,
+    /// Per delayed read, the events of its thread it is delayed past (the second events of
+    /// its program-order pairs): where the read completes early, these must not come after.
+    pub read_seconds: BTreeMap<SiteId, BTreeSet<SiteId>>,
     /// Reads of delay pairs across a lightweight fence that a cycle relaxes (herd's Power:
     /// `IRIW+lwsyncs`): the fence does not complete them.
     pub lw_free: BTreeSet<SiteId>,
@@ -314,6 +317,13 @@ struct Rewriter<'a> {
     /// Statements that complete a pending read only because they redefine its value (see
     /// `stmt_inner`), by statement: approximations of the instrumented program.
     early_completions: std::cell::RefCell<BTreeMap<u32, (Loc, String)>>,
+    /// The shared objects each function reads and writes, its callees' included.
+    callee_access: HashMap<FuncId, Access>,
+    /// The direct calls of each function: (statement, callee).
+    call_sites: HashMap<FuncId, Vec<(u32, FuncId)>>,
+    /// Per function, the statement-id ranges of its loops (ids are numbered in pre-order, so
+    /// a loop spans its own id to its last statement's).
+    loop_spans: HashMap<FuncId, Vec<(u32, u32)>>,
     /// Groups whose writes may hold a pending read (see [`Hold`]).
     hold_groups: BTreeSet<usize>,
     /// Groups a read-modify-write updates (they get a `flush_addr` helper).
@@ -360,6 +370,9 @@ impl<'a> Rewriter<'a> {
             cascades: HashMap::new(),
             sink: Default::default(),
             early_completions: Default::default(),
+            loop_spans: loop_spans(prog),
+            callee_access: HashMap::new(),
+            call_sites: HashMap::new(),
             hold_groups: BTreeSet::new(),
             rmw_groups: BTreeSet::new(),
             lw_bits: lw_bits(plan),
@@ -397,6 +410,7 @@ impl<'a> Rewriter<'a> {
         }
         self.find_threads();
         self.compute_must_fences();
+        self.compute_callee_access();
         self.note_rmws();
         self.make_pending_reads(&stmts);
         if self.program_marks_writes() {
@@ -419,6 +433,31 @@ impl<'a> Rewriter<'a> {
     fn is_instrumented_func(&self, f: FuncId) -> bool {
         self.takes_me.contains(&f) || self.entries.contains(&f)
     }
+}
+
+/// The shared objects a function reads and writes (see `compute_callee_access`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Access {
+    reads: BTreeSet<ObjId>,
+    writes: BTreeSet<ObjId>,
+    /// The functions it calls, directly or not.
+    callees: BTreeSet<FuncId>,
+}
+
+/// Per function, the range of statement ids each loop spans.
+fn loop_spans(prog: &Program) -> HashMap<FuncId, Vec<(u32, u32)>> {
+    let mut out: HashMap<FuncId, Vec<(u32, u32)>> = HashMap::new();
+    for (fi, f) in prog.funcs.iter().enumerate() {
+        let Some(body) = &f.body else { continue };
+        walk_stmts(body, &mut |s| {
+            if matches!(s.kind, StmtKind::Loop { .. }) {
+                let mut last = s.id;
+                walk_stmts(std::slice::from_ref(s), &mut |t| last = last.max(t.id));
+                out.entry(FuncId(fi as u32)).or_default().push((s.id, last));
+            }
+        });
+    }
+    out
 }
 
 /// One bit per write site W1 of [`Plan::lw_pass`] (the first 31, in site order; the others

@@ -140,28 +140,17 @@ impl Rewriter<'_> {
                 for (i, site) in block.iter().enumerate() {
                     let Some(&pi) = self.pending_of_site.get(&site.id) else { continue };
                     let dest = self.pending[&func][pi].dest;
-                    let mut derived: BTreeSet<VarId> = [dest].into();
-                    let mut inputs = BTreeSet::new();
-                    let mut chain = vec![];
-                    let mut early = BTreeSet::new();
-                    // Past a jump, chain statements may not run: what they define is derived
-                    // only where they ran (their flags say so at run time), and the scan
-                    // stops at a use of it past the label where the paths join.
-                    let mut jumped = false;
-                    let mut ctrl = false;
-                    let mut cond_vars = BTreeSet::new();
-                    // Those of them past a label, where paths that skipped them join.
-                    let mut merged = BTreeSet::new();
+                    let mut sc = Scan { derived: [dest].into(), ..Scan::default() };
                     for (j, t) in block.iter().enumerate().skip(i + 1) {
                         if self.pending_of_site.contains_key(&t.id) {
                             break;
                         }
-                        if uses_any(t, &merged) {
+                        if uses_any(t, &sc.merged) {
                             break;
                         }
                         if matches!(t.kind, StmtKind::Label(..)) {
                             // Paths join: what the chain defined since the jump may be stale.
-                            merged.extend(cond_vars.iter().copied());
+                            sc.merged.extend(sc.cond_vars.iter().copied());
                         }
                         // Jumps forward within the block (`if (r0 == 1) goto over; r1 = r3;
                         // over:`) skip statements on some paths; deferred statements are
@@ -172,61 +161,57 @@ impl Rewriter<'_> {
                             let copies = arm_copies(t);
                             let clash = copies.iter().any(|c| {
                                 let StmtKind::Assign { lhs: Expr { kind: ExprKind::Var(l), .. }, .. } = &c.kind else { return true };
-                                uses_any(c, &derived) || derived.contains(l) || inputs.contains(l)
+                                uses_any(c, &sc.derived) || sc.derived.contains(l) || sc.inputs.contains(l)
                             });
                             if clash {
                                 break;
                             }
-                            early.extend(copies.iter().map(|c| c.id));
+                            sc.early.extend(copies.iter().map(|c| c.id));
                             // A branch on the value (taken on a guess, see `Speculation`):
                             // later stores wait with the read where control dependencies
                             // order them, and a later read of theirs may forward them.
                             let pick = matches!(&t.kind, StmtKind::If { cond, .. } if is_pick_cond(self.src, cond));
-                            ctrl |= uses_any(t, &derived) && self.model.ctrl_orders_writes && !pick;
-                            jumped = true;
+                            sc.ctrl |= uses_any(t, &sc.derived) && self.model.ctrl_orders_writes && !pick;
+                            sc.jumped = true;
                             continue;
                         }
                         if let StmtKind::Assert { ctrl: false, .. } = &t.kind {
                             // A verifier's assertion is checked when the values it reads are
                             // there; it is no branch, so nothing after it waits.
-                            if uses_any(t, &derived) {
-                                inputs.extend(vars_used(t).difference(&derived).copied());
-                                chain.push(t.clone());
+                            if uses_any(t, &sc.derived) {
+                                sc.inputs.extend(vars_used(t).difference(&sc.derived).copied());
+                                sc.chain.push(t.clone());
                             }
                             continue;
                         }
-                        let StmtKind::Assign { lhs, rhs } = &t.kind else { break };
-                        // A store through a pointer (`*(&x + r3) = r4`) waits too when its
-                        // address or value depends on the read; an unrelated one ends the scan.
-                        let l = match lhs.kind {
-                            ExprKind::Var(l) => Some(l),
-                            _ => None,
-                        };
-                        let mut uses = BTreeSet::new();
-                        let used_exprs = if l.is_some() { vec![rhs] } else { vec![lhs, rhs] };
-                        for e in used_exprs {
-                            e.visit(&mut |x| {
-                                if let ExprKind::Var(v) = x.kind {
-                                    uses.insert(v);
-                                }
-                            });
-                        }
-                        if !uses.is_disjoint(&derived) || (ctrl && lvalue_is_shared(self.src, lhs)) {
-                            // (Deferred statements replay in order among themselves.)
-                            inputs.extend(uses.difference(&derived).copied());
-                            if let Some(l) = l.filter(|_| !lvalue_is_shared(self.src, lhs)) {
-                                if jumped && !derived.contains(&l) {
-                                    cond_vars.insert(l);
-                                }
-                                derived.insert(l);
+                        // A branch on values the read does not determine, whose arms only
+                        // assign (`if (q == 0) { z = r; }`): the arms' statements wait with the
+                        // read or run now, as in straight-line code; those that wait are
+                        // flagged only where their arm runs, like those past a forward jump.
+                        if let StmtKind::If { then_, else_, .. } = &t.kind {
+                            let plain = then_.iter().chain(else_).all(|c| matches!(c.kind, StmtKind::Assign { .. }));
+                            if !plain || uses_any(t, &sc.derived) {
+                                break;
                             }
-                            chain.push(t.clone());
-                        } else if l.is_none_or(|l| derived.contains(&l) || inputs.contains(&l)) {
+                            let jumped = std::mem::replace(&mut sc.jumped, true);
+                            let before = sc.cond_vars.len();
+                            let ok = then_.iter().chain(else_).all(|c| sc.step(self.src, c));
+                            sc.jumped = jumped;
+                            if !ok {
+                                break;
+                            }
+                            // The paths join after the branch: what its arms defined is derived
+                            // only where they ran.
+                            if sc.cond_vars.len() > before {
+                                sc.merged.extend(sc.cond_vars.iter().copied());
+                            }
+                            continue;
+                        }
+                        if !sc.step(self.src, t) {
                             break;
-                        } else {
-                            early.insert(t.id);
                         }
                     }
+                    let Scan { derived, inputs, chain, early, cond_vars, .. } = sc;
                     if !chain.is_empty() {
                         plans.push((pi, chain, derived, inputs, early, cond_vars));
                     }
@@ -444,6 +429,68 @@ impl Rewriter<'_> {
 
 /// Every statement list of a body (the body, branches, loop bodies and latches, blocks):
 /// deferred chains and forwarded reads live within one of them.
+/// The scan of `make_deferred_stores` after one delayed read: what waits with it so far.
+#[derive(Default)]
+struct Scan {
+    /// Variables whose value depends on the read (the read's destination first).
+    derived: BTreeSet<VarId>,
+    /// Other variables the waiting statements use: they must keep their values.
+    inputs: BTreeSet<VarId>,
+    /// The statements that wait with the read, in program order.
+    chain: Vec<Stmt>,
+    /// Statements the scan passed that run now (they use and define nothing derived).
+    early: BTreeSet<u32>,
+    /// Past a jump (or in a branch's arm), chain statements may not run: what they define is
+    /// derived only where they ran (their flags say so at run time).
+    jumped: bool,
+    /// A branch on the value came before: later stores wait with the read where control
+    /// dependencies order them.
+    ctrl: bool,
+    cond_vars: BTreeSet<VarId>,
+    /// Those of `cond_vars` past a point where paths that skipped them join: a use ends the
+    /// scan.
+    merged: BTreeSet<VarId>,
+}
+
+impl Scan {
+    /// One assignment: waits with the read, runs now, or ends the scan (`false`).
+    fn step(&mut self, prog: &Program, t: &Stmt) -> bool {
+        let StmtKind::Assign { lhs, rhs } = &t.kind else { return false };
+        // A store through a pointer (`*(&x + r3) = r4`) waits too when its address or value
+        // depends on the read; an unrelated one ends the scan.
+        let l = match lhs.kind {
+            ExprKind::Var(l) => Some(l),
+            _ => None,
+        };
+        let mut uses = BTreeSet::new();
+        let used_exprs = if l.is_some() { vec![rhs] } else { vec![lhs, rhs] };
+        for e in used_exprs {
+            e.visit(&mut |x| {
+                if let ExprKind::Var(v) = x.kind {
+                    uses.insert(v);
+                }
+            });
+        }
+        if !uses.is_disjoint(&self.derived) || (self.ctrl && lvalue_is_shared(prog, lhs)) {
+            // (Deferred statements replay in order among themselves.)
+            self.inputs.extend(uses.difference(&self.derived).copied());
+            if let Some(l) = l.filter(|_| !lvalue_is_shared(prog, lhs)) {
+                if self.jumped && !self.derived.contains(&l) {
+                    self.cond_vars.insert(l);
+                }
+                self.derived.insert(l);
+            }
+            self.chain.push(t.clone());
+            true
+        } else if l.is_none_or(|l| self.derived.contains(&l) || self.inputs.contains(&l)) {
+            false
+        } else {
+            self.early.insert(t.id);
+            true
+        }
+    }
+}
+
 fn blocks_of(body: &[Stmt]) -> Vec<&[Stmt]> {
     let mut blocks: Vec<&[Stmt]> = vec![body];
     walk_stmts(body, &mut |s| match &s.kind {

@@ -57,6 +57,50 @@ impl Rewriter<'_> {
         self.must_fences = memo;
     }
 
+    /// The shared objects each defined function reads and writes, with those of every function
+    /// it calls (to a fixed point: calls may recurse); and where each calls which.
+    pub(super) fn compute_callee_access(&mut self) {
+        let mut own: HashMap<FuncId, Access> = HashMap::new();
+        for (i, site) in self.aeg.sites.iter().enumerate() {
+            let objs = self.site_objs.get(&SiteId(i as u32)).into_iter().flatten().copied();
+            let acc = own.entry(site.func).or_default();
+            match site.dir {
+                Dir::R => acc.reads.extend(objs),
+                Dir::W => acc.writes.extend(objs),
+            }
+        }
+        for (i, func) in self.src.funcs.iter().enumerate() {
+            let f = FuncId(i as u32);
+            let Some(body) = &func.body else { continue };
+            walk_stmts(body, &mut |s| {
+                if let StmtKind::Call { callee: Callee::Direct(g), .. } = &s.kind {
+                    self.call_sites.entry(f).or_default().push((s.id, *g));
+                    own.entry(f).or_default().callees.insert(*g);
+                }
+            });
+        }
+        let mut changed = true;
+        while changed {
+            changed = false;
+            let funcs: Vec<FuncId> = own.keys().copied().collect();
+            for f in funcs {
+                let mut acc = own[&f].clone();
+                for g in &own[&f].callees {
+                    if let Some(a) = own.get(g) {
+                        acc.reads.extend(a.reads.iter().copied());
+                        acc.writes.extend(a.writes.iter().copied());
+                        acc.callees.extend(a.callees.iter().copied());
+                    }
+                }
+                if own[&f] != acc {
+                    own.insert(f, acc);
+                    changed = true;
+                }
+            }
+        }
+        self.callee_access = own;
+    }
+
     pub(super) fn add_me_params(&mut self) {
         for &f in &self.takes_me {
             let me = self.out.add_var(Var {
