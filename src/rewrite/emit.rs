@@ -442,28 +442,138 @@ impl Rewriter<'_> {
 
     /// What the callee's accesses need of the caller's pending reads, which the callee cannot
     /// see: its writes wait for the reads of their locations (coherence) and, where control
-    /// dependencies order writes, for the reads a branch guessed; its reads of a location a
-    /// deferred store writes must see that store. These reads complete before the call, so
-    /// the callee's accesses before such a write can no longer go first: an approximation,
-    /// said where the callee reads memory at all.
-    fn before_call(&self, ctx: &Ctx, g: FuncId, s: &Stmt) -> Block {
+    /// dependencies order writes, for the reads a branch guessed; its accesses to a location
+    /// a waiting store writes come after that store. Where the callee accesses memory only
+    /// through pointer parameters (`st(&x, v)`, Concurrency Kit's `ck_pr_*`), the reads
+    /// complete only when an argument is the address in question (the points-to sets of a
+    /// parameter merge every call site: completing on them would order accesses to other
+    /// locations, a missed behaviour); otherwise they complete before the call, and the
+    /// rewriter says so (a SUCCESSFUL verdict is then UNKNOWN). Completing the guessed reads
+    /// orders the callee's reads before its writes as well: said where the callee reads.
+    fn before_call(&self, ctx: &Ctx, g: FuncId, s: &Stmt, args: &[Expr]) -> Block {
         let Some(acc) = self.callee_access.get(&g) else { return vec![] };
         let pending: &[PendingRead] = self.pending.get(&ctx.func).map_or(&[], Vec::as_slice);
         let mut b = vec![];
-        if self.model.ctrl_orders_writes && !acc.writes.is_empty() {
+        let ctrl = self.model.ctrl_orders_writes && !acc.writes.is_empty();
+        if ctrl {
             b.extend(self.complete_speculated(ctx, s.loc, false));
         }
-        let clash = |p: &PendingRead| !p.read_objects.is_disjoint(&acc.writes) || !p.deferred_writes.is_disjoint(&acc.reads) || !p.deferred_writes.is_disjoint(&acc.writes);
-        b.extend(self.complete_reads(ctx, clash, s.loc));
-        let early = pending.iter().enumerate().any(|(i, p)| (clash(p) || (self.model.ctrl_orders_writes && !acc.writes.is_empty() && !p.spec.is_empty())) && self.may_be_pending(ctx, i, s.id));
-        if early && !acc.reads.is_empty() {
-            let why = format!(
-                "delayed reads complete before the call to `{}`, whose writes must follow them: the callee's reads before those writes cannot go before the delayed reads",
-                self.src.func(g).name
-            );
+        // The pointer arguments the callee writes or reads through, when that is all it does.
+        let through = |dir: Dir| -> Option<Vec<Expr>> {
+            let ks = self.param_access(g, dir)?;
+            let out: Vec<Expr> = ks.iter().filter_map(|&k| args.get(k)).cloned().collect();
+            // (`&x` is an address, not a read of x; anything else reading shared memory would
+            // be read again, outside the instrumentation, by the condition.)
+            let reads_shared = |a: &Expr| {
+                if let ExprKind::AddrOf(inner) = &a.kind {
+                    if matches!(inner.kind, ExprKind::Var(_)) {
+                        return false;
+                    }
+                }
+                let mut shared = false;
+                a.visit(&mut |x| shared |= is_lvalue(x) && lvalue_is_shared(self.src, x));
+                shared
+            };
+            (!out.iter().any(reads_shared) && out.len() == ks.len()).then_some(out)
+        };
+        let same = |a: Expr, ptr: &Expr| eq(Expr::new(ExprKind::Cast(Box::new(a)), ptr.ty.clone()), ptr.clone());
+        let mut triggers = vec![];
+        let mut blind = false;
+        let mut guessed = false;
+        for (i, p) in pending.iter().enumerate() {
+            if !self.may_be_pending(ctx, i, s.id) {
+                continue;
+            }
+            guessed |= ctrl && !p.spec.is_empty();
+            let ptr = var(p.ptr, &self.out.var(p.ptr).ty);
+            let mut conds = vec![];
+            let mut always = false;
+            if !p.read_objects.is_disjoint(&acc.writes) {
+                match through(Dir::W) {
+                    Some(addrs) => conds.extend(addrs.into_iter().map(|a| same(a, &ptr))),
+                    None => always = true,
+                }
+            }
+            let touched: BTreeSet<ObjId> = acc.reads.union(&acc.writes).copied().collect();
+            for d in p.deferred.iter().filter(|d| !self.stmt_objects(d.stmt.id, Some(Dir::W)).is_disjoint(&touched)) {
+                let addrs = through(Dir::R).zip(through(Dir::W)).map(|(r, w)| [r, w].concat());
+                match (addrs, self.store_var(&d.stmt)) {
+                    (Some(addrs), Some(v)) => {
+                        let target = addr_of(var(v, &self.src.var(v).ty));
+                        let flagged = var(d.flag, &Type::Bool);
+                        conds.extend(addrs.into_iter().map(|a| and(flagged.clone(), same(a, &target))));
+                    }
+                    _ => always = true,
+                }
+            }
+            if always {
+                triggers.push((i, None));
+                blind = true;
+            } else if let Some(c) = conds.into_iter().reduce(or) {
+                triggers.push((i, Some(c)));
+            }
+        }
+        b.extend(self.complete(ctx, triggers, s.loc));
+        let name = &self.src.func(g).name;
+        let why = if blind {
+            Some(format!("delayed reads complete before the call to `{name}`, which may access their locations (not only through its pointer parameters): later accesses cannot go before them"))
+        } else if guessed && !acc.reads.is_empty() {
+            Some(format!("delayed reads complete before the call to `{name}`, whose writes must follow them: the callee's reads before those writes cannot go before the delayed reads"))
+        } else {
+            None
+        };
+        if let Some(why) = why {
             self.early_completions.borrow_mut().entry(s.id).or_insert((s.loc, why));
         }
         self.wrap(ctx, b, s.loc)
+    }
+
+    /// For a function whose every shared access in direction `dir` is `*p` for one of its
+    /// pointer parameters `p` (never assigned, its address never taken), and which calls no
+    /// function that accesses shared memory: the indices of those parameters.
+    fn param_access(&self, g: FuncId, dir: Dir) -> Option<BTreeSet<usize>> {
+        let f = self.src.func(g);
+        let body = f.body.as_ref()?;
+        let param_of = |e: &Expr| -> Option<usize> {
+            let mut e = e;
+            while let ExprKind::Cast(inner) = &e.kind {
+                e = inner;
+            }
+            match e.kind {
+                ExprKind::Var(v) => f.params.iter().position(|&p| p == v),
+                _ => None,
+            }
+        };
+        let mut out = BTreeSet::new();
+        let mut ok = true;
+        walk_stmts(body, &mut |s| {
+            match &s.kind {
+                StmtKind::Call { callee: Callee::Direct(h), .. } => ok &= self.callee_access.get(h).is_none_or(|a| a.reads.is_empty() && a.writes.is_empty()),
+                StmtKind::Call { callee: Callee::Indirect(_), .. } => ok = false,
+                StmtKind::Assign { lhs: Expr { kind: ExprKind::Var(v), .. }, .. } if f.params.contains(v) => ok = false,
+                _ => {}
+            }
+            crate::ir::for_each_expr(s, &mut |e| e.visit(&mut |x| {
+                if let ExprKind::AddrOf(inner) = &x.kind {
+                    ok &= param_of(inner).is_none();
+                }
+            }));
+            let sites = self.sites_of.get(&s.id).into_iter().flatten().filter(|x| self.aeg.site(**x).dir == dir);
+            for _ in sites {
+                let lv = match (&s.kind, dir) {
+                    (StmtKind::Assign { lhs, .. }, Dir::W) => Some(lhs),
+                    (StmtKind::Assign { rhs, .. }, Dir::R) | (StmtKind::Return(Some(rhs)), Dir::R) => Some(rhs),
+                    _ => None,
+                };
+                match lv.map(|lv| &lv.kind) {
+                    Some(ExprKind::Deref(p)) if param_of(p).is_some() => {
+                        out.insert(param_of(p).expect("checked"));
+                    }
+                    _ => ok = false,
+                }
+            }
+        });
+        ok.then_some(out)
     }
 
     /// Records an approximation where statement `s` completes pending read `i` (it uses or
@@ -704,7 +814,7 @@ impl Rewriter<'_> {
                     }
                 }
                 if let Callee::Direct(g) = callee {
-                    out.extend(self.before_call(ctx, *g, s));
+                    out.extend(self.before_call(ctx, *g, s, args));
                 }
                 let mut args = args.clone();
                 let mut callee = callee.clone();

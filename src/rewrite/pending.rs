@@ -295,7 +295,7 @@ impl Rewriter<'_> {
 
     /// The shared variable a store writes, when its lvalue is one (its address then does not
     /// depend on any value).
-    fn store_var(&self, s: &Stmt) -> Option<VarId> {
+    pub(super) fn store_var(&self, s: &Stmt) -> Option<VarId> {
         match &s.kind {
             StmtKind::Assign { lhs, .. } if lvalue_is_shared(self.src, lhs) => match lhs.kind {
                 ExprKind::Var(v) => Some(v),

@@ -8,15 +8,17 @@ static void st(int *p, int v) { *p = v; }
 void *t0(void *arg) {
   int r = 0, q = 0;
   r = x;
-  y = 1;
+  q = r + 1;
+  q = r * 0;
+  st(&y, 1);
   a0 = r;
   return 0;
 }
 void *t1(void *arg) {
   int r = 0, q = 0;
   r = y;
-  if (q == 0) { z = r; }
-  x = q - q + 1;
+  q = z;
+  st(&x, 1);
   a1 = r;
   return 0;
 }
