@@ -15,6 +15,7 @@ pub mod backend;
 pub mod bmc;
 pub mod cprint;
 pub mod frontend;
+pub mod inline;
 pub mod ir;
 pub mod litmus;
 pub mod normalize;

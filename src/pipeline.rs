@@ -98,6 +98,7 @@ pub fn analyze_program(
     let mut timings = Timings { parse, ..Timings::default() };
     let t = Instant::now();
     crate::atomics::compile(program, arch, &opts.atomics);
+    crate::inline::inline_leaves(program);
     crate::normalize::normalize(program);
     timings.normalize = t.elapsed();
     let t = Instant::now();

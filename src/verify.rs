@@ -210,7 +210,8 @@ impl Checked {
         matches!(self.verdict_of_checks(), Verdict::Unknown(_)) && self.checks.iter().any(|c| c.outcome.stopped.is_some())
     }
 
-    fn verdict_of_checks(&self) -> Verdict {
+    /// The engine's verdict, before the approximations and doubts are taken into account.
+    pub fn verdict_of_checks(&self) -> Verdict {
         let first = &self.checks[0];
         let Some(second) = self.checks.get(1) else {
             return match (&first.outcome.verdict, &self.no_fallback) {

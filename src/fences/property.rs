@@ -223,11 +223,25 @@ fn key(c: &Cycle) -> Vec<(u32, u32)> {
 /// Instruments `a` (strategy ilp) at `buffer_size` and decides it; when the formula at that
 /// depth hits a memory guard, at depth 1 ([`crate::verify::check`]). `bopts.timeout` is the
 /// budget of both checks.
+///
+/// Assertions that hold in an instrumented program that may lack behaviours of the
+/// architecture (the rewriter's approximations) prove nothing; where the built-in engine has
+/// an axiomatic model of `arch`, the program itself is then decided under it, which has
+/// none of those bounds, and its answer of safety is taken.
 fn check(a: &mut Analysis, arch: &Arch, bopts: &BmcOptions, buffer_size: u32) -> Result<Checked, Error> {
     let chosen = pipeline::choose(a, arch, Strategy::Ilp);
     let deadline = bopts.timeout.map(|t| Instant::now() + t);
     let mut engine = |p: &crate::ir::Program, timeout: Option<Duration>| bmc::verify(p, &BmcOptions { timeout, ..bopts.clone() });
-    crate::verify::check(a, arch, &chosen.selection, buffer_size, deadline, &mut engine, &mut |_| {})
+    let checked = crate::verify::check(a, arch, &chosen.selection, buffer_size, deadline, &mut engine, &mut |_| {})?;
+    let approximated = matches!(checked.verdict_of_checks(), Verdict::Safe { .. }) && !checked.approximations.is_empty();
+    if let (true, Ok(model)) = (approximated, crate::verify::store_buffer_model(arch)) {
+        let timeout = deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        let outcome = bmc::verify(&a.program, &BmcOptions { model: Some(model), timeout, ..bopts.clone() })?;
+        if matches!(outcome.verdict, Verdict::Safe { .. }) {
+            return Ok(Checked { checks: vec![crate::verify::Check { buffer_size: 0, outcome }], no_fallback: None, instrumented: false, approximations: vec![], doubts: a.program.warnings.clone(), axiomatic: true });
+        }
+    }
+    Ok(checked)
 }
 
 /// How a round's verdict was reached when the requested depth hit the memory guard.
@@ -266,6 +280,7 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
         let at_depth = depth_note(&checked);
         // The requested depth hit the memory guard and the fences hold at depth 1 only.
         let held_shallow = checked.fell_back() && matches!(checked.last().outcome.verdict, Verdict::Safe { .. });
+        let axiomatic = checked.axiomatic;
         let o = checked.into_outcome();
         let placed = problem.placements(&chosen, &[]).iter().map(|p| p.describe(&super::short_name(&p.file))).collect();
         let orders = chosen.iter().filter(|&&k| matches!(problem.candidates[k].what, super::What::Order(_))).count();
@@ -299,9 +314,10 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
                 report.total_cost = cost;
                 report.status = "verified";
                 report.verification = format!(
-                    "verified: VERIFICATION SUCCESSFUL on {} with the fences inserted{} (built-in BMC, unwind {}, patched source re-checked), after {round} round(s)",
+                    "verified: VERIFICATION SUCCESSFUL on {} with the fences inserted{} (built-in BMC{}, unwind {}, patched source re-checked), after {round} round(s)",
                     arch.name,
                     if *complete { "" } else { ", up to the unwinding bound" },
+                    if axiomatic { " on the axiomatic route: the instrumented program may lack behaviours of the architecture" } else { "" },
                     args.unwind
                 );
                 return Ok((report, text));

@@ -430,14 +430,16 @@ impl Rewriter<'_> {
     }
 
     /// Whether the read `site`, one of pending read `i`'s, may be pending at statement `at`
-    /// (statement ids follow program order, see `loop_spans`).
-    fn pending_at(&self, ctx: &Ctx, i: usize, site: &crate::aeg::Site, at: u32) -> bool {
-        site.func == ctx.func && self.pending_of_site.get(&site.stmt) == Some(&i) && (site.stmt < at || self.shared_loop(ctx, site.stmt, at))
+    /// (statement ids follow program order, see `loop_spans`): from before `at` in the same
+    /// pass through the body, or, with `loops`, from an earlier iteration of a loop around
+    /// both.
+    fn pending_at(&self, ctx: &Ctx, i: usize, site: &crate::aeg::Site, at: u32, loops: bool) -> bool {
+        site.func == ctx.func && self.pending_of_site.get(&site.stmt) == Some(&i) && (site.stmt < at || (loops && self.shared_loop(ctx, site.stmt, at)))
     }
 
     /// Whether one of pending read `i`'s reads may be pending at statement `at`.
-    fn may_be_pending(&self, ctx: &Ctx, i: usize, at: u32) -> bool {
-        self.plan.delayed_reads.iter().any(|r| self.pending_at(ctx, i, self.aeg.site(*r), at))
+    fn may_be_pending(&self, ctx: &Ctx, i: usize, at: u32, loops: bool) -> bool {
+        self.plan.delayed_reads.iter().any(|r| self.pending_at(ctx, i, self.aeg.site(*r), at, loops))
     }
 
     /// What the callee's accesses need of the caller's pending reads, which the callee cannot
@@ -481,10 +483,12 @@ impl Rewriter<'_> {
         let mut blind = false;
         let mut guessed = false;
         for (i, p) in pending.iter().enumerate() {
-            if !self.may_be_pending(ctx, i, s.id) {
+            if !self.may_be_pending(ctx, i, s.id, true) {
                 continue;
             }
-            guessed |= ctrl && !p.spec.is_empty();
+            // (What is said is what happens in one pass through a loop body, see `note_too_early`.)
+            let said = self.may_be_pending(ctx, i, s.id, false);
+            guessed |= said && ctrl && !p.spec.is_empty();
             let ptr = var(p.ptr, &self.out.var(p.ptr).ty);
             let mut conds = vec![];
             let mut always = false;
@@ -508,7 +512,7 @@ impl Rewriter<'_> {
             }
             if always {
                 triggers.push((i, None));
-                blind = true;
+                blind |= said;
             } else if let Some(c) = conds.into_iter().reduce(or) {
                 triggers.push((i, Some(c)));
             }
@@ -580,11 +584,17 @@ impl Rewriter<'_> {
     /// redefines the read's value, outside the statements that wait with the read) while an
     /// event the read is delayed past may still follow `s`: that event can then no longer go
     /// before the read (`r = y; if (q) { z = r; } x = 1;` on LB), so a verdict of safety
-    /// would be no proof.
+    /// would be no proof. Within one pass through a loop body: a read pending from an earlier
+    /// iteration, completed when the next one reads again, is the bound the README states.
     fn note_too_early(&self, ctx: &Ctx, i: usize, s: &Stmt) {
-        let reads = self.plan.read_seconds.iter().filter(|(r, _)| self.pending_at(ctx, i, self.aeg.site(**r), s.id));
+        // A branch on the value orders the writes after it where control dependencies do:
+        // completing the read there takes nothing from them (the event graph may have missed
+        // the dependency, through a join say).
+        let branch = matches!(s.kind, StmtKind::If { .. } | StmtKind::Assert { ctrl: true, .. } | StmtKind::Assume(_));
+        let ordered = |a: &crate::aeg::Site| branch && self.model.ctrl_orders_writes && a.dir == Dir::W && a.func == ctx.func;
+        let reads = self.plan.read_seconds.iter().filter(|(r, _)| self.pending_at(ctx, i, self.aeg.site(**r), s.id, false));
         for (&r, seconds) in reads {
-            let later = seconds.iter().map(|&a| self.aeg.site(a)).find(|a| {
+            let later = seconds.iter().map(|&a| self.aeg.site(a)).filter(|a| !ordered(a)).find(|a| {
                 if a.func != ctx.func {
                     // In a function called here: after `s` where a call to it is (or where it
                     // is not called from here at all: in the caller, say).
@@ -592,9 +602,9 @@ impl Rewriter<'_> {
                         .filter(|(_, g)| *g == a.func || self.callee_access.get(g).is_some_and(|acc| acc.callees.contains(&a.func)))
                         .map(|&(c, _)| c)
                         .collect();
-                    return calls.is_empty() || calls.iter().any(|&c| c >= s.id || self.shared_loop(ctx, c, s.id));
+                    return calls.is_empty() || calls.iter().any(|&c| c >= s.id);
                 }
-                a.stmt != s.id && (a.stmt > s.id || self.shared_loop(ctx, a.stmt, s.id))
+                a.stmt > s.id
             });
             if let Some(a) = later {
                 let why = format!(
