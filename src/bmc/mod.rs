@@ -111,6 +111,7 @@ mod order;
 mod propagation;
 mod punning;
 mod sat;
+mod spin;
 pub use sat::resident_bytes;
 mod symex;
 #[cfg(test)]
@@ -363,11 +364,17 @@ pub struct LoopInfo {
     pub id: String,
     pub function: String,
     pub loc: Loc,
+    /// A side-effect-free spin loop: entered once whatever the bound ([`spin`]).
+    pub spin: bool,
 }
 
 /// Every loop of `prog` with its id (the numbering symbolic execution uses for `unwindset`).
 pub fn loops(prog: &Program) -> Vec<LoopInfo> {
-    loop_stmts(prog).into_iter().map(|(s, f, id)| LoopInfo { id, function: f.to_string(), loc: s.loc }).collect()
+    let spin = spin::spin_loops(prog);
+    loop_stmts(prog)
+        .into_iter()
+        .map(|(s, f, id)| LoopInfo { id, function: f.to_string(), loc: s.loc, spin: spin.contains(&(s as *const _)) })
+        .collect()
 }
 
 pub(crate) fn loop_stmts(prog: &Program) -> Vec<(&crate::ir::Stmt, &str, String)> {

@@ -22,7 +22,7 @@ use crate::ir::*;
 use crate::source::{Error, Loc};
 use crate::aeg::alias::{Alias, ObjRoot};
 use crate::aeg::ObjId;
-use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::rc::Rc;
 
 mod calls;
@@ -317,6 +317,8 @@ pub struct Symex<'p> {
     path: Vec<usize>,
     resolvable_cache: HashMap<(usize, u128), bool>,
     loop_ids: HashMap<*const Stmt, String>,
+    /// Loops entered once: their iterations that go round again change nothing ([`super::spin`]).
+    spin: HashSet<*const Stmt>,
     /// Thread-specific data keys (`pthread_key_create`).
     keys: tsd::Keys,
     next_frame: u32,
@@ -376,6 +378,7 @@ impl<'p> Symex<'p> {
             path: vec![],
             resolvable_cache: HashMap::new(),
             loop_ids,
+            spin: super::spin::spin_loops(prog),
             keys: Default::default(),
             next_frame: 0,
             state: start_state(Lit::TRUE, HashMap::new()),

@@ -8,7 +8,11 @@ use super::*;
 
 fn is_cond_prefix(s: &Stmt) -> bool {
     match &s.kind {
-        StmtKind::Assign { .. } | StmtKind::Skip => true,
+        // An atomic load in the condition is an `Rmw` load with the fences its mapping puts
+        // around it (Power's seq_cst load is `sync; ld`): without them here, such a loop
+        // could leave after N iterations on sc but not on power.
+        StmtKind::Assign { .. } | StmtKind::Skip | StmtKind::Fence(_) => true,
+        StmtKind::Rmw(r) => r.op == RmwOp::Load,
         StmtKind::If { then_, else_, .. } => {
             let brk = |b: &Block| b.len() == 1 && matches!(b[0].kind, StmtKind::Break);
             (brk(then_) && else_.is_empty()) || (then_.is_empty() && brk(else_))
@@ -187,7 +191,8 @@ impl<'p> Symex<'p> {
 
     fn loop_(&mut self, s: &'p Stmt, body: &'p [Stmt], latch: &'p [Stmt]) -> R<()> {
         let id = self.loop_ids.get(&(s as *const Stmt)).cloned().unwrap_or_else(|| "loop".into());
-        let bound = self.opts.unwindset.get(&id).copied().unwrap_or(self.opts.unwind);
+        let spin = self.spin.contains(&(s as *const Stmt));
+        let bound = if spin { 1 } else { self.opts.unwindset.get(&id).copied().unwrap_or(self.opts.unwind) };
         let mut exits = vec![];
         for iter in 0..bound {
             if self.dead() {
@@ -209,7 +214,10 @@ impl<'p> Symex<'p> {
             self.path.pop();
             self.path.pop();
         }
-        if !self.dead() {
+        if spin {
+            // Going round again would change nothing: the path ends here, with no loss.
+            self.kill();
+        } else if !self.dead() {
             // One more (partial) iteration: evaluate the loop condition at the head of the
             // body, then the path that would enter the body again is cut.
             self.frame().loops.push(LoopCtx::default());
