@@ -644,6 +644,7 @@ const KNOWN_EXTERNALS: &[&str] = &[
     "pthread_attr_init", "pthread_attr_destroy", "pthread_mutexattr_init", "pthread_mutexattr_destroy",
     "pthread_mutexattr_settype", "pthread_self", "printf", "puts", "putchar", "fprintf", "fputs", "fflush", "perror",
     "sched_yield", "sleep", "usleep", "nanosleep", "srand", "rand", "random", "time", "memset", "__builtin_memset", "strlen",
+    "pthread_yield", "thrd_yield", "__VERIFIER_loop_bound", "__VERIFIER_loop_begin", "__VERIFIER_spin_start", "__VERIFIER_spin_end",
 ];
 
 /// The points-to analysis, when the program stays within what both it and the checker model

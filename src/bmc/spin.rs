@@ -23,7 +23,18 @@ use crate::ir::*;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// Library calls that change no memory the program can see.
-const NO_EFFECT_CALLS: &[&str] = &["sched_yield", "pthread_yield", "sleep", "usleep", "nanosleep", "thrd_yield"];
+const NO_EFFECT_CALLS: &[&str] = &[
+    "sched_yield",
+    "pthread_yield",
+    "sleep",
+    "usleep",
+    "nanosleep",
+    "thrd_yield",
+    // Dat3M's `await_while` annotations (`dat3m.h`).
+    "__VERIFIER_loop_begin",
+    "__VERIFIER_spin_start",
+    "__VERIFIER_spin_end",
+];
 
 /// How deep calls inside a spin loop are followed before the loop is taken as an ordinary one.
 const CALL_DEPTH: usize = 4;
@@ -277,7 +288,7 @@ mod tests {
     /// For each loop of `main` in order: whether it is a spin loop.
     fn spins(body: &str) -> Vec<bool> {
         let src = format!(
-            "#include <stdatomic.h>\natomic_int x, y; int g;\nstatic int peek(void) {{ int t = atomic_load(&x); return t; }}\nstatic int poke(void) {{ g = 1; return 0; }}\nvoid use(int);\nint main(void) {{ {body} return 0; }}\n"
+            "#include <stdatomic.h>\natomic_int x, y; int g;\nvoid __VERIFIER_loop_begin(void); void __VERIFIER_spin_start(void); void __VERIFIER_spin_end(int);\n#define await_while(cond) for (int tmp = (__VERIFIER_loop_begin(), 0); __VERIFIER_spin_start(), tmp = cond, __VERIFIER_spin_end(!tmp), tmp;)\nstatic int peek(void) {{ int t = atomic_load(&x); return t; }}\nstatic int poke(void) {{ g = 1; return 0; }}\nvoid use(int);\nint main(void) {{ {body} return 0; }}\n"
         );
         let mut map = SourceMap::default();
         let p = crate::frontend::load_str("t.c", &src, &Default::default(), &mut map).expect("parses");
@@ -299,6 +310,8 @@ mod tests {
         assert_eq!(spins("for (;;) { int r = atomic_load(&x); if (r) break; atomic_thread_fence(memory_order_acquire); }"), [true]);
         assert_eq!(spins("while (atomic_load(&x) >= 1) { if (atomic_load(&y) == 2) return 1; }"), [true]);
         assert_eq!(spins("while (peek() == 0) sched_yield();"), [true]);
+        // Dat3M's annotated form (`dat3m.h`).
+        assert_eq!(spins("await_while(atomic_load(&x) == 0) ;"), [true]);
     }
 
     #[test]

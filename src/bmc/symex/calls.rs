@@ -253,12 +253,12 @@ impl<'p> Symex<'p> {
                 approx = r.is_none();
                 r
             }
-            "printf" | "puts" | "putchar" | "fprintf" | "fputs" | "fflush" | "perror" | "sched_yield" | "sleep" | "usleep"
+            "printf" | "puts" | "putchar" | "fprintf" | "fputs" | "fflush" | "perror" | "sched_yield" | "pthread_yield" | "thrd_yield" | "sleep" | "usleep"
             | "nanosleep" | "srand" | "rand" | "random" | "time" | "__VERIFIER_nondet_int" | "__VERIFIER_nondet_uint"
             | "__VERIFIER_nondet_bool" | "__VERIFIER_nondet_char" | "__VERIFIER_nondet_long" | "__VERIFIER_nondet_ulong"
-            | "__VERIFIER_nondet_pointer" | "__VERIFIER_nondet_uchar" | "__VERIFIER_nondet_short" | "__VERIFIER_nondet_ushort" => {
-                None
-            }
+            | "__VERIFIER_nondet_pointer" | "__VERIFIER_nondet_uchar" | "__VERIFIER_nondet_short" | "__VERIFIER_nondet_ushort"
+            // Dat3M's annotations of loops (`dat3m.h`): hints to its unroller, no effect.
+            | "__VERIFIER_loop_bound" | "__VERIFIER_loop_begin" | "__VERIFIER_spin_start" | "__VERIFIER_spin_end" => None,
             "memset" | "__builtin_memset" if args.len() == 3 => {
                 let elem = elem_type(&args[0]);
                 match (const_arg(1), const_arg(2), elem) {
