@@ -88,6 +88,9 @@ enum Cmd {
     /// Run herd `.litmus` (and ESOP-style C) litmus tests in batch, optionally against
     /// expected verdicts (see the README for the exit codes).
     Litmus(weakc::litmus::runner::LitmusArgs),
+    /// Decide whether recorded traces of memory events are sequentially consistent (Qadeer's
+    /// constraint graph, violations as nice cycles) or, with --mm, allowed by an architecture.
+    TraceCheck(weakc::tracecheck::TraceCheckArgs),
     /// Generate a litmus test from a cycle in diy's edge vocabulary ("PodWR Fre PodWR Fre").
     LitmusGen(weakc::litmus::gen::GenArgs),
     /// Generate a C11 litmus test from its name (MP+rlx-rel+acq-rlx): the C program, or with
@@ -490,6 +493,7 @@ fn run(cli: Cli, guard: u64) -> Result<u8, Failure> {
             verify(common, v, guard)
         }
         Cmd::Litmus(args) => weakc::litmus::runner::main(args).map_err(|e| (e, SourceMap::default())),
+        Cmd::TraceCheck(args) => weakc::tracecheck::main(args),
         Cmd::LitmusGen(args) => weakc::litmus::gen::main(args).map_err(|e| (e, SourceMap::default())),
         Cmd::LitmusC11(args) => weakc::litmus::c11::main(args).map_err(|e| (e, SourceMap::default())),
         Cmd::Fences { mut common, f } => {
