@@ -165,13 +165,12 @@ pub fn decide(t: &Trace, lim: &Limits) -> Result<Outcome, Error> {
             });
         }
     }
+    // Saturation decides write pairs one by one: only within the search's budget.
+    let pairs: usize = writes.iter().map(|ws| ws.len() * ws.len().saturating_sub(1) / 2).sum();
+    let sat = if timestamps || pairs > lim.max_pairs { Saturated::default() } else { saturate(t, &writes, &cands) };
     if !ambiguous {
         let rf: Vec<Option<usize>> = (0..t.events.len()).map(single).collect();
-        let co = if timestamps {
-            writes.clone()
-        } else {
-            guess(t, &writes, &rf)
-        };
+        let co = if timestamps { writes.clone() } else { sat.order(t, &writes) };
         let order = Order { co, rf };
         match check(t, &order) {
             Ok(witness) => {
@@ -196,7 +195,7 @@ pub fn decide(t: &Trace, lim: &Limits) -> Result<Outcome, Error> {
             Err(_) => {}
         }
     }
-    search(t, &writes, &cands, timestamps, lim)
+    search(t, &writes, &cands, timestamps, &sat.forced, lim)
 }
 
 /// Acyclicity under one order: the witness, or a small nice cycle.
@@ -314,45 +313,12 @@ fn order_of(t: &Trace, serial: &[usize]) -> Order {
     Order { co, rf }
 }
 
-/// A first write order: the order in which a topological sort of processor order and
-/// reads-from meets the writes (any order where that graph is cyclic).
-fn guess(t: &Trace, writes: &[Vec<usize>], rf: &[Option<usize>]) -> Vec<Vec<usize>> {
-    let mut succ: Vec<Vec<(usize, Via)>> = vec![vec![]; t.events.len()];
-    for (p, evs) in t.po.iter().enumerate() {
-        for w in evs.windows(2) {
-            succ[w[0]].push((w[1], Via::Proc(p)));
-        }
-    }
-    for (r, s) in rf.iter().enumerate() {
-        if let Some(w) = s {
-            succ[*w].push((r, Via::Loc(t.events[r].loc)));
-        }
-    }
-    let rank: Vec<usize> = match (Graph { succ }).topo() {
-        Ok(order) => {
-            let mut rank = vec![0; t.events.len()];
-            for (i, e) in order.into_iter().enumerate() {
-                rank[e] = i;
-            }
-            rank
-        }
-        Err(_) => (0..t.events.len()).collect(),
-    };
-    writes
-        .iter()
-        .map(|ws| {
-            let mut v = ws.clone();
-            v.sort_by_key(|&w| rank[w]);
-            v
-        })
-        .collect()
-}
-
 fn search(
     t: &Trace,
     writes: &[Vec<usize>],
     cands: &[Vec<Option<usize>>],
     timestamps: bool,
+    forced: &HashMap<(usize, usize), bool>,
     lim: &Limits,
 ) -> Result<Outcome, Error> {
     let mode = Mode::Searched;
@@ -393,12 +359,10 @@ fn search(
         vars.next += 1;
         v
     };
-    for (l, ws) in writes.iter().enumerate() {
-        let _ = l;
+    for ws in writes {
         for (i, &a) in ws.iter().enumerate() {
             for &b in &ws[i + 1..] {
                 let (x, y) = (a.min(b), a.max(b));
-                let (ea, eb) = (&t.events[x], &t.events[y]);
                 let v = if timestamps {
                     // `ws` is in timestamp order: `a` before `b`.
                     if x == a {
@@ -406,11 +370,12 @@ fn search(
                     } else {
                         FIXED_FALSE
                     }
-                } else if ea.proc == eb.proc {
-                    // Same processor: processor order (x < y in file order is po order).
-                    FIXED_TRUE
                 } else {
-                    fresh(&mut vars)
+                    match forced.get(&(x, y)) {
+                        Some(true) => FIXED_TRUE,
+                        Some(false) => FIXED_FALSE,
+                        None => fresh(&mut vars),
+                    }
                 };
                 vars.pair.insert((x, y), v);
             }
@@ -431,6 +396,45 @@ fn search(
             vars.src.insert(r, vec![(c[0], 0)]);
         }
     }
+    // Transitivity of each location's write order where a triangle has an undecided pair
+    // (a triangle of forced pairs is acyclic: the forced pairs come from one order).
+    for ws in writes {
+        for (i, &a) in ws.iter().enumerate() {
+            for &b in &ws[i + 1..] {
+                if pair_lit(&vars, a, b).is_none() {
+                    continue;
+                }
+                for &c in ws {
+                    if c == a || c == b {
+                        continue;
+                    }
+                    // Neither a -> b -> c -> a nor the reverse.
+                    for (x, y, z) in [(a, b, c), (b, a, c)] {
+                        let mut clause = vec![];
+                        let mut satisfied = false;
+                        for (u, v) in [(x, y), (y, z), (z, x)] {
+                            match pair_lit(&vars, u, v) {
+                                Some(l) => clause.push(-l),
+                                None => satisfied |= !fixed_before(&vars, u, v),
+                            }
+                        }
+                        if !satisfied {
+                            sat.add_clause(clause);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let mut fixed_rank = vec![0usize; t.events.len()];
+    let mut free: Vec<(usize, usize, i32)> = vec![];
+    for (&(x, y), &v) in &vars.pair {
+        match v {
+            FIXED_TRUE => fixed_rank[y] += 1,
+            FIXED_FALSE => fixed_rank[x] += 1,
+            v => free.push((x, y, v)),
+        }
+    }
     let mut refuted = 0usize;
     let mut first: Option<(Vec<Step>, Order)> = None;
     loop {
@@ -443,7 +447,8 @@ fn search(
                 refuted,
             });
         }
-        match sat.solve() {
+        let res = sat.solve();
+        match res {
             Some(true) => {}
             Some(false) => {
                 let (cycle, order) = first.expect("a refuted candidate before unsatisfiability");
@@ -482,11 +487,13 @@ fn search(
         // Each location's writes must be a total order: block a 3-cycle of the tournament.
         let mut blocked = false;
         let mut co: Vec<Vec<usize>> = vec![];
+        // A write's rank: the writes before it, fixed ones counted once up front.
+        let mut rank = fixed_rank.clone();
+        for &(x, y, v) in &free {
+            rank[if model[v as usize] { y } else { x }] += 1;
+        }
         for ws in writes {
-            let mut score: Vec<(usize, usize)> = ws
-                .iter()
-                .map(|&a| (ws.iter().filter(|&&b| b != a && before(b, a)).count(), a))
-                .collect();
+            let mut score: Vec<(usize, usize)> = ws.iter().map(|&a| (rank[a], a)).collect();
             score.sort();
             if score.iter().enumerate().all(|(i, s)| s.0 == i) {
                 co.push(score.into_iter().map(|s| s.1).collect());
@@ -517,7 +524,8 @@ fn search(
             })
             .collect();
         let order = Order { co, rf };
-        let cycle = match check(t, &order) {
+        let checked = check(t, &order);
+        let cycle = match checked {
             Ok(witness) => {
                 return Ok(Outcome {
                     verdict: Verdict::Sc { witness, order },
@@ -556,6 +564,148 @@ fn search(
             first = Some((cycle, order));
         }
     }
+}
+
+/// What every SC serialisation shares, by saturation: write pairs whose order is forced,
+/// and a rank per event (a topological order of everything forced) to guess the rest from.
+#[derive(Default)]
+struct Saturated {
+    /// `(x, y)` with `x < y`: true when `x` comes first.
+    forced: HashMap<(usize, usize), bool>,
+    rank: Vec<usize>,
+}
+
+impl Saturated {
+    /// Each location's writes by rank (file order where there is none).
+    fn order(&self, t: &Trace, writes: &[Vec<usize>]) -> Vec<Vec<usize>> {
+        let rank = |e: usize| self.rank.get(e).copied().unwrap_or(e);
+        let _ = t;
+        writes
+            .iter()
+            .map(|ws| {
+                let mut v = ws.clone();
+                v.sort_by_key(|&w| rank(w));
+                v
+            })
+            .collect()
+    }
+}
+
+/// Happens-before is processor order, the reads-from of reads with one possible source,
+/// and the write order forced so far (with the from-reads it implies); the coherence rules
+/// then force: `w1` before `w2` when `w1` happens before `w2`; for `r` reading from `w`,
+/// another write `w'` before `w` when `w'` happens before `r`, and after `w` when `r`
+/// happens before `w'`. Repeated until nothing new is forced (reachability by vector
+/// clocks over a topological order). Stops, keeping what it has, where happens-before is
+/// cyclic: the search then finds that cycle.
+fn saturate(t: &Trace, writes: &[Vec<usize>], cands: &[Vec<Option<usize>>]) -> Saturated {
+    let mut out = Saturated::default();
+    let n = t.events.len();
+    let np = t.po.len();
+    let mut pidx = vec![0u32; n];
+    for evs in &t.po {
+        for (i, &e) in evs.iter().enumerate() {
+            pidx[e] = i as u32 + 1;
+        }
+    }
+    let src = |r: usize| if cands[r].len() == 1 { Some(cands[r][0]) } else { None };
+    // Readers of each write with one possible source, for the from-read edges.
+    let mut readers: Vec<Vec<usize>> = vec![vec![]; n];
+    let mut init_readers: Vec<Vec<usize>> = vec![vec![]; t.locs.len()];
+    for r in 0..n {
+        match src(r) {
+            Some(Some(w)) => readers[w].push(r),
+            Some(None) => init_readers[t.events[r].loc].push(r),
+            None => {}
+        }
+    }
+    // Later rounds force few pairs (measured: 2,000 then 50 of 1.5 million); the search
+    // decides what is left.
+    for _round in 0..3 {
+        let mut succ: Vec<Vec<(usize, Via)>> = vec![vec![]; n];
+        for (p, evs) in t.po.iter().enumerate() {
+            for w in evs.windows(2) {
+                succ[w[0]].push((w[1], Via::Proc(p)));
+            }
+        }
+        for (w, rs) in readers.iter().enumerate() {
+            for &r in rs {
+                succ[w].push((r, Via::Loc(t.events[r].loc)));
+            }
+        }
+        for (&(x, y), &first) in &out.forced {
+            let (a, b) = if first { (x, y) } else { (y, x) };
+            let via = Via::Loc(t.events[a].loc);
+            succ[a].push((b, via));
+            for &r in &readers[a] {
+                succ[r].push((b, via));
+            }
+        }
+        for (l, rs) in init_readers.iter().enumerate() {
+            for &r in rs {
+                for &w in &writes[l] {
+                    succ[r].push((w, Via::Loc(l)));
+                }
+            }
+        }
+        let g = Graph { succ };
+        let Ok(topo) = g.topo() else { return out };
+        out.rank = vec![0; n];
+        for (i, &e) in topo.iter().enumerate() {
+            out.rank[e] = i;
+        }
+        // vc[e * np + p]: how many of p's events happen before or at e.
+        let mut vc = vec![0u32; n * np];
+        for &u in &topo {
+            vc[u * np + t.events[u].proc] = pidx[u];
+            for &(v, _) in &g.succ[u] {
+                for p in 0..np {
+                    let x = vc[u * np + p];
+                    if vc[v * np + p] < x {
+                        vc[v * np + p] = x;
+                    }
+                }
+            }
+        }
+        let hb = |a: usize, b: usize| a != b && vc[b * np + t.events[a].proc] >= pidx[a];
+        let before = out.forced.len();
+        let mut set = |a: usize, b: usize| {
+            out.forced.entry((a.min(b), a.max(b))).or_insert(a < b);
+        };
+        for ws in writes {
+            for (i, &a) in ws.iter().enumerate() {
+                for &b in &ws[i + 1..] {
+                    if hb(a, b) {
+                        set(a, b);
+                    } else if hb(b, a) {
+                        set(b, a);
+                    }
+                }
+            }
+        }
+        for r in 0..n {
+            let Some(Some(w)) = src(r) else { continue };
+            for &w2 in &writes[t.events[r].loc] {
+                if w2 == w {
+                    continue;
+                }
+                if hb(w2, r) {
+                    set(w2, w);
+                } else if hb(r, w2) {
+                    set(w, w2);
+                }
+            }
+        }
+        if out.forced.len() == before {
+            break;
+        }
+    }
+    out
+}
+
+/// For a fixed pair: `a` is before `b`.
+fn fixed_before(vars: &Vars, a: usize, b: usize) -> bool {
+    (vars.pair[&(a.min(b), a.max(b))] == FIXED_TRUE) == (a < b)
 }
 
 /// The literal saying `a` is before `b` (`None` when fixed).
@@ -770,11 +920,12 @@ mod tests {
             seed % n
         };
         let mut counts = [0, 0];
-        for _ in 0..400 {
+        let mut searched = 0;
+        for _ in 0..1500 {
             let mut text = String::new();
             for p in 0..(2 + rnd(2)) {
                 text += &format!("P{p}:");
-                for k in 0..(1 + rnd(3)) {
+                for k in 0..(1 + rnd(4)) {
                     let x = ["x", "y"][rnd(2) as usize];
                     let v = rnd(3);
                     let sep = if k == 0 { " " } else { "; " };
@@ -795,6 +946,7 @@ mod tests {
             let want = brute(&t);
             assert_eq!(is_sc(&o), want, "{text}{o:?}");
             counts[want as usize] += 1;
+            searched += (o.refuted > 0) as usize;
             if let Verdict::Sc { witness, .. } = &o.verdict {
                 // The witness is a serialisation: replaying it reads the values of the trace.
                 let mut mem = t.init.clone();
@@ -808,6 +960,8 @@ mod tests {
                 }
             }
         }
-        assert!(counts[0] > 40 && counts[1] > 40, "{counts:?}");
+        assert!(counts[0] > 100 && counts[1] > 100, "{counts:?}");
+        // Enough of them get past the greedy replay and the saturation into the search.
+        assert!(searched > 20, "{searched}");
     }
 }

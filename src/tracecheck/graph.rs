@@ -6,7 +6,7 @@
 //! location, `w0 → w1 → …` with each write's readers between it and its successor.
 
 use super::parse::{Kind, Trace};
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 /// A write order and the source of every read (`None`: the initial value).
 #[derive(Clone, Debug)]
@@ -18,7 +18,7 @@ pub struct Order {
 }
 
 /// Which order a cycle step follows: one processor's order or one location's.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Via {
     Proc(usize),
     Loc(usize),
@@ -245,24 +245,20 @@ fn span(c: &[Step]) -> usize {
 }
 
 /// Joins consecutive steps of the same order (both orders are transitive).
-fn merge(mut c: Vec<Step>) -> Vec<Step> {
-    loop {
-        let n = c.len();
-        if n < 2 {
-            return c;
+fn merge(c: Vec<Step>) -> Vec<Step> {
+    let mut out: Vec<Step> = Vec::with_capacity(c.len());
+    for st in c {
+        match out.last_mut() {
+            Some(last) if last.via == st.via => last.to = st.to,
+            _ => out.push(st),
         }
-        let Some(i) = (0..n).find(|&i| c[i].via == c[(i + 1) % n].via) else {
-            return c;
-        };
-        let j = (i + 1) % n;
-        let joined = Step {
-            from: c[i].from,
-            to: c[j].to,
-            via: c[i].via,
-        };
-        c[i] = joined;
-        c.remove(j);
     }
+    // Around the end: the last step joins the first.
+    while out.len() > 1 && out[0].via == out[out.len() - 1].via {
+        let last = out.pop().expect("two steps");
+        out[0].from = last.from;
+    }
+    out
 }
 
 /// Shortens a cycle until no two steps follow the same processor or location (the proof of
@@ -274,9 +270,8 @@ pub fn nice(t: &Trace, pos: &Positions, c: Vec<Step>) -> Vec<Step> {
     let mut c = merge(c);
     loop {
         let n = c.len();
-        let pair = (0..n)
-            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-            .find(|&(i, j)| c[i].via == c[j].via);
+        let mut first: HashMap<Via, usize> = HashMap::new();
+        let pair = (0..n).find_map(|j| first.insert(c[j].via, j).map(|i| (i, j)));
         let Some((i, j)) = pair else { return c };
         let via = c[i].via;
         let (a, b, cc, d) = (c[i].from, c[i].to, c[j].from, c[j].to);
