@@ -70,6 +70,10 @@ struct Vars {
 const FIXED_TRUE: i32 = i32::MAX;
 const FIXED_FALSE: i32 = i32::MIN;
 
+fn outcome(verdict: Verdict, mode: Mode, refuted: usize) -> Result<Outcome, Error> {
+    Ok(Outcome { verdict, mode, refuted })
+}
+
 pub fn decide(t: &Trace, lim: &Limits) -> Result<Outcome, Error> {
     // Candidate sources by value.
     let mut writes: Vec<Vec<usize>> = vec![vec![]; t.locs.len()];
@@ -109,15 +113,7 @@ pub fn decide(t: &Trace, lim: &Limits) -> Result<Outcome, Error> {
                 t.locs[ev.loc],
                 t.init[ev.loc]
             );
-            return Ok(Outcome {
-                verdict: Verdict::NotSc {
-                    cycle: vec![],
-                    order: None,
-                    why,
-                },
-                mode: Mode::Searched,
-                refuted: 0,
-            });
+            return outcome(Verdict::NotSc { cycle: vec![], order: None, why }, Mode::Searched, 0);
         }
         ambiguous |= c.len() > 1;
         cands[e] = c;
@@ -158,11 +154,7 @@ pub fn decide(t: &Trace, lim: &Limits) -> Result<Outcome, Error> {
     if !timestamps {
         if let Some(witness) = replay(t, &cands) {
             let order = order_of(t, &witness);
-            return Ok(Outcome {
-                verdict: Verdict::Sc { witness, order },
-                mode,
-                refuted: 0,
-            });
+            return outcome(Verdict::Sc { witness, order }, mode, 0);
         }
     }
     // Saturation decides write pairs one by one: only within the search's budget.
@@ -170,27 +162,13 @@ pub fn decide(t: &Trace, lim: &Limits) -> Result<Outcome, Error> {
     let sat = if timestamps || pairs > lim.max_pairs { Saturated::default() } else { saturate(t, &writes, &cands) };
     if !ambiguous {
         let rf: Vec<Option<usize>> = (0..t.events.len()).map(single).collect();
-        let co = if timestamps { writes.clone() } else { sat.order(t, &writes) };
+        let co = if timestamps { writes.clone() } else { sat.order(&writes) };
         let order = Order { co, rf };
         match check(t, &order) {
-            Ok(witness) => {
-                return Ok(Outcome {
-                    verdict: Verdict::Sc { witness, order },
-                    mode,
-                    refuted: 0,
-                })
-            }
+            Ok(witness) => return outcome(Verdict::Sc { witness, order }, mode, 0),
             Err(cycle) if timestamps => {
                 let why = "a cycle in the constraint graph of the simple witness (writes in timestamp order)".to_string();
-                return Ok(Outcome {
-                    verdict: Verdict::NotSc {
-                        cycle,
-                        order: Some(order),
-                        why,
-                    },
-                    mode,
-                    refuted: 0,
-                });
+                return outcome(Verdict::NotSc { cycle, order: Some(order), why }, mode, 0);
             }
             Err(_) => {}
         }
@@ -342,11 +320,7 @@ fn search(
             ws.len(),
             lim.max_pairs
         );
-        return Ok(Outcome {
-            verdict: Verdict::Unknown(why),
-            mode,
-            refuted: 0,
-        });
+        return outcome(Verdict::Unknown(why), mode, 0);
     }
     let mut sat: cadical::Solver = cadical::Solver::new();
     let mut vars = Vars {
@@ -439,36 +413,22 @@ fn search(
     let mut first: Option<(Vec<Step>, Order)> = None;
     loop {
         if Instant::now() > lim.deadline {
-            return Ok(Outcome {
-                verdict: Verdict::Unknown(format!(
-                    "time limit reached after refuting {refuted} candidate write orders"
-                )),
-                mode,
-                refuted,
-            });
+            return outcome(Verdict::Unknown(format!("time limit reached after refuting {refuted} candidate write orders")), mode, refuted);
         }
         let res = sat.solve();
         match res {
             Some(true) => {}
             Some(false) => {
-                let (cycle, order) = first.expect("a refuted candidate before unsatisfiability");
-                let why = format!("no write order makes the trace SC ({refuted} candidates refuted); the cycle of the first candidate is shown");
-                return Ok(Outcome {
-                    verdict: Verdict::NotSc {
-                        cycle,
-                        order: Some(order),
-                        why,
-                    },
-                    mode,
-                    refuted,
-                });
+                let why = format!("no write order makes the trace SC ({refuted} candidates refuted)");
+                let (cycle, order) = match first {
+                    Some((c, o)) => (c, Some(o)),
+                    None => (vec![], None),
+                };
+                let why = if order.is_some() { why + "; the cycle of the first candidate is shown" } else { why };
+                return outcome(Verdict::NotSc { cycle, order, why }, mode, refuted);
             }
             None => {
-                return Ok(Outcome {
-                    verdict: Verdict::Unknown("the SAT solver stopped".into()),
-                    mode,
-                    refuted,
-                })
+                return outcome(Verdict::Unknown("the SAT solver stopped".into()), mode, refuted)
             }
         }
         let model: Vec<bool> = (0..vars.next)
@@ -505,6 +465,12 @@ fn search(
                 .filter_map(|&(a, b)| pair_lit(&vars, a, b))
                 .map(|l| -l)
                 .collect();
+            if clause.is_empty() {
+                // The coherence rules alone order these three writes in a cycle.
+                let lines: Vec<String> = tri.iter().map(|&w| format!("`{}` (line {})", t.describe(w), t.events[w].span.line)).collect();
+                let why = format!("the coherence rules force the writes {} into a cycle: no write order makes the trace SC", lines.join(", "));
+                return outcome(Verdict::NotSc { cycle: vec![], order: None, why }, mode, refuted);
+            }
             sat.add_clause(clause);
             blocked = true;
             co.push(vec![]);
@@ -527,11 +493,7 @@ fn search(
         let checked = check(t, &order);
         let cycle = match checked {
             Ok(witness) => {
-                return Ok(Outcome {
-                    verdict: Verdict::Sc { witness, order },
-                    mode,
-                    refuted,
-                })
+                return outcome(Verdict::Sc { witness, order }, mode, refuted)
             }
             Err(c) => c,
         };
@@ -547,15 +509,7 @@ fn search(
         }
         if clause.is_empty() {
             let why = "a cycle that no choice of write order can avoid (processor order and forced reads-from)".to_string();
-            return Ok(Outcome {
-                verdict: Verdict::NotSc {
-                    cycle,
-                    order: Some(order),
-                    why,
-                },
-                mode,
-                refuted,
-            });
+            return outcome(Verdict::NotSc { cycle, order: Some(order), why }, mode, refuted);
         }
         clause.sort_unstable();
         clause.dedup();
@@ -577,9 +531,8 @@ struct Saturated {
 
 impl Saturated {
     /// Each location's writes by rank (file order where there is none).
-    fn order(&self, t: &Trace, writes: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    fn order(&self, writes: &[Vec<usize>]) -> Vec<Vec<usize>> {
         let rank = |e: usize| self.rank.get(e).copied().unwrap_or(e);
-        let _ = t;
         writes
             .iter()
             .map(|ws| {
@@ -850,6 +803,24 @@ mod tests {
         )
         .unwrap();
         assert!(is_sc(&o) && o.mode == Mode::Searched, "{o:?}");
+    }
+
+    #[test]
+    fn cycles_are_reported_nice_with_their_k() {
+        let k = |text: &str| match run(text).verdict {
+            Verdict::NotSc { cycle, .. } => {
+                assert!(super::super::graph::is_nice(&cycle), "{text}: {cycle:?}");
+                cycle.iter().filter(|s| matches!(s.via, Via::Proc(_))).count()
+            }
+            v => panic!("{text}: {v:?}"),
+        };
+        // Store buffering round three processors: a 3-nice cycle, with timestamps and without.
+        assert_eq!(k("P0: W x 1 @1; R y 0\nP1: W y 1 @2; R z 0\nP2: W z 1 @3; R x 0\n"), 3);
+        assert_eq!(k("P0: W x 1; R y 0\nP1: W y 1; R z 0\nP2: W z 1; R x 0\n"), 3);
+        // WRC: three processors, but x's two location edges join (fr then rf): 2-nice.
+        assert_eq!(k("P0: W x 1 @1\nP1: R x 1; W y 1 @2\nP2: R y 1; R x 0\n"), 2);
+        // Message passing read in the wrong order: 2-nice.
+        assert_eq!(k("P0: W d 1 @1; W f 1 @2\nP1: R f 1; R d 0\n"), 2);
     }
 
     #[test]

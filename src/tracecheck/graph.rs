@@ -312,6 +312,10 @@ mod tests {
     use super::super::parse::parse;
     use super::*;
 
+    fn st(from: usize, to: usize, via: Via) -> Step {
+        Step { from, to, via }
+    }
+
     fn order_by_file(t: &Trace) -> Order {
         let mut co = vec![vec![]; t.locs.len()];
         for (e, ev) in t.events.iter().enumerate() {
@@ -360,92 +364,28 @@ mod tests {
         // Locations by first use: x 0, z 1, y 2. The long way round:
         // 0 -po-> 1 -rf z-> 5 -po-> 6 -fr y-> 3 -po-> 4 -fr x-> 0.
         let long = vec![
-            Step {
-                from: 0,
-                to: 1,
-                via: Via::Proc(0),
-            },
-            Step {
-                from: 1,
-                to: 5,
-                via: Via::Loc(1),
-            },
-            Step {
-                from: 5,
-                to: 6,
-                via: Via::Proc(2),
-            },
-            Step {
-                from: 6,
-                to: 3,
-                via: Via::Loc(2),
-            },
-            Step {
-                from: 3,
-                to: 4,
-                via: Via::Proc(1),
-            },
-            Step {
-                from: 4,
-                to: 0,
-                via: Via::Loc(0),
-            },
+            st(0, 1, Via::Proc(0)),
+            st(1, 5, Via::Loc(1)),
+            st(5, 6, Via::Proc(2)),
+            st(6, 3, Via::Loc(2)),
+            st(3, 4, Via::Proc(1)),
+            st(4, 0, Via::Loc(0)),
         ];
         assert!(is_nice(&long));
         let n = nice(&t, &pos, long.clone());
         assert_eq!(n, long, "already nice: unchanged");
         // Two steps through P0 are joined or skipped.
         let twice = vec![
-            Step {
-                from: 0,
-                to: 1,
-                via: Via::Proc(0),
-            },
-            Step {
-                from: 1,
-                to: 5,
-                via: Via::Loc(1),
-            },
-            Step {
-                from: 5,
-                to: 6,
-                via: Via::Proc(2),
-            },
-            Step {
-                from: 6,
-                to: 3,
-                via: Via::Loc(2),
-            },
-            Step {
-                from: 3,
-                to: 4,
-                via: Via::Proc(1),
-            },
-            Step {
-                from: 4,
-                to: 0,
-                via: Via::Loc(0),
-            },
-            Step {
-                from: 0,
-                to: 2,
-                via: Via::Proc(0),
-            },
-            Step {
-                from: 2,
-                to: 3,
-                via: Via::Loc(2),
-            },
-            Step {
-                from: 3,
-                to: 4,
-                via: Via::Proc(1),
-            },
-            Step {
-                from: 4,
-                to: 0,
-                via: Via::Loc(0),
-            },
+            st(0, 1, Via::Proc(0)),
+            st(1, 5, Via::Loc(1)),
+            st(5, 6, Via::Proc(2)),
+            st(6, 3, Via::Loc(2)),
+            st(3, 4, Via::Proc(1)),
+            st(4, 0, Via::Loc(0)),
+            st(0, 2, Via::Proc(0)),
+            st(2, 3, Via::Loc(2)),
+            st(3, 4, Via::Proc(1)),
+            st(4, 0, Via::Loc(0)),
         ];
         let n = nice(&t, &pos, twice);
         assert!(is_nice(&n), "{n:?}");
