@@ -329,12 +329,7 @@ fn main() -> ExitCode {
 type Failure = (Error, SourceMap);
 
 fn arch_of(name: &str) -> Result<&'static Arch, Failure> {
-    arch::by_name(name).ok_or_else(|| {
-        (
-            Error::Usage(format!("unknown memory model `{name}`; known: {} (aliases x86, ppc)", Arch::names().join(", "))),
-            SourceMap::default(),
-        )
-    })
+    arch::lookup(name).map_err(|e| (e, SourceMap::default()))
 }
 
 /// `lazy`: the selection will be completed lazily (instrument, verify): the first cycle

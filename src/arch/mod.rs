@@ -334,6 +334,11 @@ impl Arch {
 }
 
 /// Look an architecture up by name or alias (case-insensitive).
+/// [`by_name`], or the usage error every command gives for an unknown model (exit 2).
+pub fn lookup(name: &str) -> Result<&'static Arch, crate::source::Error> {
+    by_name(name).ok_or_else(|| crate::source::Error::Usage(format!("unknown memory model `{name}`; known: {} (aliases x86, ppc)", Arch::names().join(", "))))
+}
+
 pub fn by_name(name: &str) -> Option<&'static Arch> {
     let n = name.to_ascii_lowercase();
     tables::ARCHS

@@ -453,7 +453,7 @@ pub fn main(args: C11Args) -> Result<u8, Error> {
     let text = match &args.mm {
         None => c_program(&t),
         Some(mm) => {
-            let arch = crate::arch::by_name(mm).ok_or_else(|| usage(format!("unknown memory model `{mm}`; known: {}", Arch::names().join(", "))))?;
+            let arch = crate::arch::lookup(mm)?;
             let m = crate::atomics::mapping(arch, &crate::atomics::Options { ldapr: args.ldapr, ..Default::default() });
             hardware(&t, arch, m).map_err(|e| usage(format!("{}: {e}", t.name)))?
         }

@@ -482,7 +482,7 @@ fn finish(mut res: TestResult, r: Result<(Option<bool>, bool), Error>, path: &Pa
 }
 
 fn model(name: &str) -> Result<&'static Arch, Error> {
-    arch::by_name(name).ok_or_else(|| Error::Usage(format!("unknown memory model `{name}`; known: {}", Arch::names().join(", "))))
+    arch::lookup(name)
 }
 
 /// Runs every file on `jobs` threads (None: all cores), ticking `progress` after each.

@@ -4,10 +4,10 @@
 //! is the initial one). With a timestamp on every write and distinct values per location
 //! (an *unambiguous* trace), the write order is the simple witness (timestamp order) and one
 //! linear pass over the constraint graph decides. Otherwise the write order (and, where
-//! values repeat, the source of a read) is searched for: a first guess from a topological
-//! order of processor order and reads-from, then a SAT search over write pairs and read
-//! sources in which every cycle found rules out the choices it depends on (lazy acyclicity,
-//! as in `fences --property`'s cover-and-check loop).
+//! values repeat, the source of a read) is searched for: a greedy replay, then saturation
+//! (write pairs the coherence rules force) and a guess from what it forced, then a SAT search
+//! over the open pairs and read sources in which every cycle found rules out the choices it
+//! depends on (lazy acyclicity, as in `fences --property`'s cover-and-check loop).
 
 use super::graph::{Graph, Order, Positions, Step, Via};
 use super::parse::{Kind, Trace};
@@ -157,8 +157,8 @@ pub fn decide(t: &Trace, lim: &Limits) -> Result<Outcome, Error> {
             return outcome(Verdict::Sc { witness, order }, mode, 0);
         }
     }
-    // Saturation decides write pairs one by one: only within the search's budget.
-    let pairs: usize = writes.iter().map(|ws| ws.len() * ws.len().saturating_sub(1) / 2).sum();
+    // Saturation and the search decide write pairs one by one: only within the budget.
+    let pairs: usize = if timestamps { 0 } else { writes.iter().map(|ws| ws.len() * ws.len().saturating_sub(1) / 2).sum() };
     let sat = if timestamps || pairs > lim.max_pairs { Saturated::default() } else { saturate(t, &writes, &cands) };
     if !ambiguous {
         let rf: Vec<Option<usize>> = (0..t.events.len()).map(single).collect();
@@ -172,6 +172,16 @@ pub fn decide(t: &Trace, lim: &Limits) -> Result<Outcome, Error> {
             }
             Err(_) => {}
         }
+    }
+    if pairs > lim.max_pairs {
+        let (l, ws) = writes.iter().enumerate().max_by_key(|(_, ws)| ws.len()).expect("a location");
+        let why = format!(
+            "the write order must be searched (no timestamps) over {pairs} pairs of writes (`{}` alone has {} writes), more than the limit of {}: give the writes timestamps",
+            t.locs[l],
+            ws.len(),
+            lim.max_pairs
+        );
+        return outcome(Verdict::Unknown(why), mode, 0);
     }
     search(t, &writes, &cands, timestamps, &sat.forced, lim)
 }
@@ -300,28 +310,6 @@ fn search(
     lim: &Limits,
 ) -> Result<Outcome, Error> {
     let mode = Mode::Searched;
-    let pairs: usize = if timestamps {
-        0
-    } else {
-        writes
-            .iter()
-            .map(|ws| ws.len() * ws.len().saturating_sub(1) / 2)
-            .sum()
-    };
-    if pairs > lim.max_pairs {
-        let (l, ws) = writes
-            .iter()
-            .enumerate()
-            .max_by_key(|(_, ws)| ws.len())
-            .expect("a location");
-        let why = format!(
-            "the write order must be searched (no timestamps) over {pairs} pairs of writes (`{}` alone has {} writes), more than the limit of {}: give the writes timestamps",
-            t.locs[l],
-            ws.len(),
-            lim.max_pairs
-        );
-        return outcome(Verdict::Unknown(why), mode, 0);
-    }
     let mut sat: cadical::Solver = cadical::Solver::new();
     let mut vars = Vars {
         src: HashMap::new(),
@@ -370,8 +358,8 @@ fn search(
             vars.src.insert(r, vec![(c[0], 0)]);
         }
     }
-    // Transitivity of each location's write order where a triangle has an undecided pair
-    // (a triangle of forced pairs is acyclic: the forced pairs come from one order).
+    // Transitivity of each location's write order on every triangle with an undecided pair.
+    // A cyclic triangle of forced pairs (contradictory coherence facts) is caught below.
     for ws in writes {
         for (i, &a) in ws.iter().enumerate() {
             for &b in &ws[i + 1..] {
@@ -444,8 +432,8 @@ fn search(
             let v = vars.pair[&(a.min(b), a.max(b))];
             val(v) == (a < b)
         };
-        // Each location's writes must be a total order: block a 3-cycle of the tournament.
-        let mut blocked = false;
+        // Each location's writes must be a total order. A 3-cycle can only be one of fixed
+        // pairs (the clauses above exclude the others): no write order exists.
         let mut co: Vec<Vec<usize>> = vec![];
         // A write's rank: the writes before it, fixed ones counted once up front.
         let mut rank = fixed_rank.clone();
@@ -460,24 +448,9 @@ fn search(
                 continue;
             }
             let tri = triangle(ws, &before);
-            let clause: Vec<i32> = [(tri[0], tri[1]), (tri[1], tri[2]), (tri[2], tri[0])]
-                .iter()
-                .filter_map(|&(a, b)| pair_lit(&vars, a, b))
-                .map(|l| -l)
-                .collect();
-            if clause.is_empty() {
-                // The coherence rules alone order these three writes in a cycle.
-                let lines: Vec<String> = tri.iter().map(|&w| format!("`{}` (line {})", t.describe(w), t.events[w].span.line)).collect();
-                let why = format!("the coherence rules force the writes {} into a cycle: no write order makes the trace SC", lines.join(", "));
-                return outcome(Verdict::NotSc { cycle: vec![], order: None, why }, mode, refuted);
-            }
-            sat.add_clause(clause);
-            blocked = true;
-            co.push(vec![]);
-        }
-        if blocked {
-            refuted += 1;
-            continue;
+            let lines: Vec<String> = tri.iter().map(|&w| format!("`{}` (line {})", t.describe(w), t.events[w].span.line)).collect();
+            let why = format!("the coherence rules force the writes {} into a cycle: no write order makes the trace SC", lines.join(", "));
+            return outcome(Verdict::NotSc { cycle: vec![], order: None, why }, mode, refuted);
         }
         let rf: Vec<Option<usize>> = (0..t.events.len())
             .map(|e| {
@@ -575,12 +548,7 @@ fn saturate(t: &Trace, writes: &[Vec<usize>], cands: &[Vec<Option<usize>>]) -> S
     // Later rounds force few pairs (measured: 2,000 then 50 of 1.5 million); the search
     // decides what is left.
     for _round in 0..3 {
-        let mut succ: Vec<Vec<(usize, Via)>> = vec![vec![]; n];
-        for (p, evs) in t.po.iter().enumerate() {
-            for w in evs.windows(2) {
-                succ[w[0]].push((w[1], Via::Proc(p)));
-            }
-        }
+        let mut succ = Graph::po(t).succ;
         for (w, rs) in readers.iter().enumerate() {
             for &r in rs {
                 succ[w].push((r, Via::Loc(t.events[r].loc)));

@@ -87,13 +87,19 @@ pub struct Graph {
 }
 
 impl Graph {
-    pub fn new(t: &Trace, o: &Order) -> Graph {
+    /// Processor order alone: one chain per processor.
+    pub fn po(t: &Trace) -> Graph {
         let mut succ: Vec<Vec<(usize, Via)>> = vec![vec![]; t.events.len()];
         for (p, evs) in t.po.iter().enumerate() {
             for w in evs.windows(2) {
                 succ[w[0]].push((w[1], Via::Proc(p)));
             }
         }
+        Graph { succ }
+    }
+
+    pub fn new(t: &Trace, o: &Order) -> Graph {
+        let mut succ = Graph::po(t).succ;
         // Readers grouped by source, per location.
         let mut readers: Vec<Vec<usize>> = vec![vec![]; t.events.len()];
         let mut init_readers: Vec<Vec<usize>> = vec![vec![]; t.locs.len()];
@@ -375,18 +381,8 @@ mod tests {
         let n = nice(&t, &pos, long.clone());
         assert_eq!(n, long, "already nice: unchanged");
         // Two steps through P0 are joined or skipped.
-        let twice = vec![
-            st(0, 1, Via::Proc(0)),
-            st(1, 5, Via::Loc(1)),
-            st(5, 6, Via::Proc(2)),
-            st(6, 3, Via::Loc(2)),
-            st(3, 4, Via::Proc(1)),
-            st(4, 0, Via::Loc(0)),
-            st(0, 2, Via::Proc(0)),
-            st(2, 3, Via::Loc(2)),
-            st(3, 4, Via::Proc(1)),
-            st(4, 0, Via::Loc(0)),
-        ];
+        let mut twice = long.clone();
+        twice.extend([st(0, 2, Via::Proc(0)), st(2, 3, Via::Loc(2)), st(3, 4, Via::Proc(1)), st(4, 0, Via::Loc(0))]);
         let n = nice(&t, &pos, twice);
         assert!(is_nice(&n), "{n:?}");
         assert!(n.len() < 10);

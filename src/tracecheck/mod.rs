@@ -57,7 +57,7 @@ pub fn main(args: TraceCheckArgs) -> Result<u8, (Error, SourceMap)> {
     let model = if args.mm == "sc" {
         None
     } else {
-        Some(crate::arch::by_name(&args.mm).ok_or_else(|| (Error::Usage(format!("unknown memory model `{}` (sc, tso, pso, rmo, power, power-esop, arm, aarch64)", args.mm)), SourceMap::default()))?)
+        Some(crate::arch::lookup(&args.mm).map_err(|e| (e, SourceMap::default()))?)
     };
     let mut code = 0u8;
     for path in &args.traces {
@@ -73,9 +73,10 @@ pub fn main(args: TraceCheckArgs) -> Result<u8, (Error, SourceMap)> {
                 SourceMap::default(),
             )
         })?;
-        let file = map.add_file(&name, text.clone());
+        let file = map.add_file(&name, text);
         let t0 = Instant::now();
-        let trace = parse::parse(&text, file).map_err(|e| (e, map.clone()))?;
+        let text = map.files[file as usize].text.as_deref().unwrap_or_default();
+        let trace = parse::parse(text, file).map_err(|e| (e, map.clone()))?;
         let timeout = Duration::from_secs_f64(args.timeout.max(0.001));
         let (out, c) = match model {
             None => {
@@ -126,12 +127,8 @@ pub fn main(args: TraceCheckArgs) -> Result<u8, (Error, SourceMap)> {
             }
         };
         stdout(&out);
-        // Violations outrank undecided traces, as in `verify`.
-        code = match (code, c) {
-            (10, _) | (_, 10) => 10,
-            (5, _) | (_, 5) => 5,
-            _ => 0,
-        };
+        // Violations (10) outrank undecided traces (5), as in `verify`.
+        code = code.max(c);
     }
     Ok(code)
 }
