@@ -34,6 +34,7 @@ pub mod execgraph;
 pub mod guard;
 pub mod verify;
 pub mod trace;
+pub mod memsys;
 pub mod tracecheck;
 pub mod output;
 #[doc(hidden)]

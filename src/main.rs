@@ -91,6 +91,9 @@ enum Cmd {
     /// Decide whether recorded traces of memory events are sequentially consistent (Qadeer's
     /// constraint graph, violations as nice cycles) or, with --mm, allowed by an architecture.
     TraceCheck(weakc::tracecheck::TraceCheckArgs),
+    /// Decide whether a memory-system protocol (C guarded commands) is sequentially
+    /// consistent up to a depth: nice-cycle observers in the built-in model checker.
+    Memsys(weakc::memsys::MemsysArgs),
     /// Generate a litmus test from a cycle in diy's edge vocabulary ("PodWR Fre PodWR Fre").
     LitmusGen(weakc::litmus::gen::GenArgs),
     /// Generate a C11 litmus test from its name (MP+rlx-rel+acq-rlx): the C program, or with
@@ -489,6 +492,7 @@ fn run(cli: Cli, guard: u64) -> Result<u8, Failure> {
         }
         Cmd::Litmus(args) => weakc::litmus::runner::main(args).map_err(|e| (e, SourceMap::default())),
         Cmd::TraceCheck(args) => weakc::tracecheck::main(args),
+        Cmd::Memsys(args) => weakc::memsys::main(args),
         Cmd::LitmusGen(args) => weakc::litmus::gen::main(args).map_err(|e| (e, SourceMap::default())),
         Cmd::LitmusC11(args) => weakc::litmus::c11::main(args).map_err(|e| (e, SourceMap::default())),
         Cmd::Fences { mut common, f } => {

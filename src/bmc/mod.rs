@@ -630,7 +630,7 @@ pub fn limit_reason(stop: sat::Stop, phase: &str) -> String {
 const RESOLVE_PASSES: usize = 3;
 
 fn same_info(a: &symex::Collected, b: &symex::Collected) -> bool {
-    a.ids == b.ids && a.writes == b.writes && a.sym.len() == b.sym.len() && a.vals == b.vals && a.sym_vals == b.sym_vals
+    a.ids == b.ids && a.writes == b.writes && a.sym.len() == b.sym.len() && a.sym_on_path == b.sym_on_path && a.vals == b.vals && a.sym_vals == b.sym_vals
 }
 
 /// Calls whose effects the points-to analysis and the checker agree on. (Not the

@@ -504,6 +504,13 @@ impl Enc<'_, '_> {
             }
             let rval = self.sx.events[r].val.clone();
             let width = rval.len();
+            if let Some(sorted) = self.program_ordered(r, &cands) {
+                let c_chain = self.sx.sat.clauses;
+                let sources = self.latest_write(r, &sorted, init_possible);
+                self.src_clauses += self.sx.sat.clauses - c_chain;
+                self.sx.rf_choices.push((r, sources));
+                continue;
+            }
             // Sources: None = initial value.
             let mut sources: Vec<(Option<usize>, Lit)> = vec![];
             if init_possible {
@@ -581,6 +588,60 @@ impl Enc<'_, '_> {
             self.fr_clauses += self.sx.sat.clauses - c0;
             self.sx.rf_choices.push((r, sources));
         }
+    }
+
+    /// The candidate writes of read `r` in program order, when program order alone decides
+    /// which one it reads: under SC, every candidate is a write of `r`'s own thread before
+    /// it (a sequential program, or an object only its thread writes). Then the read takes
+    /// the latest active write to its address, and from-read holds by construction.
+    fn program_ordered(&mut self, r: usize, cands: &[usize]) -> Option<Vec<usize>> {
+        if self.sx.opts.model.is_some() {
+            return None;
+        }
+        let key = |sx: &Symex, e: usize| (sx.blocks[sx.events[e].block as usize].seq, sx.events[e].po);
+        let rt = self.sx.blocks[self.sx.events[r].block as usize].thread;
+        for &w in cands {
+            if self.sx.blocks[self.sx.events[w].block as usize].thread != rt || self.visible(w, r) != Lit::TRUE {
+                return None;
+            }
+        }
+        let mut sorted = cands.to_vec();
+        sorted.sort_by_key(|&w| key(self.sx, w));
+        Some(sorted)
+    }
+
+    /// The sources of `r` over `sorted` (its candidates in program order, see
+    /// [`Self::program_ordered`]): a write is the source iff it is active at `r`'s address
+    /// and no later candidate is — a chain of O(|sorted|) gates where the general encoding
+    /// needs a from-read clause per source and later write.
+    fn latest_write(&mut self, r: usize, sorted: &[usize], init_possible: bool) -> Vec<(Option<usize>, Lit)> {
+        let rval = self.sx.events[r].val.clone();
+        let width = rval.len();
+        let rguard = self.sx.events[r].guard;
+        let mut none_later = Lit::TRUE;
+        let mut sources = vec![];
+        for &w in sorted.iter().rev() {
+            let a = self.aeq(w, r);
+            let hit = self.sx.sat.and(self.sx.events[w].guard, a);
+            let s = self.sx.sat.and(none_later, hit);
+            if s != Lit::FALSE {
+                let wv = self.sx.events[w].val.clone();
+                let wv = self.sx.sat.bv_resize(&wv, width, false);
+                self.equal_under(s, &rval, &wv);
+                sources.push((Some(w), s));
+            }
+            none_later = self.sx.sat.and(none_later, !hit);
+        }
+        if init_possible {
+            let iv = self.init_value(r, width);
+            self.equal_under(none_later, &rval, &iv);
+            sources.push((None, none_later));
+        } else {
+            // A dominating write is active with the read: some candidate is its source.
+            self.sx.sat.add_clause(&[!rguard, !none_later]);
+        }
+        sources.reverse();
+        sources
     }
 
     /// From-read with O(|cands|) comparisons instead of O(|sources| · |cands|) clauses, for

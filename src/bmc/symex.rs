@@ -259,6 +259,9 @@ pub struct Collected {
     pub writes: Vec<std::collections::HashSet<u128>>,
     pub sym: Vec<(Known, Roots)>,
     pub sym_vals: Vec<Known>,
+    /// Per entry of `sym`: a sequential program keeps the write on the path
+    /// ([`Symex::sequential`]), so it does not stop reads of what it touches being resolved.
+    pub sym_on_path: Vec<bool>,
     pub vals: HashMap<u128, Known>,
     /// The resolution pass met a thread the collection pass did not have at that index.
     pub mismatch: bool,

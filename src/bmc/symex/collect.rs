@@ -126,7 +126,8 @@ impl<'p> Symex<'p> {
             return false;
         }
         let root = self.objects[o as usize].root;
-        if c.sym.iter().any(|(pat, roots)| may_touch(pat, roots, a, root)) {
+        let seq = self.sequential();
+        if c.sym.iter().zip(&c.sym_on_path).any(|((pat, roots), &on_path)| !(seq && on_path) && may_touch(pat, roots, a, root)) {
             return false;
         }
         // Ancestors of t, with the block of the spawn leading towards t.

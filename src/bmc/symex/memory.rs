@@ -143,6 +143,12 @@ impl<'p> Symex<'p> {
                 }
             }
         }
+        let cells = if self.sequential() { self.var_cells(&addr, width) } else { None };
+        if let Some(cells) = cells.filter(|cells| cells.iter().all(|&a| self.resolvable(a))) {
+            let v = self.read_cells(&addr, &cells, width);
+            self.step(loc, RawKind::ReadValue { label, val: v.clone(), ty: ty.clone(), reused: None });
+            return v;
+        }
         let cached = as_const(&addr).filter(|_| self.state.cur_block.is_some());
         let g = self.state.guard;
         let hit = cached.and_then(|a| self.state.blk.get(&a)).filter(|(ge, v)| v.len() == width && self.sat.syntactically_implies(g, *ge));
@@ -206,9 +212,24 @@ impl<'p> Symex<'p> {
                 }
             }
             None => {
+                let cells = self.var_cells(&addr, val.len());
+                if self.sequential() {
+                    match &cells {
+                        Some(cells) => self.write_cells(&addr, cells, &val),
+                        // Reads were resolved assuming every write the previous pass could
+                        // keep on the path is kept there; this one is not (rare: its object
+                        // was constant then): redo without resolution.
+                        None => {
+                            if let Some(c) = self.collected.as_mut().filter(|c| c.sym_on_path.iter().any(|&b| b)) {
+                                c.mismatch = true;
+                            }
+                        }
+                    }
+                }
                 if let Some(c) = self.collecting.as_mut() {
                     c.sym.push((known(&addr), roots.clone()));
                     c.sym_vals.push(known(&val));
+                    c.sym_on_path.push(cells.is_some());
                 }
             }
         }
@@ -230,6 +251,69 @@ impl<'p> Symex<'p> {
             deps,
         });
         self.step(loc, RawKind::Write { ev, ty: ty.clone() });
+    }
+
+    /// Whether the path holds memory at non-constant addresses too ([`Self::var_cells`]): a
+    /// program of one thread (per the collection pass) under sequential consistency.
+    pub(super) fn sequential(&self) -> bool {
+        self.opts.model.is_none() && self.collected.as_ref().is_some_and(|c| !c.mismatch && c.ids.len() == 1)
+    }
+
+    /// The cells of the variable an access at non-constant address `addr` touches, when the
+    /// path can hold them in a sequential program: the variable is known statically (only
+    /// the offset varies) and every cell of it is `width` bits wide. A read then selects
+    /// among the cells and a write updates each conditionally, O(cells), where events cost
+    /// a comparison with every other access to the variable.
+    fn var_cells(&mut self, addr: &Bv, width: usize) -> Option<Vec<u128>> {
+        const MAX_CELLS: usize = 64;
+        if as_const(addr).is_some() {
+            return None;
+        }
+        let o = as_const(&addr[OFF_BITS..])? as u32;
+        if o == 0 || o >= self.stable_objs {
+            return None;
+        }
+        let Some(ObjRoot::Var(v)) = self.objects[o as usize].root else { return None };
+        let ty = self.prog.vars[v.0 as usize].ty.clone();
+        if self.layout.ncells(&ty) > MAX_CELLS || self.layout.cells(&ty).iter().any(|&w| w != width) {
+            return None;
+        }
+        let base = (o as u128) << OFF_BITS;
+        Some((0..self.layout.ncells(&ty) as u128).map(|i| base | i).collect())
+    }
+
+    /// The value at `addr` among `cells` (an offset outside them reads any value).
+    fn read_cells(&mut self, addr: &Bv, cells: &[u128], width: usize) -> Bv {
+        let off = addr[..OFF_BITS].to_vec();
+        let mut v = self.sat.fresh_bv(width);
+        for &a in cells.iter().rev() {
+            let here = self.sat.bv_eq(&off, &bv::constant(a & ((1u128 << OFF_BITS) - 1), OFF_BITS));
+            let cell = match self.state.mem.get(&a) {
+                Some(c) => self.sat.bv_resize(c, width, false),
+                None => self.init_cell(a, width),
+            };
+            v = self.sat.bv_ite(here, &cell, &v);
+        }
+        v
+    }
+
+    /// Writes `val` at `addr` into whichever of `cells` it names.
+    fn write_cells(&mut self, addr: &Bv, cells: &[u128], val: &Bv) {
+        let off = addr[..OFF_BITS].to_vec();
+        let g = self.state.guard;
+        for &a in cells {
+            let here = self.sat.bv_eq(&off, &bv::constant(a & ((1u128 << OFF_BITS) - 1), OFF_BITS));
+            let hit = self.sat.and(g, here);
+            if hit == Lit::FALSE {
+                continue;
+            }
+            let old = match self.state.mem.get(&a) {
+                Some(c) => self.sat.bv_resize(c, val.len(), false),
+                None => self.init_cell(a, val.len()),
+            };
+            let new = self.sat.bv_ite(hit, val, &old);
+            self.state.mem.insert(a, new);
+        }
     }
 
     /// Keeps the block's known values right after a write: a constant address takes the
