@@ -609,7 +609,7 @@ pub fn prepare(
     opts: &Options,
     map: &mut SourceMap,
 ) -> Result<Prepared, Error> {
-    let run_cpp = opts.preprocess == Preprocess::Auto && (needs_preprocessing(text) || !opts.forced_includes.is_empty());
+    let run_cpp = opts.preprocess == Preprocess::Auto && (needs_preprocessing(text) || !opts.forced_includes.is_empty() || !opts.defines.is_empty());
     if run_cpp {
         let out = run(name, path, text, opts)?;
         let cpp_name = path.map(|p| p.display().to_string()).unwrap_or_else(|| "<stdin>".to_string());

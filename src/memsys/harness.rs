@@ -289,6 +289,12 @@ mod tests {
             // Distinct processors and locations: one constraint per pair.
             assert_eq!(h.matches("__VERIFIER_assume(__weakc_ms_proc[").count(), k * (k - 1) / 2);
             assert!(h.contains(&format!("a {k}-nice cycle")));
+            // Canonical: processor edge i on processor i, location edge i on location i.
+            let c = harness(&shape, &Bounds { processors: 3, locations: 3, depth: 5, k, canonical: true });
+            for i in 0..k {
+                assert!(c.contains(&format!("{PREFIX}proc[{i}] = {i}; {PREFIX}loc[{i}] = {i};")), "{c}");
+            }
+            assert!(!c.contains("nondet_in(3); "), "{c}");
         }
     }
 }

@@ -256,7 +256,7 @@ impl<'p> Symex<'p> {
     /// Whether the path holds memory at non-constant addresses too ([`Self::var_cells`]): a
     /// program of one thread (per the collection pass) under sequential consistency.
     pub(super) fn sequential(&self) -> bool {
-        self.opts.model.is_none() && self.collected.as_ref().is_some_and(|c| !c.mismatch && c.ids.len() == 1)
+        std::env::var_os("WEAKC_NO_SEQ").is_none() && self.opts.model.is_none() && self.collected.as_ref().is_some_and(|c| !c.mismatch && c.ids.len() == 1)
     }
 
     /// The cells of the variable an access at non-constant address `addr` touches, when the
@@ -282,12 +282,22 @@ impl<'p> Symex<'p> {
         Some((0..self.layout.ncells(&ty) as u128).map(|i| base | i).collect())
     }
 
+    /// Per cell `i < n` of the variable, whether `addr`'s offset is `i`: the offset's high
+    /// bits are zero (once) and its low bits equal `i`.
+    fn cell_selectors(&mut self, addr: &Bv, n: usize) -> Vec<Lit> {
+        let low = (usize::BITS - n.saturating_sub(1).leading_zeros()) as usize;
+        let in_range = !self.sat.or_all(addr[low..OFF_BITS].iter().copied());
+        (0..n).map(|i| {
+            let eq = self.sat.bv_eq(&addr[..low], &bv::constant(i as u128, low));
+            self.sat.and(in_range, eq)
+        }).collect()
+    }
+
     /// The value at `addr` among `cells` (an offset outside them reads any value).
     fn read_cells(&mut self, addr: &Bv, cells: &[u128], width: usize) -> Bv {
-        let off = addr[..OFF_BITS].to_vec();
+        let here = self.cell_selectors(addr, cells.len());
         let mut v = self.sat.fresh_bv(width);
-        for &a in cells.iter().rev() {
-            let here = self.sat.bv_eq(&off, &bv::constant(a & ((1u128 << OFF_BITS) - 1), OFF_BITS));
+        for (&a, &here) in cells.iter().zip(&here).rev() {
             let cell = match self.state.mem.get(&a) {
                 Some(c) => self.sat.bv_resize(c, width, false),
                 None => self.init_cell(a, width),
@@ -299,10 +309,9 @@ impl<'p> Symex<'p> {
 
     /// Writes `val` at `addr` into whichever of `cells` it names.
     fn write_cells(&mut self, addr: &Bv, cells: &[u128], val: &Bv) {
-        let off = addr[..OFF_BITS].to_vec();
+        let here = self.cell_selectors(addr, cells.len());
         let g = self.state.guard;
-        for &a in cells {
-            let here = self.sat.bv_eq(&off, &bv::constant(a & ((1u128 << OFF_BITS) - 1), OFF_BITS));
+        for (&a, &here) in cells.iter().zip(&here) {
             let hit = self.sat.and(g, here);
             if hit == Lit::FALSE {
                 continue;
