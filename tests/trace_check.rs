@@ -26,6 +26,8 @@ fn weakc(args: &[&str]) -> (i32, String) {
 fn example_traces_get_their_expected_answers() {
     for (f, code, what) in [
         ("sb.trace", 10, "a 2-nice cycle"),
+        ("store-buffer-run.trace", 10, "a 2-nice cycle"),
+        ("piranha-bug-run.trace", 10, "a 2-nice cycle"),
         ("iriw.trace", 10, "a 2-nice cycle"),
         ("causality.trace", 10, "not causal"),
         ("sb-fenced.trace", 0, "SEQUENTIALLY CONSISTENT"),

@@ -4,7 +4,9 @@
  *
  * Each processor's cache holds every location in state INV, SHD or EXC with its data.
  * owner[l] is the last processor granted shared or exclusive access to l, NONE while a
- * grant is in flight (new grants for l wait until it is received). Grants and
+ * grant is in flight (new grants for l wait until it is received). The owner answers a
+ * request itself: for a shared copy it keeps its own (EXC becomes SHD), for an exclusive
+ * one it gives its own up. Grants and
  * invalidations travel in a per-processor FIFO input queue of QUEUE messages (a command
  * whose messages would not fit is disabled: the bound of this model).
  *
@@ -56,21 +58,25 @@ void acks(int p, int l) {
 #endif
 }
 
-/* The owner answers p's request for an exclusive copy; every other valid copy is
- * invalidated. */
+/* The owner answers p's request for an exclusive copy, giving its own copy up as it
+ * answers (so at most one cache holds a location in EXC: the paper's argument for the
+ * simple witness); every other valid copy is invalidated by a message. */
 int enabled_ackx(int p, int l) {
     if (state[p][l] == EXC || owner[l] == NONE || q_len[p] >= QUEUE)
         return 0;
     for (int q = 0; q < PROCESSORS; q++)
-        if (q != p && state[q][l] != INV && q_len[q] >= QUEUE)
+        if (q != p && q != owner[l] && state[q][l] != INV && q_len[q] >= QUEUE)
             return 0;
     return 1;
 }
 void ackx(int p, int l) {
-    enqueue(p, MSG_ACKX, l, data[owner[l]][l]);
+    int o = owner[l];
+    enqueue(p, MSG_ACKX, l, data[o][l]);
     for (int q = 0; q < PROCESSORS; q++)
-        if (q != p && state[q][l] != INV)
+        if (q != p && q != o && state[q][l] != INV)
             enqueue(q, MSG_INVAL, l, 0);
+    if (o != p)
+        state[o][l] = INV;
     owner[l] = NONE;
 }
 

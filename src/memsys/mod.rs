@@ -94,6 +94,10 @@ pub fn main(args: MemsysArgs) -> Result<u8, (Error, SourceMap)> {
     fopts.defines.push(format!("PROCESSORS={}", args.processors));
     fopts.defines.push(format!("LOCATIONS={}", args.locations));
     fopts.defines.extend(args.defines.iter().cloned());
+    // `#include "…"` finds files beside the protocol.
+    if let Some(d) = args.protocol.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fopts.include_dirs.push(d.to_path_buf());
+    }
     let alone = crate::frontend::load_str(&name, &text, &fopts, &mut map).map_err(|e| (e, map.clone()))?;
     let shape = harness::shape(&alone).map_err(|e| (e, map.clone()))?;
     let mut code = 0u8;

@@ -255,8 +255,10 @@ impl<'p> Symex<'p> {
 
     /// Whether the path holds memory at non-constant addresses too ([`Self::var_cells`]): a
     /// program of one thread (per the collection pass) under sequential consistency.
+    /// (`WEAKC_BMC_NO_PATH_MEMORY` switches it off, for experiments: on some protocols of
+    /// `weakc memsys` the events solve faster than the merged cells.)
     pub(super) fn sequential(&self) -> bool {
-        std::env::var_os("WEAKC_NO_SEQ").is_none() && self.opts.model.is_none() && self.collected.as_ref().is_some_and(|c| !c.mismatch && c.ids.len() == 1)
+        std::env::var_os("WEAKC_BMC_NO_PATH_MEMORY").is_none() && self.opts.model.is_none() && self.collected.as_ref().is_some_and(|c| !c.mismatch && c.ids.len() == 1)
     }
 
     /// The cells of the variable an access at non-constant address `addr` touches, when the
