@@ -140,3 +140,35 @@ fn large_generated_traces() {
         }
     }
 }
+
+#[test]
+fn final_states_of_herd7_and_litmus7_logs_are_checked_against_the_model() {
+    // herd7's four states of SB: only both reads 0 is not SC; x86-TSO allows all four.
+    let (c, out) = weakc(&["trace-check", "--litmus", "../../../litmus/X86/SB.litmus", "../logs/SB.x86.herd7"]);
+    assert_eq!(c, 10, "{out}");
+    assert!(out.contains("litmus test SB under sc: 1 of 4 observed states NOT SC"), "{out}");
+    assert!(out.contains("0:EAX=0; 1:EAX=0;  (line 3)  NOT SC: no SC execution of SB ends in this state"), "{out}");
+    assert_eq!(out.matches(")  SC\n").count(), 3, "{out}");
+    let (c, out) = weakc(&["trace-check", "--mm", "tso", "--litmus", "../../../litmus/X86/SB.litmus", "../logs/SB.x86.herd7"]);
+    assert_eq!(c, 0, "{out}");
+    assert_eq!(out.matches("allowed").count(), 4, "{out}");
+    // litmus7's histogram of MP on Power, with counts: 28 runs saw the weak outcome.
+    let (c, out) = weakc(&["trace-check", "--format", "json", "--litmus", "../../../litmus/PPC/MP.litmus", "../logs/MP.ppc.litmus7"]);
+    assert_eq!(c, 10, "{out}");
+    let j: serde_json::Value = serde_json::from_str(out.trim()).unwrap();
+    let states = j["states"].as_array().unwrap();
+    assert_eq!(states.len(), 4);
+    let bad: Vec<&serde_json::Value> = states.iter().filter(|s| s["verdict"] == "not_sc").collect();
+    assert_eq!(bad.len(), 1, "{out}");
+    assert_eq!(bad[0]["state"], "1:r1=1; 1:r3=0;");
+    assert_eq!(bad[0]["count"], 28);
+    let (c, out) = weakc(&["trace-check", "--mm", "power", "--litmus", "../../../litmus/PPC/MP.litmus", "../logs/MP.ppc.litmus7"]);
+    assert_eq!(c, 0, "{out}");
+    // A log without states is an input error.
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.log");
+    std::fs::write(&empty, "Test SB Allowed\nOk\n").unwrap();
+    let (c, out) = weakc(&["trace-check", "--litmus", "../../../litmus/X86/SB.litmus", empty.to_str().unwrap()]);
+    assert_eq!(c, 2, "{out}");
+    assert!(out.contains("no final states in this log"), "{out}");
+}

@@ -189,6 +189,15 @@ fn recheck(run: &Run, processors: usize) -> tracecheck::check::Verdict {
     }
 }
 
+/// Why a cycle under the simple witness is not a verdict, when it is not.
+fn not_decided(sc: &tracecheck::check::Verdict) -> Option<String> {
+    match sc {
+        tracecheck::check::Verdict::NotSc { .. } => None,
+        tracecheck::check::Verdict::Sc { .. } => Some("the run is SC with another write order: the simple witness is not a witness for this protocol".into()),
+        tracecheck::check::Verdict::Unknown(why) => Some(format!("whether another write order makes the run SC is undecided: {why}")),
+    }
+}
+
 fn render(name: &str, shape: &Shape, b: &Bounds, a: &Answer, args: &MemsysArgs, took: Duration) -> String {
     let bounds = format!(
         "{} processors, {} locations, depth {}, {} cycles, unwind {}",
@@ -220,8 +229,8 @@ fn render(name: &str, shape: &Shape, b: &Bounds, a: &Answer, args: &MemsysArgs, 
             }
             Answer::Cycle { run, sc } => {
                 j["verdict"] = json!(if matches!(sc, tracecheck::check::Verdict::NotSc { .. }) { "not_sc" } else { "unknown" });
-                if !matches!(sc, tracecheck::check::Verdict::NotSc { .. }) {
-                    j["reason"] = json!("the run is SC with another write order: the simple witness is not a witness for this protocol");
+                if let Some(why) = not_decided(sc) {
+                    j["reason"] = json!(why);
                 }
                 j["run"] = run_json(run);
                 j["cycle"] = cycle_json(run);
@@ -260,8 +269,9 @@ fn render(name: &str, shape: &Shape, b: &Bounds, a: &Answer, args: &MemsysArgs, 
             match sc {
                 tracecheck::check::Verdict::NotSc { .. } => s += &format!("{name}: k={k}: NOT SEQUENTIALLY CONSISTENT: a run of {} steps with a {k}-nice cycle ({bounds})\n", run.steps.len()),
                 _ => s += &format!(
-                    "{name}: k={k}: UNKNOWN: a run of {} steps has a {k}-nice cycle under the simple witness, but is SC with another write order: the simple witness is not a witness for this protocol ({bounds})\n",
-                    run.steps.len()
+                    "{name}: k={k}: UNKNOWN: a run of {} steps has a {k}-nice cycle under the simple witness, but {} ({bounds})\n",
+                    run.steps.len(),
+                    not_decided(sc).unwrap_or_default()
                 ),
             }
             s += "  run:\n";

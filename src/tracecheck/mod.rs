@@ -8,6 +8,7 @@
 pub mod arch;
 pub mod check;
 pub mod graph;
+pub mod outcomes;
 pub mod parse;
 
 use crate::output::stdout;
@@ -44,6 +45,10 @@ pub struct TraceCheckArgs {
     /// Output: text, or JSON (one object per trace and line).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// The TRACE files are herd7 or litmus7 logs of this litmus test: check each final state
+    /// they list (is it SC, or with --mm allowed by the architecture?).
+    #[arg(long, value_name = "TEST.litmus")]
+    pub litmus: Option<PathBuf>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -59,6 +64,9 @@ pub fn main(args: TraceCheckArgs) -> Result<u8, (Error, SourceMap)> {
     } else {
         Some(crate::arch::lookup(&args.mm).map_err(|e| (e, SourceMap::default()))?)
     };
+    if let Some(test) = &args.litmus {
+        return litmus_logs(&args, test, model);
+    }
     let mut code = 0u8;
     for path in &args.traces {
         let mut map = SourceMap::default();
@@ -129,6 +137,75 @@ pub fn main(args: TraceCheckArgs) -> Result<u8, (Error, SourceMap)> {
         stdout(&out);
         // Violations (10) outrank undecided traces (5), as in `verify`.
         code = code.max(c);
+    }
+    Ok(code)
+}
+
+fn read(path: &PathBuf) -> Result<String, (Error, SourceMap)> {
+    std::fs::read_to_string(path).map_err(|e| (Error::Io { path: path.clone(), msg: e.to_string(), output: false }, SourceMap::default()))
+}
+
+/// `--litmus TEST`: every final state of every log, decided for the model.
+fn litmus_logs(args: &TraceCheckArgs, test_path: &PathBuf, model: Option<&'static crate::arch::Arch>) -> Result<u8, (Error, SourceMap)> {
+    let mut map = SourceMap::default();
+    let test = crate::litmus::parse::parse_file(test_path, &mut map).map_err(|e| (e, map.clone()))?;
+    let arch = match model {
+        Some(a) => a,
+        None => crate::arch::lookup("sc").map_err(|e| (e, SourceMap::default()))?,
+    };
+    let (yes, no) = if model.is_none() { ("sc", "not_sc") } else { ("allowed", "forbidden") };
+    let timeout = Duration::from_secs_f64(args.timeout.max(0.001));
+    let mut code = 0u8;
+    for path in &args.traces {
+        let name = path.display().to_string();
+        let log = read(path)?;
+        let states = outcomes::states(&log);
+        if states.is_empty() {
+            let mut m = SourceMap::default();
+            let f = m.add_file(&name, log.clone());
+            let loc = crate::source::Loc { file: f, line: 1, col: 0, len: 0 };
+            return Err((Error::syntax(loc, "no final states in this log (herd7's `States` lines or litmus7's `Histogram` lines, e.g. `0:EAX=0; 1:EAX=0;`)"), m));
+        }
+        let mut rows = vec![];
+        for s in &states {
+            let (verdict, reason) = match outcomes::decide(&test, s, arch, timeout) {
+                Ok((Some(true), _)) => (yes, None),
+                Ok((Some(false), _)) => (no, None),
+                Ok((None, why)) => ("unknown", why),
+                Err(e) => ("unknown", Some(e.to_string())),
+            };
+            code = code.max(match verdict {
+                v if v == no => 10,
+                "unknown" => 5,
+                _ => 0,
+            });
+            rows.push((s, verdict, reason));
+        }
+        let bad = rows.iter().filter(|r| r.1 == no).count();
+        let out = match args.format {
+            Format::Json => {
+                let st: Vec<serde_json::Value> = rows.iter().map(|(s, v, r)| json!({"state": s.text, "line": s.line, "count": s.count, "verdict": v, "reason": r})).collect();
+                serde_json::to_string(&json!({"file": name, "test": test.name, "model": arch.name, "states": st})).expect("json") + "\n"
+            }
+            Format::Text => {
+                let what = if model.is_none() { "NOT SC".to_string() } else { format!("FORBIDDEN on {}", arch.name) };
+                let mut o = format!("{name}: litmus test {} under {}: {bad} of {} observed states {what}\n", test.name, arch.name, rows.len());
+                let w = rows.iter().map(|r| r.0.text.len()).max().unwrap_or(0);
+                for (s, v, r) in &rows {
+                    let times = s.count.map(|c| format!("{c} times, ")).unwrap_or_default();
+                    let say = match *v {
+                        x if x == no && model.is_none() => format!("NOT SC: no SC execution of {} ends in this state", test.name),
+                        x if x == no => format!("FORBIDDEN: no execution {} allows ends in this state", arch.name),
+                        "unknown" => format!("UNKNOWN: {}", r.clone().unwrap_or_default()),
+                        _ if model.is_none() => "SC".into(),
+                        _ => "allowed".into(),
+                    };
+                    o += &format!("  {:<w$}  ({times}line {})  {say}\n", s.text, s.line);
+                }
+                o
+            }
+        };
+        stdout(&out);
     }
     Ok(code)
 }
