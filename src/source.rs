@@ -242,6 +242,11 @@ pub fn render_labels(map: &SourceMap, severity: Severity, message: &str, labels:
     term::emit_into_string(&term::Config::default(), &files, &diag).unwrap_or_else(|_| format!("{message}\n"))
 }
 
+/// Reads an input file as text; a failure is the input error (exit 2) naming the file.
+pub fn read_input(path: &Path) -> Result<String, Error> {
+    std::fs::read_to_string(path).map_err(|e| Error::Io { path: path.to_path_buf(), msg: e.to_string(), output: false })
+}
+
 /// Writes `text` to `path` through a temporary file in the same directory and a rename, so
 /// no half-written file is ever left behind.
 pub fn write_atomically(path: &Path, text: &str) -> Result<(), Error> {

@@ -89,7 +89,7 @@ pub fn main(args: MemsysArgs) -> Result<u8, (Error, SourceMap)> {
         None => (1..=kmax).collect(),
     };
     let name = args.protocol.display().to_string();
-    let text = std::fs::read_to_string(&args.protocol).map_err(|e| (Error::Io { path: args.protocol.clone(), msg: e.to_string(), output: false }, SourceMap::default()))?;
+    let text = crate::source::read_input(&args.protocol).map_err(|e| (e, SourceMap::default()))?;
     let mut fopts = crate::frontend::Options { unit: true, ..Default::default() };
     fopts.defines.push(format!("PROCESSORS={}", args.processors));
     fopts.defines.push(format!("LOCATIONS={}", args.locations));

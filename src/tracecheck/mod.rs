@@ -71,16 +71,7 @@ pub fn main(args: TraceCheckArgs) -> Result<u8, (Error, SourceMap)> {
     for path in &args.traces {
         let mut map = SourceMap::default();
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            (
-                Error::Io {
-                    path: path.clone(),
-                    msg: e.to_string(),
-                    output: false,
-                },
-                SourceMap::default(),
-            )
-        })?;
+        let text = crate::source::read_input(path).map_err(|e| (e, SourceMap::default()))?;
         let file = map.add_file(&name, text);
         let t0 = Instant::now();
         let text = map.files[file as usize].text.as_deref().unwrap_or_default();
@@ -141,10 +132,6 @@ pub fn main(args: TraceCheckArgs) -> Result<u8, (Error, SourceMap)> {
     Ok(code)
 }
 
-fn read(path: &PathBuf) -> Result<String, (Error, SourceMap)> {
-    std::fs::read_to_string(path).map_err(|e| (Error::Io { path: path.clone(), msg: e.to_string(), output: false }, SourceMap::default()))
-}
-
 /// `--litmus TEST`: every final state of every log, decided for the model.
 fn litmus_logs(args: &TraceCheckArgs, test_path: &PathBuf, model: Option<&'static crate::arch::Arch>) -> Result<u8, (Error, SourceMap)> {
     let mut map = SourceMap::default();
@@ -158,7 +145,7 @@ fn litmus_logs(args: &TraceCheckArgs, test_path: &PathBuf, model: Option<&'stati
     let mut code = 0u8;
     for path in &args.traces {
         let name = path.display().to_string();
-        let log = read(path)?;
+        let log = crate::source::read_input(path).map_err(|e| (e, SourceMap::default()))?;
         let states = outcomes::states(&log);
         if states.is_empty() {
             let mut m = SourceMap::default();

@@ -277,11 +277,12 @@ impl<'p> Symex<'p> {
         }
         let Some(ObjRoot::Var(v)) = self.objects[o as usize].root else { return None };
         let ty = self.prog.vars[v.0 as usize].ty.clone();
-        if self.layout.ncells(&ty) > MAX_CELLS || self.layout.cells(&ty).iter().any(|&w| w != width) {
+        let n = self.layout.ncells(&ty);
+        if n > MAX_CELLS || self.layout.cells(&ty).iter().any(|&w| w != width) {
             return None;
         }
         let base = (o as u128) << OFF_BITS;
-        Some((0..self.layout.ncells(&ty) as u128).map(|i| base | i).collect())
+        Some((0..n as u128).map(|i| base | i).collect())
     }
 
     /// Per cell `i < n` of the variable, whether `addr`'s offset is `i`: the offset's high
