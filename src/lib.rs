@@ -35,6 +35,7 @@ pub mod guard;
 pub mod verify;
 pub mod trace;
 pub mod memsys;
+pub mod check;
 pub mod tracecheck;
 pub mod output;
 #[doc(hidden)]

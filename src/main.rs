@@ -94,6 +94,16 @@ enum Cmd {
     /// Decide whether a memory-system protocol (C guarded commands) is sequentially
     /// consistent up to a depth: nice-cycle observers in the built-in model checker.
     Memsys(weakc::memsys::MemsysArgs),
+    /// Check a concurrent library against a bounded client test without assertions
+    /// (CheckFence): every observation on the architecture must be one of the serial ones.
+    Check {
+        #[command(flatten)]
+        common: Common,
+        #[command(flatten)]
+        v: VerifyArgs,
+        #[command(flatten)]
+        c: weakc::check::CheckArgs,
+    },
     /// Generate a litmus test from a cycle in diy's edge vocabulary ("PodWR Fre PodWR Fre").
     LitmusGen(weakc::litmus::gen::GenArgs),
     /// Generate a C11 litmus test from its name (MP+rlx-rel+acq-rlx): the C program, or with
@@ -490,6 +500,10 @@ fn run(cli: Cli, guard: u64) -> Result<u8, Failure> {
             resolve_units(&mut common)?;
             verify(common, v, guard)
         }
+        Cmd::Check { mut common, v, c } => {
+            resolve_units(&mut common)?;
+            check(common, v, c, guard)
+        }
         Cmd::Litmus(args) => weakc::litmus::runner::main(args).map_err(|e| (e, SourceMap::default())),
         Cmd::TraceCheck(args) => weakc::tracecheck::main(args),
         Cmd::Memsys(args) => weakc::memsys::main(args),
@@ -574,24 +588,46 @@ fn run(cli: Cli, guard: u64) -> Result<u8, Failure> {
 }
 
 fn verify(common: Common, v: VerifyArgs, guard: u64) -> Result<u8, Failure> {
-    use weakc::backend::{Backend, Choice};
     // --timeout is the budget of the whole command.
     let deadline = v.timeout.map(|t| std::time::Instant::now() + Duration::from_secs_f64(t.max(0.0)));
     let arch = arch_of(&common.mm)?;
     let file = common.file.display().to_string();
     let mut a = analyze(&common, arch, !common.exhaustive)?;
-    // Asking for a strategy or a buffer depth is asking for the instrumentation.
-    let instrument_flags = v.strategy.is_some() || v.buffer_size.is_some();
     let strategy = v.strategy.unwrap_or(StrategyArg::Ilp).strategy();
     let buffer_size = v.buffer_size.unwrap_or(weakc::rewrite::DEFAULT_BUFFER_SIZE).max(1);
     let subject = weakc::verify::Subject { file: &file, arch, strategy, buffer_size };
     let map = a.map.clone();
     let fail = |e: Error| (e, map.clone());
-    let opts = weakc::verify::Options {
+    let opts = verify_options(&v, &a.program, deadline, guard).map_err(fail)?;
+    if v.context_bound.is_some() && !matches!(v.backend, BackendArg::Esbmc) {
+        return Err(fail(Error::Usage("--context-bound needs --backend esbmc (only ESBMC bounds context switches)".into())));
+    }
+    if v.show_loops {
+        // The loops of the program the route decides: the program itself on the axiomatic
+        // route, the instrumented one otherwise.
+        let (_, model) = weakc::verify::route(&subject, &opts).map_err(fail)?;
+        let text = if model.is_some() {
+            weakc::verify::show_loops(&a.program, &a.map, opts.json)
+        } else {
+            let ins = pipeline::instrument(&mut a, arch, subject.strategy, &weakc::rewrite::Options { buffer_size: subject.buffer_size });
+            weakc::verify::show_loops(&ins.rewritten.program, &a.map, opts.json)
+        };
+        stdout(&text);
+        return Ok(0);
+    }
+    weakc::verify::run(&mut a, &subject, &opts).map_err(fail)
+}
+
+/// `weakc verify`'s options from its flags (`prog`: the loops `--unwindset` names).
+fn verify_options(v: &VerifyArgs, prog: &weakc::ir::Program, deadline: Option<std::time::Instant>, guard: u64) -> Result<weakc::verify::Options, Error> {
+    use weakc::backend::{Backend, Choice};
+    // Asking for a strategy or a buffer depth is asking for the instrumentation.
+    let instrument_flags = v.strategy.is_some() || v.buffer_size.is_some();
+    Ok(weakc::verify::Options {
         unwind: v.unwind,
         // The instrumentation adds no loops: the program's loops are the ones to bound.
         unwindset: match &v.unwindset {
-            Some(s) => weakc::verify::parse_unwindset(s, &a.program).map_err(fail)?,
+            Some(s) => weakc::verify::parse_unwindset(s, prog)?,
             None => Default::default(),
         },
         unwinding_assertions: !v.no_unwinding_assertions,
@@ -614,22 +650,29 @@ fn verify(common: Common, v: VerifyArgs, guard: u64) -> Result<u8, Failure> {
             EngineArg::Axiomatic => weakc::verify::Route::Axiomatic,
         },
         context_bound: v.context_bound,
+    })
+}
+
+fn check(common: Common, v: VerifyArgs, c: weakc::check::CheckArgs, guard: u64) -> Result<u8, Failure> {
+    let deadline = v.timeout.map(|t| std::time::Instant::now() + Duration::from_secs_f64(t.max(0.0)));
+    let archs = common.mm.split(',').map(|m| arch_of(m.trim())).collect::<Result<Vec<_>, _>>()?;
+    if v.unwindset.is_some() || v.show_loops || v.context_bound.is_some() {
+        return Err((Error::Usage("check: --unwindset, --show-loops and --context-bound are not available (loops are unrolled lazily)".into()), SourceMap::default()));
+    }
+    let opts = verify_options(&v, &weakc::ir::Program::default(), deadline, guard).map_err(|e| (e, SourceMap::default()))?;
+    let pipeline = |arch: &Arch| {
+        let mut o = pipeline_options(&common);
+        o.frontend.target = Some(common.target.unwrap_or_else(|| weakc::frontend::preprocess::Target::for_memory_model(arch.name)));
+        o
     };
-    if v.context_bound.is_some() && !matches!(v.backend, BackendArg::Esbmc) {
-        return Err(fail(Error::Usage("--context-bound needs --backend esbmc (only ESBMC bounds context switches)".into())));
-    }
-    if v.show_loops {
-        // The loops of the program the route decides: the program itself on the axiomatic
-        // route, the instrumented one otherwise.
-        let (_, model) = weakc::verify::route(&subject, &opts).map_err(fail)?;
-        let text = if model.is_some() {
-            weakc::verify::show_loops(&a.program, &a.map, opts.json)
-        } else {
-            let ins = pipeline::instrument(&mut a, arch, subject.strategy, &weakc::rewrite::Options { buffer_size: subject.buffer_size });
-            weakc::verify::show_loops(&ins.rewritten.program, &a.map, opts.json)
-        };
-        stdout(&text);
-        return Ok(0);
-    }
-    weakc::verify::run(&mut a, &subject, &opts).map_err(fail)
+    let req = weakc::check::Request {
+        units: unit_options(&common),
+        pipeline: &pipeline,
+        verify: opts,
+        archs,
+        strategy: v.strategy.unwrap_or(StrategyArg::Ilp).strategy(),
+        buffer_size: v.buffer_size.unwrap_or(weakc::rewrite::DEFAULT_BUFFER_SIZE).max(1),
+        args: &c,
+    };
+    weakc::check::main(req)
 }

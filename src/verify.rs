@@ -392,6 +392,27 @@ pub const SECOND_OPINION_LIMIT: Duration = Duration::from_secs(300);
 /// it gives up (UNKNOWN) and CBMC or ESBMC is installed, that verifier gets the instrumented
 /// program, within the time left or [`SECOND_OPINION_LIMIT`]. Returns the exit code.
 pub fn run(a: &mut Analysis, s: &Subject, o: &Options) -> Result<u8, Error> {
+    let d = decide(a, s, o)?;
+    let (report, code) = report(&d.checked, s, &d.decided_by, o, &d.map)?;
+    if o.json {
+        // Machine formats are never painted.
+        crate::output::stdout(&report);
+    } else {
+        crate::output::report(&report);
+    }
+    Ok(code)
+}
+
+/// What [`decide`] found: the checks, the source map of the program they decided, and the
+/// back end whose verdict it is.
+pub struct Decided {
+    pub checked: Checked,
+    pub map: SourceMap,
+    pub decided_by: backend::Selection,
+}
+
+/// [`run`] without the final report (the text it prints as it goes, when not quiet or JSON).
+pub fn decide(a: &mut Analysis, s: &Subject, o: &Options) -> Result<Decided, Error> {
     let (sel, model) = route(s, o)?;
     let text = !o.quiet && !o.json;
     let mut out = String::new();
@@ -439,15 +460,13 @@ pub fn run(a: &mut Analysis, s: &Subject, o: &Options) -> Result<u8, Error> {
             }
         }
     }
-    let (report, code) = report(&checked, s, &decided_by, o, &map)?;
-    if o.json {
-        // Machine formats are never painted.
-        crate::output::stdout(&report);
-    } else {
-        out.push_str(&report);
-        flush(&mut out);
-    }
-    Ok(code)
+    flush(&mut out);
+    Ok(Decided { checked, map, decided_by })
+}
+
+/// The verdict report of a decision, and the exit code.
+pub fn render(d: &Decided, s: &Subject, o: &Options) -> Result<(String, u8), Error> {
+    report(&d.checked, s, &d.decided_by, o, &d.map)
 }
 
 /// The instrumentation route of [`run`]: header (the first line only when `first`), the

@@ -104,6 +104,7 @@
 //!   behaviour, assumed not to happen, like a null dereference).
 
 mod bv;
+mod enumerate;
 mod fp;
 mod graph;
 mod layout;
@@ -117,6 +118,7 @@ mod symex;
 #[cfg(test)]
 mod tests;
 
+pub use enumerate::{enumerate, Enumeration};
 pub use graph::ExecGraph;
 pub use sat::Stop;
 
@@ -393,24 +395,25 @@ pub(crate) fn loop_stmts(prog: &Program) -> Vec<(&crate::ir::Stmt, &str, String)
     out
 }
 
-/// Decides whether some assertion (or unwinding assertion) of `prog` can fail under SC
-/// within the bounds of `opts`.
-///
-/// `opts.timeout` bounds every phase (symbolic execution, the encoding of SC, the SAT
-/// search) and `opts.max_clauses` the size of the formula: reaching either gives
-/// `Unknown` with a reason naming the limit and the phase (see [`limit_reason`]).
-pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
-    let t0 = Instant::now();
+/// UNKNOWN: `stop` was reached during `phase`.
+fn stopped(stop: sat::Stop, phase: &str, stats: Stats) -> Outcome {
+    Outcome { verdict: Verdict::Unknown(limit_reason(stop, phase)), failed: None, trace: vec![], stats, warnings: vec![], graph: None, stopped: Some(stop) }
+}
+
+/// A program's formula: symbolic execution and the memory model's encoding, with `any`
+/// the literal "some property is violated".
+struct Built<'p> {
+    sx: symex::Symex<'p>,
+    enc: order::Encoding,
+    any: sat::Lit,
+    stats: Stats,
+    deadline: Option<Instant>,
+    max_clauses: Option<usize>,
+}
+
+/// Builds the formula of `prog`; `Err(outcome)` when a limit stopped it (UNKNOWN).
+fn build<'p>(prog: &'p Program, opts: &'p BmcOptions, t0: Instant) -> Result<Result<Built<'p>, Outcome>, Error> {
     let deadline = opts.timeout.map(|t| t0 + t);
-    let stopped = |stop: sat::Stop, phase: &str, stats: Stats| Outcome {
-        verdict: Verdict::Unknown(limit_reason(stop, phase)),
-        failed: None,
-        trace: vec![],
-        stats,
-        warnings: vec![],
-        graph: None,
-        stopped: Some(stop),
-    };
     // For experiments: WEAKC_BMC_MAX_CLAUSES=N replaces the clause limit (0: none).
     let max_clauses = match std::env::var("WEAKC_BMC_MAX_CLAUSES").ok().and_then(|v| v.parse::<usize>().ok()) {
         Some(0) => None,
@@ -427,7 +430,7 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
             if let Err(e) = r {
                 if let (true, Some(stop)) = ($sx.limit_hit, $sx.sat.stopped()) {
                     let stats = Stats { vars: $sx.sat.num_vars(), clauses: $sx.sat.clauses, peak_clauses, symex_time: t0.elapsed(), ..Default::default() };
-                    return Ok(stopped(stop, PHASE_SYMEX, stats));
+                    return Ok(Err(stopped(stop, PHASE_SYMEX, stats)));
                 }
                 return Err(e);
             }
@@ -487,7 +490,7 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
     let viols: Vec<sat::Lit> = sx.props.iter().map(|p| p.viol).collect();
     let any = sx.sat.or_all(viols);
     let encode_time = t1.elapsed();
-    let mut stats = Stats {
+    let stats = Stats {
         vars: sx.sat.num_vars(),
         clauses: sx.sat.clauses,
         peak_clauses: peak_clauses.max(sx.sat.clauses),
@@ -503,7 +506,27 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
         (Some(enc), None) => enc,
         (_, stop) => {
             let phase = if opts.model.is_some() { PHASE_ENCODE_MODEL } else { PHASE_ENCODE };
-            return Ok(stopped(stop.unwrap_or(sat::Stop::Time), phase, stats));
+            return Ok(Err(stopped(stop.unwrap_or(sat::Stop::Time), phase, stats)));
+        }
+    };
+    Ok(Ok(Built { sx, enc, any, stats, deadline, max_clauses }))
+}
+
+/// Decides whether some assertion (or unwinding assertion) of `prog` can fail under SC
+/// within the bounds of `opts`.
+///
+/// `opts.timeout` bounds every phase (symbolic execution, the encoding of SC, the SAT
+/// search) and `opts.max_clauses` the size of the formula: reaching either gives
+/// `Unknown` with a reason naming the limit and the phase (see [`limit_reason`]).
+pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
+    let t0 = Instant::now();
+    let Built { mut sx, enc, any, mut stats, deadline, max_clauses } = match build(prog, opts, t0)? {
+        Ok(b) => b,
+        Err(stopped) => return Ok(stopped),
+    };
+    let progress = |m: &str| {
+        if let Some(p) = opts.progress {
+            p(m)
         }
     };
     let complete = sx.cuts.iter().all(|&c| c == sat::Lit::FALSE) && !sx.approximate;

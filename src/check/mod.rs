@@ -1,0 +1,382 @@
+//! `weakc check`: does a concurrent library behave on an architecture as its operations
+//! would atomically? CheckFence's method (Burckhardt, Alur, Martin, PLDI 2007, §2.2 and
+//! §3.2): a bounded client test calls the library's operations; the *observation set* is
+//! every vector of open arguments and return values the test produces in serial executions
+//! (operations interleaved, never overlapping) — all solutions of the built-in engine, each
+//! excluded by a blocking clause — and the library is correct on the architecture when every
+//! execution there produces an observation of the set (the *inclusion check*, the program
+//! instrumented and decided as `weakc verify` does). Loops are unrolled lazily (§3.3): the
+//! set is computed at the first bound no serial execution exceeds.
+
+pub mod harness;
+pub mod test;
+
+use crate::arch::Arch;
+use crate::bmc::{self, Verdict};
+use crate::output::stdout;
+use crate::pipeline;
+use crate::source::{Error, Loc, SourceMap};
+use crate::verify;
+use harness::{Mode, Plan};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct CheckArgs {
+    /// The test: `[init calls] ( calls | calls … )` (CheckFence's notation, README), or a
+    /// file holding it.
+    #[arg(long, value_name = "TEST")]
+    pub test: String,
+    /// Compute the observation set from this sequential reference implementation (same
+    /// operations) instead of the library itself.
+    #[arg(long, value_name = "FILE.c")]
+    pub spec: Option<PathBuf>,
+    /// The library's init function, run before the test.
+    #[arg(long, value_name = "FUNC", default_value = "init")]
+    pub init: String,
+    /// The values an open argument (`*`, or an operation written without parentheses) takes.
+    #[arg(long, value_name = "V,...", default_value = "0,1")]
+    pub values: String,
+    /// Lazy unrolling stops at this bound: beyond it the observation set may be incomplete
+    /// (a violation is then UNKNOWN) and the inclusion check is bounded.
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    pub max_unwind: u32,
+    /// At most this many observations (more: UNKNOWN).
+    #[arg(long, value_name = "N", default_value_t = 20_000)]
+    pub max_observations: usize,
+}
+
+/// What the command needs besides its own flags: the library's units with their front-end
+/// options, and the verification options `weakc verify` would use.
+pub struct Request<'a> {
+    pub units: Vec<(PathBuf, crate::frontend::Options)>,
+    /// Pipeline options per architecture (the preprocessor's target differs).
+    pub pipeline: &'a dyn Fn(&Arch) -> pipeline::Options,
+    pub verify: verify::Options,
+    pub archs: Vec<&'static Arch>,
+    pub strategy: crate::select::Strategy,
+    pub buffer_size: u32,
+    pub args: &'a CheckArgs,
+}
+
+/// The observation set of a test, and how far it can be trusted.
+#[derive(Clone, Debug)]
+pub struct ObservationSet {
+    pub values: Vec<Vec<i128>>,
+    /// The loop bound it was computed at.
+    pub unwind: u32,
+    /// Some serial execution goes beyond `unwind` (`--max-unwind` reached): the set may lack
+    /// observations, so an observation outside it is not known to be wrong.
+    pub beyond: Option<String>,
+    /// The set may hold observations C cannot produce (an over-approximated value): an
+    /// inclusion check that passes proves nothing.
+    pub approximate: Option<String>,
+    pub time: Duration,
+}
+
+type Fail = (Error, SourceMap);
+
+fn values_of(spec: &str) -> Result<Vec<i64>, Error> {
+    let v: Result<Vec<i64>, _> = spec.split(',').map(|x| x.trim().parse::<i64>()).collect();
+    match v {
+        Ok(v) if !v.is_empty() => Ok(v),
+        _ => Err(Error::Usage(format!("--values: `{spec}` is not a comma-separated list of integers"))),
+    }
+}
+
+/// The units' texts, read once.
+fn read_units(units: &[(PathBuf, crate::frontend::Options)]) -> Result<Vec<(String, String, crate::frontend::Options)>, Error> {
+    units
+        .iter()
+        .map(|(p, o)| Ok((p.display().to_string(), crate::source::read_input(p)?, crate::frontend::Options { unit: true, ..o.clone() })))
+        .collect()
+}
+
+/// The harness's name in diagnostics and traces.
+const HARNESS: &str = "<weakc check harness>";
+
+/// The library's units and the harness as one program.
+fn load(lib: &[(String, String, crate::frontend::Options)], harness: &str, map: &mut SourceMap) -> Result<crate::ir::Program, Error> {
+    let hopts = crate::frontend::Options { unit: true, ..lib[0].2.clone() };
+    let mut units: Vec<(&str, &str, &crate::frontend::Options)> = vec![(HARNESS, harness, &hopts)];
+    units.extend(lib.iter().map(|(n, t, o)| (n.as_str(), t.as_str(), o)));
+    crate::frontend::load_texts(&units, map)
+}
+
+pub fn main(req: Request) -> Result<u8, Fail> {
+    let t0 = Instant::now();
+    let args = req.args;
+    let mut map = SourceMap::default();
+    let at = |e: Error, map: &SourceMap| (e, map.clone());
+    let values = values_of(&args.values).map_err(|e| (e, SourceMap::default()))?;
+    let lib = read_units(&req.units).map_err(|e| (e, SourceMap::default()))?;
+    let spec = match &args.spec {
+        Some(p) => Some(read_units(&[(p.clone(), req.units[0].1.clone())]).map_err(|e| (e, SourceMap::default()))?),
+        None => None,
+    };
+    // The test: a file, or the text itself.
+    let (test_name, test_text) = match std::path::Path::new(&args.test) {
+        p if p.is_file() => (args.test.clone(), crate::source::read_input(p).map_err(|e| (e, SourceMap::default()))?),
+        _ => ("--test".to_string(), args.test.clone()),
+    };
+    let test_file = map.add_file(&test_name, test_text.clone());
+    let test = test::parse(&test_text, test_file).map_err(|e| at(e, &map))?;
+    let test_loc = Loc { file: test_file, line: 1, col: 0, len: test_text.lines().next().map_or(1, |l| l.len().max(1)) as u32 };
+    // Each implementation alone, to read the operations' signatures.
+    let plan_of = |units: &[(String, String, crate::frontend::Options)], map: &mut SourceMap| -> Result<Plan, Error> {
+        let refs: Vec<(&str, &str, &crate::frontend::Options)> = units.iter().map(|(n, t, o)| (n.as_str(), t.as_str(), o)).collect();
+        let alone = crate::frontend::load_texts(&refs, map)?;
+        harness::plan(&alone, &test, &args.init, test_loc)
+    };
+    let plan = plan_of(&lib, &mut map).map_err(|e| at(e, &map))?;
+    if let Some(spec) = &spec {
+        let sp = plan_of(spec, &mut map).map_err(|e| at(e, &map))?;
+        for (a, b) in plan.ops.iter().zip(&sp.ops) {
+            if a.params != b.params || a.ret != b.ret {
+                let loc = plan.test.threads.iter().flatten().chain(&plan.test.init).find(|c| c.name == a.name).map(|c| c.loc).unwrap_or(test_loc);
+                return Err(at(Error::syntax(loc, format!("operation `{}` has another signature in the specification {}", a.name, spec[0].0)), &map));
+            }
+        }
+    }
+    let json = req.verify.json;
+    let text = !req.verify.quiet && !json;
+    let progress = std::io::IsTerminal::is_terminal(&std::io::stderr()) && !req.verify.quiet;
+    if text {
+        crate::output::report(&format!(
+            "weakc check: {}{}, test {}\n",
+            lib.iter().map(|u| u.0.as_str()).collect::<Vec<_>>().join(" "),
+            args.spec.as_ref().map(|p| format!(" against the specification {}", p.display())).unwrap_or_default(),
+            plan.show_open()
+        ));
+    }
+    let sc = crate::arch::lookup("sc").map_err(|e| (e, SourceMap::default()))?;
+    let set = observation_set(spec.as_deref().unwrap_or(&lib), &plan, &values, &req, (req.pipeline)(sc), progress).map_err(|e| at(e, &map))?;
+    let set = match set {
+        Ok(s) => s,
+        Err(why) => {
+            let v = Verdict::Unknown(format!("the observation set could not be computed: {why}"));
+            emit(&req, &plan, None, &[], v.clone(), None, json, "");
+            return Ok(5);
+        }
+    };
+    if text {
+        crate::output::report(&format!(
+            "  observation set: {} observation{} of {} value{} each, serial executions{} at unwind {}{} ({:.1} s)\n",
+            set.values.len(),
+            if set.values.len() == 1 { "" } else { "s" },
+            plan.slots.len(),
+            if plan.slots.len() == 1 { "" } else { "s" },
+            if args.spec.is_some() { " of the specification" } else { "" },
+            set.unwind,
+            set.beyond.as_ref().map(|b| format!(" (incomplete: {b})")).unwrap_or_default(),
+            set.time.as_secs_f64()
+        ));
+    }
+    let mut code = 0u8;
+    for arch in &req.archs {
+        let c = inclusion(&lib, &plan, &set, arch, &req, &values, &mut map, t0)?;
+        code = code.max(c);
+    }
+    Ok(code)
+}
+
+/// The observation set by lazy unrolling from `--unwind` up to `--max-unwind`; `Err(why)`
+/// when the engine gave up.
+fn observation_set(
+    units: &[(String, String, crate::frontend::Options)],
+    plan: &Plan,
+    values: &[i64],
+    req: &Request,
+    popts: pipeline::Options,
+    progress: bool,
+) -> Result<Result<ObservationSet, String>, Error> {
+    let t0 = Instant::now();
+    let text = plan.harness(&Mode::Serial, values);
+    let mut map = SourceMap::default();
+    let mut prog = load(units, &text, &mut map)?;
+    let sc = crate::arch::lookup("sc")?;
+    crate::atomics::compile(&mut prog, sc, &popts.atomics);
+    crate::inline::inline_leaves(&mut prog);
+    crate::normalize::normalize(&mut prog);
+    let watch = plan.watched();
+    let mut unwind = req.verify.unwind.max(1);
+    let mut beyond = None;
+    loop {
+        let left = req.verify.deadline.map(|d| d.saturating_duration_since(Instant::now()));
+        let last = unwind >= req.args.max_unwind.max(req.verify.unwind);
+        let mut opts = verify::bmc_options(&req.verify, left, false);
+        opts.unwind = unwind;
+        // At the last bound the executions beyond it are cut (the set is then incomplete).
+        opts.unwinding_assertions = beyond.is_none();
+        let mut tick = |n: usize| {
+            if progress && n % 50 == 0 {
+                eprint!("\rweakc: observation set: {n} observations so far");
+            }
+        };
+        let e = bmc::enumerate(&prog, &opts, &watch, req.args.max_observations, &mut tick)?;
+        if progress && e.values.len() >= 50 {
+            eprintln!();
+        }
+        if let Some((loc, msg)) = &e.beyond_bound {
+            if !last {
+                unwind += 1;
+                continue;
+            }
+            beyond = Some(format!("serial executions go beyond unwind {unwind} ({msg}{})", if loc.line > 0 { format!(", {}", map.describe(*loc)) } else { String::new() }));
+            continue;
+        }
+        if let Some(why) = e.stopped {
+            return Ok(Err(why));
+        }
+        let mut values: Vec<Vec<i128>> = e.values;
+        for v in &mut values {
+            v.pop(); // the completion marker
+        }
+        values.sort();
+        return Ok(Ok(ObservationSet {
+            values,
+            unwind,
+            beyond,
+            approximate: e.approximate.map(|(loc, what)| format!("{what} ({})", map.describe(loc))),
+            time: t0.elapsed(),
+        }));
+    }
+}
+
+/// The inclusion check on `arch`: prints the result, returns the exit code.
+#[allow(clippy::too_many_arguments)]
+fn inclusion(
+    lib: &[(String, String, crate::frontend::Options)],
+    plan: &Plan,
+    set: &ObservationSet,
+    arch: &'static Arch,
+    req: &Request,
+    values: &[i64],
+    map0: &mut SourceMap,
+    _t0: Instant,
+) -> Result<u8, Fail> {
+    let text = plan.harness(&Mode::Inclusion { set: &set.values }, values);
+    let mut unwind = set.unwind.max(req.verify.unwind);
+    let popts = {
+        let mut o = (req.pipeline)(arch);
+        o.lazy_seed = Some(pipeline::LAZY_SEED);
+        o
+    };
+    let json = req.verify.json;
+    loop {
+        let mut map = SourceMap::default();
+        let t = Instant::now();
+        let mut prog = load(lib, &text, &mut map).map_err(|e| (e, map.clone()))?;
+        let mut a = pipeline::analyze_program(&mut prog, arch, &popts, map.clone(), t.elapsed(), 0).map_err(|e| (e, map.clone()))?;
+        let o = verify::Options { unwind, ..req.verify.clone() };
+        let file = lib[0].0.clone();
+        let subject = verify::Subject { file: &file, arch, strategy: req.strategy, buffer_size: req.buffer_size };
+        let d = verify::decide(&mut a, &subject, &o).map_err(|e| (e, a.map.clone()))?;
+        let outcome = &d.checked.last().outcome;
+        // An execution beyond the bound: unroll further while allowed.
+        let unwinding = outcome.failed.as_ref().is_some_and(|p| p.kind == bmc::PropertyKind::UnwindingAssertion) && d.checked.verdict() == Verdict::Unsafe;
+        if unwinding && unwind < req.args.max_unwind {
+            unwind += 1;
+            continue;
+        }
+        let (report, code) = verify::render(&d, &subject, &o).map_err(|e| (e, d.map.clone()))?;
+        let failed_here = outcome.failed.as_ref().is_some_and(|p| p.message == harness::OUTSIDE) && d.checked.verdict() == Verdict::Unsafe;
+        let observation = if failed_here { decode(&outcome.trace, plan) } else { None };
+        // An observation outside an incomplete set is not known to be wrong; a set that may
+        // hold impossible observations proves nothing when everything is in it.
+        let (verdict, code) = match (&d.checked.verdict(), &observation) {
+            (Verdict::Unsafe, Some(_)) if set.beyond.is_some() => {
+                (Verdict::Unknown(format!("an observation outside the set, but the set may be incomplete: {}", set.beyond.as_deref().unwrap_or(""))), 5)
+            }
+            (Verdict::Safe { .. }, _) if set.approximate.is_some() => {
+                (Verdict::Unknown(format!("every observation is in the set, but the set may hold observations C cannot produce: {}", set.approximate.as_deref().unwrap_or(""))), 5)
+            }
+            (v, _) => (v.clone(), code),
+        };
+        let nearest = observation.as_ref().map(|o| nearest(&set.values, o, 3)).unwrap_or_default();
+        let _ = map0;
+        emit(req, plan, Some((arch, &set_summary(set))), &nearest, verdict, observation.as_deref(), json, &report);
+        return Ok(code);
+    }
+}
+
+fn set_summary(set: &ObservationSet) -> serde_json::Value {
+    serde_json::json!({
+        "size": set.values.len(), "unwind": set.unwind, "incomplete": set.beyond, "approximate": set.approximate,
+        "seconds": set.time.as_secs_f64(),
+    })
+}
+
+/// The observation of a counterexample: each observed global's value (written once by its
+/// thread; `main` copies it into a local, which a trace may or may not show).
+fn decode(trace: &[bmc::Step], plan: &Plan) -> Option<Vec<i128>> {
+    let mut v = vec![None; plan.slots.len()];
+    let int = |value: &str| value.split_whitespace().next().and_then(|x| x.parse::<i128>().ok());
+    for st in trace {
+        use bmc::StepKind::*;
+        let (name, value) = match &st.kind {
+            Write { object, value } | BufferedWrite { object, value } | Flushed { object, value } => (object, value),
+            Assign { lhs, value } => (lhs, value),
+            _ => continue,
+        };
+        if let Some(i) = (0..plan.slots.len()).find(|&i| *name == harness::observed(i) || *name == harness::global(i)) {
+            v[i] = int(value).or(v[i]);
+        }
+    }
+    v.into_iter().collect()
+}
+
+/// The `k` observations of `set` that differ from `o` in the fewest values.
+pub fn nearest(set: &[Vec<i128>], o: &[i128], k: usize) -> Vec<Vec<i128>> {
+    let mut v: Vec<(usize, &Vec<i128>)> = set.iter().map(|s| (s.iter().zip(o).filter(|(a, b)| a != b).count(), s)).collect();
+    v.sort();
+    v.into_iter().take(k).map(|(_, s)| s.clone()).collect()
+}
+
+/// Prints one architecture's result: the verify report, then the observation outside the
+/// set and the nearest ones of the set (JSON: one object with both).
+#[allow(clippy::too_many_arguments)]
+fn emit(req: &Request, plan: &Plan, arch: Option<(&Arch, &serde_json::Value)>, nearest: &[Vec<i128>], verdict: Verdict, observation: Option<&[i128]>, json: bool, report: &str) {
+    let verdict_text = match &verdict {
+        Verdict::Safe { .. } => "SAFE".to_string(),
+        Verdict::Unsafe => "FAILED".to_string(),
+        Verdict::Unknown(w) => format!("UNKNOWN: {w}"),
+    };
+    if json && req.verify.sarif {
+        stdout(report);
+        return;
+    }
+    if json {
+        let report: serde_json::Value = serde_json::from_str(report).unwrap_or(serde_json::Value::Null);
+        let j = serde_json::json!({
+            "test": plan.show_open(),
+            "arch": arch.map(|a| a.0.name),
+            "observation_set": arch.map(|a| a.1.clone()),
+            "verdict": match &verdict { Verdict::Safe { .. } => "safe", Verdict::Unsafe => "failed", Verdict::Unknown(_) => "unknown" },
+            "reason": match &verdict { Verdict::Unknown(w) => Some(w.clone()), _ => None },
+            "observation": observation.map(|o| plan.show(o)),
+            "nearest": nearest.iter().map(|n| plan.show(n)).collect::<Vec<_>>(),
+            "verify": report,
+        });
+        stdout(&(serde_json::to_string(&j).unwrap_or_default() + "\n"));
+        return;
+    }
+    let mut s = String::new();
+    if let Some((a, _)) = arch {
+        s += &format!("  inclusion check on {}:\n", a.name);
+    }
+    s += report;
+    if let Some(o) = observation {
+        s += &format!("  observation outside the set: {}\n", plan.show(o));
+        if !nearest.is_empty() {
+            s += "  nearest observations of the set:\n";
+            for n in nearest {
+                s += &format!("    {}\n", plan.show(n));
+            }
+        }
+    }
+    if !req.verify.quiet {
+        s += &format!("  CHECK {}: {verdict_text}\n", arch.map_or("", |a| a.0.name));
+    }
+    crate::output::report(&s);
+}
