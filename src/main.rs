@@ -595,7 +595,7 @@ fn verify(common: Common, v: VerifyArgs, guard: u64) -> Result<u8, Failure> {
     let mut a = analyze(&common, arch, !common.exhaustive)?;
     let strategy = v.strategy.unwrap_or(StrategyArg::Ilp).strategy();
     let buffer_size = v.buffer_size.unwrap_or(weakc::rewrite::DEFAULT_BUFFER_SIZE).max(1);
-    let subject = weakc::verify::Subject { file: &file, arch, strategy, buffer_size };
+    let subject = weakc::verify::Subject { file: &file, arch, strategy, buffer_size, title: format!("weakc verify: {file}") };
     let map = a.map.clone();
     let fail = |e: Error| (e, map.clone());
     let opts = verify_options(&v, &a.program, deadline, guard).map_err(fail)?;

@@ -129,6 +129,8 @@ pub struct Subject<'a> {
     pub strategy: Strategy,
     /// `--buffer-size`: the depth of the write buffers whose depth cannot be computed.
     pub buffer_size: u32,
+    /// The report's first line (`weakc verify: FILE`).
+    pub title: String,
 }
 
 /// One decision: the program instrumented at `buffer_size`, and what the engine said.
@@ -479,7 +481,7 @@ fn run_instrumented(a: &mut Analysis, s: &Subject, o: &Options, sel: &backend::S
     let depth = if s.arch.relaxes_nothing() { String::new() } else { format!(", buffer depth {}", s.buffer_size.max(1)) };
     if text {
         if first {
-            out.push_str(&format!("weakc verify: {}\n", s.file));
+            out.push_str(&format!("{}\n", s.title));
         }
         out.push_str(&format!(
             "  architecture {} ({} critical cycles, {} delay pairs{depth}), backend {} ({}), {bounds}\n",
@@ -552,7 +554,7 @@ fn run_axiomatic(a: &Analysis, s: &Subject, o: &Options, sel: &backend::Selectio
     let progress = !o.quiet && !o.json && std::io::stderr().is_terminal();
     let mut out = String::new();
     if !o.quiet && !o.json {
-        out.push_str(&format!("weakc verify: {}\n", s.file));
+        out.push_str(&format!("{}\n", s.title));
         out.push_str(&format!(
             "  architecture {} (axiomatic: the program under the architecture's axioms, {}), backend builtin ({}), {}\n",
             s.arch.name,

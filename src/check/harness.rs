@@ -98,11 +98,15 @@ pub fn plan(lib: &Program, test: &Test, init: &str, init_loc: Loc) -> Result<Pla
             if let Some(p) = f.ty.params.iter().find(|p| !p.is_integral()) {
                 return Err(Error::unsupported(
                     c.loc,
-                    format!("operation `{}` takes a parameter of type {p:?}: a test passes integers only (wrap it in a function with integer parameters)", c.name),
+                    format!(
+                        "operation `{}` takes a parameter of type `{}`: a test passes integers only (wrap it in a function with integer parameters)",
+                        c.name,
+                        crate::frontend::dump::type_str(lib, p)
+                    ),
                 ));
             }
             if c_type(&f.ty.ret).is_none() || f.ty.params.iter().any(|p| c_type(p).is_none()) {
-                return Err(Error::unsupported(c.loc, format!("operation `{}` returns {:?}: an observation is made of integers (return one)", c.name, f.ty.ret)));
+                return Err(Error::unsupported(c.loc, format!("operation `{}` returns `{}`: an observation is made of integers (return one)", c.name, crate::frontend::dump::type_str(lib, &f.ty.ret))));
             }
             if let Some(a) = &c.args {
                 if a.len() != f.ty.params.len() {

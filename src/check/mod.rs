@@ -37,8 +37,8 @@ pub struct CheckArgs {
     /// The values an open argument (`*`, or an operation written without parentheses) takes.
     #[arg(long, value_name = "V,...", default_value = "0,1")]
     pub values: String,
-    /// Lazy unrolling stops at this bound: beyond it the observation set may be incomplete
-    /// (a violation is then UNKNOWN) and the inclusion check is bounded.
+    /// Lazy unrolling stops at this bound: a serial execution still beyond it is an error
+    /// (the test is not bounded); the inclusion check unrolls up to it too.
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub max_unwind: u32,
     /// At most this many observations (more: UNKNOWN).
@@ -65,9 +65,6 @@ pub struct ObservationSet {
     pub values: Vec<Vec<i128>>,
     /// The loop bound it was computed at.
     pub unwind: u32,
-    /// Some serial execution goes beyond `unwind` (`--max-unwind` reached): the set may lack
-    /// observations, so an observation outside it is not known to be wrong.
-    pub beyond: Option<String>,
     /// The set may hold observations C cannot produce (an over-approximated value): an
     /// inclusion check that passes proves nothing.
     pub approximate: Option<String>,
@@ -104,7 +101,6 @@ fn load(lib: &[(String, String, crate::frontend::Options)], harness: &str, map: 
 }
 
 pub fn main(req: Request) -> Result<u8, Fail> {
-    let t0 = Instant::now();
     let args = req.args;
     let mut map = SourceMap::default();
     let at = |e: Error, map: &SourceMap| (e, map.clone());
@@ -150,7 +146,7 @@ pub fn main(req: Request) -> Result<u8, Fail> {
         ));
     }
     let sc = crate::arch::lookup("sc").map_err(|e| (e, SourceMap::default()))?;
-    let set = observation_set(spec.as_deref().unwrap_or(&lib), &plan, &values, &req, (req.pipeline)(sc), progress).map_err(|e| at(e, &map))?;
+    let set = observation_set(spec.as_deref().unwrap_or(&lib), &plan, &values, &req, (req.pipeline)(sc), progress, &mut map).map_err(|e| at(e, &map))?;
     let set = match set {
         Ok(s) => s,
         Err(why) => {
@@ -161,20 +157,19 @@ pub fn main(req: Request) -> Result<u8, Fail> {
     };
     if text {
         crate::output::report(&format!(
-            "  observation set: {} observation{} of {} value{} each, serial executions{} at unwind {}{} ({:.1} s)\n",
+            "  observation set: {} observation{} of {} value{} each, serial executions{} within unwind {} ({:.1} s)\n",
             set.values.len(),
             if set.values.len() == 1 { "" } else { "s" },
             plan.slots.len(),
             if plan.slots.len() == 1 { "" } else { "s" },
             if args.spec.is_some() { " of the specification" } else { "" },
             set.unwind,
-            set.beyond.as_ref().map(|b| format!(" (incomplete: {b})")).unwrap_or_default(),
             set.time.as_secs_f64()
         ));
     }
     let mut code = 0u8;
     for arch in &req.archs {
-        let c = inclusion(&lib, &plan, &set, arch, &req, &values, &mut map, t0)?;
+        let c = inclusion(&lib, &plan, &set, arch, &req, &values, &map)?;
         code = code.max(c);
     }
     Ok(code)
@@ -189,25 +184,23 @@ fn observation_set(
     req: &Request,
     popts: pipeline::Options,
     progress: bool,
+    map: &mut SourceMap,
 ) -> Result<Result<ObservationSet, String>, Error> {
     let t0 = Instant::now();
     let text = plan.harness(&Mode::Serial, values);
-    let mut map = SourceMap::default();
-    let mut prog = load(units, &text, &mut map)?;
+    let mut prog = load(units, &text, map)?;
     let sc = crate::arch::lookup("sc")?;
     crate::atomics::compile(&mut prog, sc, &popts.atomics);
     crate::inline::inline_leaves(&mut prog);
     crate::normalize::normalize(&mut prog);
     let watch = plan.watched();
     let mut unwind = req.verify.unwind.max(1);
-    let mut beyond = None;
     loop {
         let left = req.verify.deadline.map(|d| d.saturating_duration_since(Instant::now()));
         let last = unwind >= req.args.max_unwind.max(req.verify.unwind);
         let mut opts = verify::bmc_options(&req.verify, left, false);
         opts.unwind = unwind;
-        // At the last bound the executions beyond it are cut (the set is then incomplete).
-        opts.unwinding_assertions = beyond.is_none();
+        opts.unwinding_assertions = true;
         let mut tick = |n: usize| {
             if progress && n % 50 == 0 {
                 eprint!("\rweakc: observation set: {n} observations so far");
@@ -222,8 +215,11 @@ fn observation_set(
                 unwind += 1;
                 continue;
             }
-            beyond = Some(format!("serial executions go beyond unwind {unwind} ({msg}{})", if loc.line > 0 { format!(", {}", map.describe(*loc)) } else { String::new() }));
-            continue;
+            // The test does not terminate within the bound: no observation set to trust.
+            return Err(Error::unsupported(
+                *loc,
+                format!("the test is not bounded: serial executions go beyond unwind {unwind} here ({msg}); raise --max-unwind if the loop ends later"),
+            ));
         }
         if let Some(why) = e.stopped {
             return Ok(Err(why));
@@ -236,7 +232,6 @@ fn observation_set(
         return Ok(Ok(ObservationSet {
             values,
             unwind,
-            beyond,
             approximate: e.approximate.map(|(loc, what)| format!("{what} ({})", map.describe(loc))),
             time: t0.elapsed(),
         }));
@@ -252,8 +247,7 @@ fn inclusion(
     arch: &'static Arch,
     req: &Request,
     values: &[i64],
-    map0: &mut SourceMap,
-    _t0: Instant,
+    map0: &SourceMap,
 ) -> Result<u8, Fail> {
     let text = plan.harness(&Mode::Inclusion { set: &set.values }, values);
     let mut unwind = set.unwind.max(req.verify.unwind);
@@ -264,13 +258,13 @@ fn inclusion(
     };
     let json = req.verify.json;
     loop {
-        let mut map = SourceMap::default();
+        let mut map = map0.clone();
         let t = Instant::now();
         let mut prog = load(lib, &text, &mut map).map_err(|e| (e, map.clone()))?;
         let mut a = pipeline::analyze_program(&mut prog, arch, &popts, map.clone(), t.elapsed(), 0).map_err(|e| (e, map.clone()))?;
         let o = verify::Options { unwind, ..req.verify.clone() };
         let file = lib[0].0.clone();
-        let subject = verify::Subject { file: &file, arch, strategy: req.strategy, buffer_size: req.buffer_size };
+        let subject = verify::Subject { file: &file, arch, strategy: req.strategy, buffer_size: req.buffer_size, title: format!("  inclusion check on {}:", arch.name) };
         let d = verify::decide(&mut a, &subject, &o).map_err(|e| (e, a.map.clone()))?;
         let outcome = &d.checked.last().outcome;
         // An execution beyond the bound: unroll further while allowed.
@@ -285,16 +279,12 @@ fn inclusion(
         // An observation outside an incomplete set is not known to be wrong; a set that may
         // hold impossible observations proves nothing when everything is in it.
         let (verdict, code) = match (&d.checked.verdict(), &observation) {
-            (Verdict::Unsafe, Some(_)) if set.beyond.is_some() => {
-                (Verdict::Unknown(format!("an observation outside the set, but the set may be incomplete: {}", set.beyond.as_deref().unwrap_or(""))), 5)
-            }
             (Verdict::Safe { .. }, _) if set.approximate.is_some() => {
                 (Verdict::Unknown(format!("every observation is in the set, but the set may hold observations C cannot produce: {}", set.approximate.as_deref().unwrap_or(""))), 5)
             }
             (v, _) => (v.clone(), code),
         };
         let nearest = observation.as_ref().map(|o| nearest(&set.values, o, 3)).unwrap_or_default();
-        let _ = map0;
         emit(req, plan, Some((arch, &set_summary(set))), &nearest, verdict, observation.as_deref(), json, &report);
         return Ok(code);
     }
@@ -302,7 +292,7 @@ fn inclusion(
 
 fn set_summary(set: &ObservationSet) -> serde_json::Value {
     serde_json::json!({
-        "size": set.values.len(), "unwind": set.unwind, "incomplete": set.beyond, "approximate": set.approximate,
+        "size": set.values.len(), "unwind": set.unwind, "approximate": set.approximate,
         "seconds": set.time.as_secs_f64(),
     })
 }
@@ -362,9 +352,6 @@ fn emit(req: &Request, plan: &Plan, arch: Option<(&Arch, &serde_json::Value)>, n
         return;
     }
     let mut s = String::new();
-    if let Some((a, _)) = arch {
-        s += &format!("  inclusion check on {}:\n", a.name);
-    }
     s += report;
     if let Some(o) = observation {
         s += &format!("  observation outside the set: {}\n", plan.show(o));

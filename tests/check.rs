@@ -1,0 +1,113 @@
+//! End to end through the CLI: `weakc check` (CheckFence's observation sets) on the queues of
+//! `examples/datatypes/`, with and without their fences, on every architecture; the
+//! reference implementation of `--spec`; JSON; and tests or libraries it must refuse.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).to_path_buf()
+}
+
+fn weakc(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_weakc")).current_dir(root()).args(args).output().expect("run weakc");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr))
+}
+
+const ALL: &str = "sc,tso,pso,rmo,power,arm,aarch64";
+
+/// The verdict of each architecture, from the `CHECK ARCH: VERDICT` lines.
+fn verdicts(out: &str) -> Vec<(String, String)> {
+    out.lines()
+        .filter_map(|l| l.trim().strip_prefix("CHECK "))
+        .filter_map(|l| l.split_once(": "))
+        .map(|(a, v)| (a.to_string(), v.split(':').next().unwrap_or(v).to_string()))
+        .collect()
+}
+
+fn expect(out: &str, failing: &[&str]) {
+    let v = verdicts(out);
+    assert_eq!(v.len(), 7, "{out}");
+    for (arch, verdict) in &v {
+        let want = if failing.contains(&arch.as_str()) { "FAILED" } else { "SAFE" };
+        assert_eq!(verdict, want, "{arch}: {out}");
+    }
+}
+
+#[test]
+fn two_lock_queue_needs_its_fence_where_locks_do_not_order_earlier_stores() {
+    // Without the fence the node's value can reach memory after the node is linked: on
+    // Power (lock = lwarx/stwcx.; isync) and AArch64 (LDAXR), whose lock acquisition lets
+    // earlier stores move into the critical section. ARMv7's lock ends with a full dmb and
+    // GCC's SPARC acquire RMW with a full membar, which order the stores anyway.
+    let (c, out) = weakc(&["check", "--mm", ALL, "examples/datatypes/ms2.c", "--test", "( enqueue | dequeue )", "-DNO_FENCES"]);
+    assert_eq!(c, 10, "{out}");
+    expect(&out, &["power", "aarch64"]);
+    assert!(out.contains("observation set: 4 observations of 2 values each"), "{out}");
+    assert!(out.contains("observation outside the set: ( enqueue("), "{out}");
+    assert!(out.contains("nearest observations of the set:"), "{out}");
+    let (c, out) = weakc(&["check", "--mm", ALL, "examples/datatypes/ms2.c", "--test", "( enqueue | dequeue )"]);
+    assert_eq!(c, 0, "{out}");
+    expect(&out, &[]);
+}
+
+#[test]
+fn nonblocking_queue_is_correct_with_checkfences_fences_only() {
+    let (c, out) = weakc(&["check", "--mm", ALL, "examples/datatypes/msn.c", "--test", "( enqueue | dequeue )", "-DNO_FENCES"]);
+    assert_eq!(c, 10, "{out}");
+    expect(&out, &["pso", "rmo", "power", "arm", "aarch64"]);
+    let (c, out) = weakc(&["check", "--mm", ALL, "examples/datatypes/msn.c", "--test", "( enqueue | dequeue )"]);
+    assert_eq!(c, 0, "{out}");
+    expect(&out, &[]);
+}
+
+#[test]
+fn a_specification_gives_the_observation_set() {
+    let spec = "examples/datatypes/queue-spec.c";
+    let (c, out) = weakc(&["check", "--mm", "sc,tso", "examples/datatypes/ms2.c", "--spec", spec, "--test", "enqueue(1) ( enqueue(2) | dequeue dequeue )"]);
+    assert_eq!(c, 0, "{out}");
+    assert!(out.contains("serial executions of the specification"), "{out}");
+    // A stack is not a queue, even under SC.
+    let (c, out) = weakc(&["check", "--mm", "sc", "tests/c/check/lifo-queue.c", "--spec", spec, "--test", "enqueue(1) enqueue(2) ( dequeue )"]);
+    assert_eq!(c, 10, "{out}");
+    assert!(out.contains("observation outside the set: enqueue(1) enqueue(2) ( dequeue() = 2 )"), "{out}");
+    assert!(out.contains("    enqueue(1) enqueue(2) ( dequeue() = 1 )"), "{out}");
+}
+
+#[test]
+fn json_reports_the_set_the_observation_and_the_verify_report() {
+    let (c, out) = weakc(&["check", "--mm", "tso,power", "--format", "json", "examples/datatypes/ms2.c", "--test", "( enqueue | dequeue )", "-DNO_FENCES"]);
+    assert_eq!(c, 10, "{out}");
+    let lines: Vec<serde_json::Value> = out.lines().filter(|l| l.starts_with('{')).map(|l| serde_json::from_str(l).expect("json line")).collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(lines[0]["arch"], "tso");
+    assert_eq!(lines[0]["verdict"], "safe");
+    assert_eq!(lines[1]["verdict"], "failed");
+    assert_eq!(lines[1]["observation_set"]["size"], 4);
+    assert!(lines[1]["observation"].as_str().is_some_and(|o| o.starts_with("( enqueue(")), "{out}");
+    assert!(lines[1]["verify"].is_object(), "{out}");
+}
+
+#[test]
+fn tests_and_libraries_it_cannot_check_are_errors_with_their_place() {
+    for (args, place, what) in [
+        (vec!["examples/datatypes/ms2.c", "--test", "( enqueue | pop )"], "--test:1:13", "unknown operation `pop`"),
+        (vec!["examples/datatypes/ms2.c", "--test", "( enqueue(1, 2) | dequeue )"], "--test:1:3", "takes 1 argument(s), the test gives 2"),
+        (vec!["examples/datatypes/ms2.c", "--test", "( enqueue dequeue"], "--test:1:18", "expected an operation, `|` or `)`"),
+        (vec!["tests/c/check/no-init.c", "--test", "( put | get )"], "--test:1:1", "no init function `init`"),
+        (vec!["tests/c/check/pointer-op.c", "--test", "( put | get )"], "--test:1:3", "parameter of type `i32*`"),
+        (vec!["tests/c/check/unbounded.c", "--test", "( spin )", "--max-unwind", "3"], "unbounded.c:8:5", "the test is not bounded"),
+        (vec!["examples/datatypes/ms2.c", "--test", "( enqueue )", "--values", "0,x"], "", "--values"),
+    ] {
+        let mut a = vec!["check", "--mm", "sc"];
+        a.extend(args.iter());
+        let (c, out) = weakc(&a);
+        assert_eq!(c, 2, "{args:?}: {out}");
+        assert!(out.contains(what), "{args:?}: {out}");
+        assert!(out.contains(place), "{args:?}: {out}");
+    }
+    // --init names another function.
+    let (c, out) = weakc(&["check", "--mm", "sc", "tests/c/check/no-init.c", "--init", "setup", "--test", "( put(1) | get )"]);
+    assert_eq!(c, 0, "{out}");
+    assert!(out.contains("observation set: 2 observations of 1 value each"), "{out}");
+}
