@@ -279,6 +279,14 @@ fn inclusion(
         // An observation outside an incomplete set is not known to be wrong; a set that may
         // hold impossible observations proves nothing when everything is in it.
         let (verdict, code) = match (&d.checked.verdict(), &observation) {
+            (Verdict::Unsafe, None) if unwinding => (
+                Verdict::Unknown(format!(
+                    "executions on {} run a loop past unwind {unwind} (--max-unwind): {}",
+                    arch.name,
+                    outcome.failed.as_ref().map(|p| p.message.as_str()).unwrap_or("")
+                )),
+                5,
+            ),
             (Verdict::Safe { .. }, _) if set.approximate.is_some() => {
                 (Verdict::Unknown(format!("every observation is in the set, but the set may hold observations C cannot produce: {}", set.approximate.as_deref().unwrap_or(""))), 5)
             }
