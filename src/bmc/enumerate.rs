@@ -143,3 +143,61 @@ fn signed(x: u128, w: usize, ty: &Type) -> i128 {
         _ => x as i128,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::SourceMap;
+
+    const SB: &str = r#"
+#include <pthread.h>
+int x, y, r0, r1;
+void *t0(void *a) { x = 1; r0 = y; return 0; }
+void *t1(void *a) { y = 1; r1 = x; return 0; }
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, t0, 0);
+  pthread_create(&b, 0, t1, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  int o0 = r0;
+  int o1 = r1;
+  return 0;
+}
+"#;
+
+    fn outcomes(text: &str, model: Option<&str>, watch: &[&str]) -> Enumeration {
+        let mut map = SourceMap::default();
+        let prog = crate::frontend::load_str("t.c", text, &Default::default(), &mut map).unwrap();
+        let model = model.map(|m| crate::verify::store_buffer_model(crate::arch::lookup(m).unwrap()).unwrap());
+        let opts = BmcOptions { unwind: 2, unwinding_assertions: true, model, ..Default::default() };
+        let watch: Vec<String> = watch.iter().map(|w| w.to_string()).collect();
+        let mut n = 0;
+        let e = enumerate(&prog, &opts, &watch, 100, &mut |k| n = k).unwrap();
+        assert_eq!(n, e.values.len());
+        e
+    }
+
+    #[test]
+    fn every_outcome_of_store_buffering_once_per_model() {
+        let e = outcomes(SB, None, &["o0", "o1"]);
+        assert!(e.exhausted && e.stopped.is_none() && e.beyond_bound.is_none());
+        let mut v = e.values.clone();
+        v.sort();
+        assert_eq!(v, vec![vec![0, 1], vec![1, 0], vec![1, 1]]);
+        let mut v = outcomes(SB, Some("tso"), &["o0", "o1"]).values;
+        v.sort();
+        assert_eq!(v, vec![vec![0, 0], vec![0, 1], vec![1, 0], vec![1, 1]]);
+    }
+
+    #[test]
+    fn values_are_signed_bounded_and_loops_past_the_bound_reported() {
+        let prog = "extern int __VERIFIER_nondet_int(void);\nint main(void) {\n  int x = __VERIFIER_nondet_int();\n  __VERIFIER_assume(-2 <= x && x < 3);\n  int o = x * 2;\n  return 0;\n}\n";
+        let mut v = outcomes(prog, None, &["o"]).values;
+        v.sort();
+        assert_eq!(v, vec![vec![-4], vec![-2], vec![0], vec![2], vec![4]]);
+        let spin = "int main(void) {\n  int i = 0;\n  while (i < 5) i++;\n  int o = i;\n  return 0;\n}\n";
+        let e = outcomes(spin, None, &["o"]);
+        assert!(e.beyond_bound.is_some() && e.values.is_empty(), "{e:?}");
+    }
+}
