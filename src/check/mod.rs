@@ -370,8 +370,6 @@ fn emit(req: &Request, plan: &Plan, arch: Option<(&Arch, &serde_json::Value)>, n
             }
         }
     }
-    if !req.verify.quiet {
-        s += &format!("  CHECK {}: {verdict_text}\n", arch.map_or("", |a| a.0.name));
-    }
+    s += &format!("  CHECK{}: {verdict_text}\n", arch.map_or(String::new(), |a| format!(" {}", a.0.name)));
     crate::output::report(&s);
 }
