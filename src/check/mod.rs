@@ -18,6 +18,7 @@ use crate::pipeline;
 use crate::source::{Error, Loc, SourceMap};
 use crate::verify;
 use harness::{Mode, Plan};
+use crate::frontend::preprocess::Target;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -92,11 +93,12 @@ fn read_units(units: &[(PathBuf, crate::frontend::Options)]) -> Result<Vec<(Stri
 /// The harness's name in diagnostics and traces.
 const HARNESS: &str = "<weakc check harness>";
 
-/// The library's units and the harness as one program.
-fn load(lib: &[(String, String, crate::frontend::Options)], harness: &str, map: &mut SourceMap) -> Result<crate::ir::Program, Error> {
-    let hopts = crate::frontend::Options { unit: true, ..lib[0].2.clone() };
-    let mut units: Vec<(&str, &str, &crate::frontend::Options)> = vec![(HARNESS, harness, &hopts)];
-    units.extend(lib.iter().map(|(n, t, o)| (n.as_str(), t.as_str(), o)));
+/// The library's units and the harness as one program, preprocessed for `target` (the
+/// architecture's; `--target` when given).
+fn load(lib: &[(String, String, crate::frontend::Options)], harness: &str, target: Option<Target>, map: &mut SourceMap) -> Result<crate::ir::Program, Error> {
+    let opts: Vec<crate::frontend::Options> = lib.iter().map(|u| crate::frontend::Options { target, ..u.2.clone() }).collect();
+    let mut units: Vec<(&str, &str, &crate::frontend::Options)> = vec![(HARNESS, harness, &opts[0])];
+    units.extend(lib.iter().zip(&opts).map(|((n, t, _), o)| (n.as_str(), t.as_str(), o)));
     crate::frontend::load_texts(&units, map)
 }
 
@@ -188,7 +190,7 @@ fn observation_set(
 ) -> Result<Result<ObservationSet, String>, Error> {
     let t0 = Instant::now();
     let text = plan.harness(&Mode::Serial, values);
-    let mut prog = load(units, &text, map)?;
+    let mut prog = load(units, &text, popts.frontend.target, map)?;
     let sc = crate::arch::lookup("sc")?;
     crate::atomics::compile(&mut prog, sc, &popts.atomics);
     crate::inline::inline_leaves(&mut prog);
@@ -260,7 +262,7 @@ fn inclusion(
     loop {
         let mut map = map0.clone();
         let t = Instant::now();
-        let mut prog = load(lib, &text, &mut map).map_err(|e| (e, map.clone()))?;
+        let mut prog = load(lib, &text, popts.frontend.target, &mut map).map_err(|e| (e, map.clone()))?;
         let mut a = pipeline::analyze_program(&mut prog, arch, &popts, map.clone(), t.elapsed(), 0).map_err(|e| (e, map.clone()))?;
         let o = verify::Options { unwind, ..req.verify.clone() };
         let file = lib[0].0.clone();
