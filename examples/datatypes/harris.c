@@ -32,20 +32,7 @@ typedef struct node {
 
 static node_t *head, *tail;
 
-#ifdef NO_FENCES
-#define NO_STORE_STORE
-#define NO_LOAD_LOAD
-#endif
-#ifdef NO_STORE_STORE
-#define STORE_STORE() ((void)0)
-#else
-#define STORE_STORE() atomic_thread_fence(memory_order_release)
-#endif
-#ifdef NO_LOAD_LOAD
-#define LOAD_LOAD() ((void)0)
-#else
-#define LOAD_LOAD() atomic_thread_fence(memory_order_acquire)
-#endif
+#include "fences.h"
 
 static int is_marked(node_t *p)
 {

@@ -39,20 +39,7 @@ typedef struct node {
 
 static node_t *head;
 
-#ifdef NO_FENCES
-#define NO_STORE_STORE
-#define NO_LOAD_LOAD
-#endif
-#ifdef NO_STORE_STORE
-#define STORE_STORE() ((void)0)
-#else
-#define STORE_STORE() atomic_thread_fence(memory_order_release)
-#endif
-#ifdef NO_LOAD_LOAD
-#define LOAD_LOAD() ((void)0)
-#else
-#define LOAD_LOAD() atomic_thread_fence(memory_order_acquire)
-#endif
+#include "fences.h"
 
 static node_t *new_node(int key, node_t *next)
 {

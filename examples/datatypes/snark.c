@@ -35,20 +35,7 @@ typedef struct node {
 
 static node_t *Dummy, *LeftHat, *RightHat;
 
-#ifdef NO_FENCES
-#define NO_STORE_STORE
-#define NO_LOAD_LOAD
-#endif
-#ifdef NO_STORE_STORE
-#define STORE_STORE() ((void)0)
-#else
-#define STORE_STORE() atomic_thread_fence(memory_order_release)
-#endif
-#ifdef NO_LOAD_LOAD
-#define LOAD_LOAD() ((void)0)
-#else
-#define LOAD_LOAD() atomic_thread_fence(memory_order_acquire)
-#endif
+#include "fences.h"
 
 /* Double compare-and-swap: atomically, if *a1 == o1 and *a2 == o2, then *a1 = n1, *a2 = n2. */
 static int dcas(node_t **a1, node_t **a2, node_t *o1, node_t *o2, node_t *n1, node_t *n2)
