@@ -109,6 +109,16 @@ fn division_and_division_by_zero() {
 }
 
 #[test]
+fn null_dereference_is_undefined() {
+    // A value read through a null pointer is any value: a violation that needs one is not a
+    // counterexample (UNKNOWN), and one on another path still is.
+    let r = expect("int *p; int main() { int v = *p;\n __VERIFIER_assert(v == 0); return 0; }", &[], 5);
+    assert!(r.stdout.contains("reads through a null or invalid pointer (undefined behaviour) (line "), "{}", r.stdout);
+    let r = expect("int *p; int main() { int v = 0; int n = __VERIFIER_nondet_int(); if (n == 3) v = *p;\n __VERIFIER_assert(n != 4); return 0; }", &[], 10);
+    assert!(r.stdout.contains("VERIFICATION FAILED"), "{}", r.stdout);
+}
+
+#[test]
 fn short_circuit() {
     pair(
         "int calls; int f(void) { calls++; return 1; }",

@@ -302,6 +302,9 @@ pub struct Symex<'p> {
     pub approximate: bool,
     /// Over-approximated values, per path (see [`ApproxSite`]).
     pub approx_sites: Vec<ApproxSite>,
+    /// Accesses whose address may name no object (null, a function, an id never created),
+    /// with their path guards: made approximation sites once every object exists ([`Self::run`]).
+    derefs: Vec<(Lit, Bv, Loc, bool)>,
     queue: VecDeque<(usize, FuncId, Bv, HashMap<u128, Bv>)>,
     /// What an earlier pass learnt: reads are resolved with it (see [`Symex::resolvable`]).
     pub collected: Option<Collected>,
@@ -372,6 +375,7 @@ impl<'p> Symex<'p> {
             }),
             approximate: false,
             approx_sites: vec![],
+            derefs: vec![],
             queue: VecDeque::new(),
             collected: None,
             collecting: None,
@@ -433,7 +437,26 @@ impl<'p> Symex<'p> {
             }
             self.run_thread_body(f, args)?;
         }
+        self.invalid_derefs();
         Ok(())
+    }
+
+    /// A read through a null or wild pointer takes any value and a write there lands in a
+    /// cell of no object, where later wild reads may take it: neither is C's (undefined
+    /// behaviour, a crash on hardware), so a counterexample through one is not reported as
+    /// real (an out-of-thin-air cycle on RMO once ran through a null `curr->key`).
+    fn invalid_derefs(&mut self) {
+        let n = self.objects.len() as u128;
+        for (g, obj, loc, write) in std::mem::take(&mut self.derefs) {
+            let null = !self.sat.or_all(obj.iter().copied());
+            let created = self.sat.bv_ult(&obj, &bv::constant(n, obj.len()));
+            let bad = self.sat.or_all([null, !created]);
+            let guard = self.sat.and(g, bad);
+            if guard != Lit::FALSE {
+                let what = if write { "writes through a null or invalid pointer (undefined behaviour)" } else { "reads through a null or invalid pointer (undefined behaviour)" };
+                self.approx_sites.push(ApproxSite { guard, loc, what: what.into() });
+            }
+        }
     }
 
     fn begin_thread(&mut self, t: usize) {

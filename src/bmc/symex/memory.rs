@@ -123,6 +123,7 @@ impl<'p> Symex<'p> {
         if self.dead() {
             return self.sat.fresh_bv(width);
         }
+        self.note_deref(&addr, loc, false);
         if self.collected.is_some() {
             if let Some(a) = as_const(&addr) {
                 if self.resolvable(a) {
@@ -189,6 +190,7 @@ impl<'p> Symex<'p> {
         if self.dead() {
             return;
         }
+        self.note_deref(&addr, loc, true);
         if self.state.cur_block.is_some() {
             self.track_block_write(&addr, &val);
         }
@@ -251,6 +253,15 @@ impl<'p> Symex<'p> {
             deps,
         });
         self.step(loc, RawKind::Write { ev, ty: ty.clone() });
+    }
+
+    /// Records an access whose address may name no object (see [`Self::invalid_derefs`]).
+    fn note_deref(&mut self, addr: &Bv, loc: Loc, write: bool) {
+        let obj = &addr[OFF_BITS..];
+        if as_const(obj).is_some_and(|o| o != 0 && o < self.objects.len() as u128) {
+            return;
+        }
+        self.derefs.push((self.state.guard, obj.to_vec(), loc, write));
     }
 
     /// Whether the path holds memory at non-constant addresses too ([`Self::var_cells`]): a
