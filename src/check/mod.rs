@@ -45,6 +45,10 @@ pub struct CheckArgs {
     /// At most this many observations (more: UNKNOWN).
     #[arg(long, value_name = "N", default_value_t = 20_000)]
     pub max_observations: usize,
+    /// Also write the inclusion harness (a C unit with `main`, to link with the library) to
+    /// this file, for `weakc verify`, `weakc fences --property`, CBMC or ESBMC.
+    #[arg(long, value_name = "FILE.c")]
+    pub emit_harness: Option<PathBuf>,
 }
 
 /// What the command needs besides its own flags: the library's units with their front-end
@@ -168,6 +172,21 @@ pub fn main(req: Request) -> Result<u8, Fail> {
             set.unwind,
             set.time.as_secs_f64()
         ));
+    }
+    if let Some(path) = &args.emit_harness {
+        let c = format!(
+            "/* The inclusion harness of `weakc check` for the test {} ({} observation{} under SC, {}).\n * Link it with {}; it defines main. */\n{}",
+            plan.show_open(),
+            set.values.len(),
+            if set.values.len() == 1 { "" } else { "s" },
+            args.spec.as_ref().map_or("of the library's serial executions".to_string(), |p| format!("of the specification {}", p.display())),
+            lib.iter().map(|u| u.0.as_str()).collect::<Vec<_>>().join(" "),
+            plan.harness(&Mode::Inclusion { set: &set.values }, &values)
+        );
+        crate::source::write_atomically(path, &c).map_err(|e| (e, SourceMap::default()))?;
+        if text {
+            crate::output::report(&format!("  inclusion harness written to {}\n", path.display()));
+        }
     }
     let mut code = 0u8;
     for arch in &req.archs {
