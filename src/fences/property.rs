@@ -240,13 +240,16 @@ fn key(c: &Cycle) -> Vec<(u32, u32)> {
 /// an axiomatic model of `arch`, the program itself is then decided under it, which has
 /// none of those bounds, and its answer is taken: safety, or a counterexample that guides
 /// the next round (heap data structures the rewriter does not buffer are fenced this way).
+/// So is its answer when the instrumented program could not be decided.
 fn check(a: &mut Analysis, arch: &Arch, bopts: &BmcOptions, buffer_size: u32) -> Result<Checked, Error> {
     let chosen = pipeline::choose(a, arch, Strategy::Ilp);
     let deadline = bopts.timeout.map(|t| Instant::now() + t);
     let mut engine = |p: &crate::ir::Program, timeout: Option<Duration>| bmc::verify(p, &BmcOptions { timeout, ..bopts.clone() });
     let checked = crate::verify::check(a, arch, &chosen.selection, buffer_size, deadline, &mut engine, &mut |_| {})?;
     let approximated = matches!(checked.verdict_of_checks(), Verdict::Safe { .. }) && !checked.approximations.is_empty();
-    if let (true, Ok(model)) = (approximated, crate::verify::store_buffer_model(arch)) {
+    // Undecided (a memory guard at both depths, a limit): the axiomatic route may still decide.
+    let undecided = matches!(checked.verdict_of_checks(), Verdict::Unknown(_));
+    if let (true, Ok(model)) = (approximated || undecided, crate::verify::store_buffer_model(arch)) {
         let timeout = deadline.map(|d| d.saturating_duration_since(Instant::now()));
         let outcome = bmc::verify(&a.program, &BmcOptions { model: Some(model), timeout, ..bopts.clone() })?;
         if matches!(outcome.verdict, Verdict::Safe { .. } | Verdict::Unsafe) {
