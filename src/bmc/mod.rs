@@ -71,9 +71,9 @@
 //!   outside any object yields an unconstrained value and a write there is lost only for
 //!   thread-local arrays (shared memory writes to a wild address still happen, at that
 //!   address). An access through a pointer that names no object (null, a function, an id
-//!   never created) is an approximation site; one out of its object's bounds is not yet. Byte-level type punning is not modelled (unions overlay cells at offset 0):
-//!   a program that reads memory through a type of other cell widths gets `Unknown`
-//!   ([`punning`]).
+//!   never created) is an approximation site; one out of its object's bounds is not yet.
+//!   Byte-level type punning is not modelled (unions overlay cells at offset 0): a program
+//!   that reads memory through a type of other cell widths gets `Unknown` ([`punning`]).
 //! * **Uninitialised** locals are unconstrained; globals are zero unless initialised;
 //!   `malloc` never fails and returns fresh, unconstrained memory (each read of a cell never
 //!   written is unconstrained on its own); `calloc` memory is zero; `free` does nothing.

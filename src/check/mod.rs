@@ -173,6 +173,8 @@ pub fn main(req: Request) -> Result<u8, Fail> {
             set.time.as_secs_f64()
         ));
     }
+    // One harness for every architecture (the set and the values do not depend on it).
+    let harness = plan.harness(&Mode::Inclusion { set: &set.values }, &values);
     if let Some(path) = &args.emit_harness {
         let c = format!(
             "/* The inclusion harness of `weakc check` for the test {} ({} observation{} under SC, {}).\n * Link it with {}; it defines main. */\n{}",
@@ -181,7 +183,7 @@ pub fn main(req: Request) -> Result<u8, Fail> {
             if set.values.len() == 1 { "" } else { "s" },
             args.spec.as_ref().map_or("of the library's serial executions".to_string(), |p| format!("of the specification {}", p.display())),
             lib.iter().map(|u| u.0.as_str()).collect::<Vec<_>>().join(" "),
-            plan.harness(&Mode::Inclusion { set: &set.values }, &values)
+            harness
         );
         crate::source::write_atomically(path, &c).map_err(|e| (e, SourceMap::default()))?;
         if text {
@@ -190,7 +192,7 @@ pub fn main(req: Request) -> Result<u8, Fail> {
     }
     let mut code = 0u8;
     for arch in &req.archs {
-        let c = inclusion(&lib, &plan, &set, arch, &req, &values, &map)?;
+        let c = inclusion(&lib, &plan, &set, &harness, arch, &req, &map)?;
         code = code.max(c);
     }
     Ok(code)
@@ -265,12 +267,11 @@ fn inclusion(
     lib: &[(String, String, crate::frontend::Options)],
     plan: &Plan,
     set: &ObservationSet,
+    text: &str,
     arch: &'static Arch,
     req: &Request,
-    values: &[i64],
     map0: &SourceMap,
 ) -> Result<u8, Fail> {
-    let text = plan.harness(&Mode::Inclusion { set: &set.values }, values);
     let mut unwind = set.unwind.max(req.verify.unwind);
     let popts = {
         let mut o = (req.pipeline)(arch);
@@ -281,7 +282,7 @@ fn inclusion(
     loop {
         let mut map = map0.clone();
         let t = Instant::now();
-        let mut prog = load(lib, &text, popts.frontend.target, &mut map).map_err(|e| (e, map.clone()))?;
+        let mut prog = load(lib, text, popts.frontend.target, &mut map).map_err(|e| (e, map.clone()))?;
         let mut a = pipeline::analyze_program(&mut prog, arch, &popts, map.clone(), t.elapsed(), 0).map_err(|e| (e, map.clone()))?;
         let o = verify::Options { unwind, ..req.verify.clone() };
         let file = lib[0].0.clone();

@@ -113,18 +113,13 @@ fn accesses(o: &Outcome) -> Vec<(String, Vec<Access>)> {
                 let base = addr.as_ref().map(|a| a.0.clone()).or_else(|| Some(lhs.split("$rs").next()?.to_string()));
                 list(&mut out, &s.thread).push(Access { line: s.loc.line, write: false, addr, base, delayed: true, late: false });
             }
-            StepKind::Read { object, .. } | StepKind::Write { object, .. } if !crate::trace::internal(object) => {
+            StepKind::Read { object, .. } | StepKind::Write { object, .. } | StepKind::BufferedWrite { object, .. } if !crate::trace::internal(object) => {
                 pending.remove(&s.thread);
-                let write = matches!(s.kind, StepKind::Write { .. });
+                let late = matches!(s.kind, StepKind::BufferedWrite { .. });
+                let write = late || matches!(s.kind, StepKind::Write { .. });
                 let addr = parse_addr(object);
                 let base = Some(object.split(['[', '+', '.']).next().unwrap_or(object).trim_start_matches('&').to_string());
-                list(&mut out, &s.thread).push(Access { line: s.loc.line, write, addr, base, delayed: false, late: false });
-            }
-            StepKind::BufferedWrite { object, .. } if !crate::trace::internal(object) => {
-                pending.remove(&s.thread);
-                let addr = parse_addr(object);
-                let base = Some(object.split(['[', '+', '.']).next().unwrap_or(object).trim_start_matches('&').to_string());
-                list(&mut out, &s.thread).push(Access { line: s.loc.line, write: true, addr, base, delayed: true, late: true });
+                list(&mut out, &s.thread).push(Access { line: s.loc.line, write, addr, base, delayed: late, late });
             }
             _ => {
                 pending.remove(&s.thread);
@@ -246,10 +241,14 @@ fn check(a: &mut Analysis, arch: &Arch, bopts: &BmcOptions, buffer_size: u32) ->
     let deadline = bopts.timeout.map(|t| Instant::now() + t);
     let mut engine = |p: &crate::ir::Program, timeout: Option<Duration>| bmc::verify(p, &BmcOptions { timeout, ..bopts.clone() });
     let checked = crate::verify::check(a, arch, &chosen.selection, buffer_size, deadline, &mut engine, &mut |_| {})?;
-    let approximated = matches!(checked.verdict_of_checks(), Verdict::Safe { .. }) && !checked.approximations.is_empty();
-    // Undecided (a memory guard at both depths, a limit): the axiomatic route may still decide.
-    let undecided = matches!(checked.verdict_of_checks(), Verdict::Unknown(_));
-    if let (true, Ok(model)) = (approximated || undecided, crate::verify::store_buffer_model(arch)) {
+    // Safe only up to the rewriter's approximations, or undecided (a memory guard at both
+    // depths, a limit): the axiomatic route may decide.
+    let doubtful = match checked.verdict_of_checks() {
+        Verdict::Safe { .. } => !checked.approximations.is_empty(),
+        Verdict::Unknown(_) => true,
+        Verdict::Unsafe => false,
+    };
+    if let (true, Ok(model)) = (doubtful, crate::verify::store_buffer_model(arch)) {
         let timeout = deadline.map(|d| d.saturating_duration_since(Instant::now()));
         let outcome = bmc::verify(&a.program, &BmcOptions { model: Some(model), timeout, ..bopts.clone() })?;
         if matches!(outcome.verdict, Verdict::Safe { .. } | Verdict::Unsafe) {
