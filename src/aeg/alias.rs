@@ -637,3 +637,83 @@ impl Alias {
         out
     }
 }
+
+/// Bodyless functions known not to keep or publish a pointer they are given.
+fn keeps_no_pointer(name: &str) -> bool {
+    const PREFIXES: &[&str] = &["pthread_mutex_", "pthread_spin_", "pthread_join", "pthread_attr_", "__VERIFIER_", "__CPROVER_"];
+    const NAMES: &[&str] = &["assert", "__assert_fail", "__assert", "free", "memset", "printf", "fprintf", "puts", "abort", "exit"];
+    PREFIXES.iter().any(|p| name.starts_with(p)) || NAMES.contains(&name)
+}
+
+impl Alias {
+    /// Objects of local variables no other thread can reach (thread-escape analysis): the
+    /// address of the variable never reaches a global, the heap, a thread's argument or
+    /// result, a function without a body that may keep it, or an integer (where the
+    /// points-to sets stop following it). Every instance of such a local belongs to one
+    /// thread, so two accesses to it never race, whichever threads run the function.
+    pub fn thread_local_objects(&self, prog: &Program, reachable: &[FuncId]) -> BTreeSet<ObjId> {
+        let mut escaping: BTreeSet<Root> = self.leaves.keys().filter(|r| !matches!(r, Root::Var(v) if !prog.var(*v).is_global())).cloned().collect();
+        let mut seeds: BTreeSet<Target> = BTreeSet::new();
+        for &f in reachable {
+            let Some(body) = &prog.func(f).body else { continue };
+            walk_stmts(body, &mut |s| {
+                match &s.kind {
+                    StmtKind::Spawn { func, arg, .. } => {
+                        seeds.extend(self.eval(prog, arg));
+                        for g in self.call_targets(prog, func).0 {
+                            seeds.extend(self.holder_pts(&Holder::Ret(g)));
+                        }
+                    }
+                    StmtKind::Call { callee, args, .. } => {
+                        let bodyless = match callee {
+                            Callee::Direct(g) => prog.func(*g).body.is_none() && !keeps_no_pointer(&prog.func(*g).name) && !ALLOCATORS.contains(&prog.func(*g).name.as_str()),
+                            Callee::Indirect(e) => {
+                                let (targets, unknown) = self.call_targets(prog, e);
+                                unknown || targets.iter().any(|g| prog.func(*g).body.is_none())
+                            }
+                        };
+                        if bodyless {
+                            for a in args {
+                                seeds.extend(self.eval_rvalue(prog, a));
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+                for_each_expr(s, &mut |e| {
+                    e.visit(&mut |x| {
+                        if let ExprKind::Cast(a) = &x.kind {
+                            if a.ty.is_pointer() && !x.ty.is_pointer() {
+                                seeds.extend(self.eval(prog, a));
+                            }
+                        }
+                    })
+                });
+            });
+        }
+        let mut work: Vec<Root> = escaping.iter().cloned().collect();
+        for t in seeds {
+            if let Target::Mem(r, _) = t {
+                if escaping.insert(r.clone()) {
+                    work.push(r);
+                }
+            }
+        }
+        while let Some(r) = work.pop() {
+            for (_, o) in self.leaves.get(&r).into_iter().flatten() {
+                for t in self.holder_pts(&Holder::Obj(*o)) {
+                    if let Target::Mem(r2, _) = t {
+                        if escaping.insert(r2.clone()) {
+                            work.push(r2);
+                        }
+                    }
+                }
+            }
+        }
+        self.leaves
+            .iter()
+            .filter(|(r, _)| !escaping.contains(r))
+            .flat_map(|(_, ls)| ls.iter().map(|(_, o)| *o))
+            .collect()
+    }
+}

@@ -121,6 +121,7 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Aeg, Error> {
         .ok_or_else(|| Error::Internal("the program has no `main` function".into()))?;
     let reachable = reachable_funcs(prog, main);
     let alias = Alias::analyze(prog, &reachable, opts.alias);
+    let thread_local = alias.thread_local_objects(prog, &reachable);
     let mut b = Builder {
         aeg: Aeg { objects: alias.objects.clone(), ..Aeg::default() },
         alias,
@@ -202,7 +203,7 @@ pub fn build(prog: &Program, opts: &BuildOptions) -> Result<Aeg, Error> {
         }
     }
     // Fill the per-node event lists now that events exist, compute com, then pairs.
-    b.compute_com();
+    b.compute_com(&thread_local);
     let has_com: HashSet<EventId> = b.aeg.com.iter().flat_map(|&(a, c)| [a, c]).collect();
     for (t, cfg) in cfgs.iter().enumerate() {
         b.pairs_for_thread(ThreadId(t as u32), cfg, &has_com);
@@ -672,10 +673,14 @@ impl Builder {
         self.node_events.entry((tid, node)).or_default().extend(evs);
     }
 
-    fn compute_com(&mut self) {
+    /// Communication edges between events of one object in different threads (or instances
+    /// of one thread); objects local to their thread have none.
+    fn compute_com(&mut self, thread_local: &BTreeSet<ObjId>) {
         let mut by_obj: BTreeMap<ObjId, Vec<EventId>> = BTreeMap::new();
         for (i, e) in self.aeg.events.iter().enumerate() {
-            by_obj.entry(e.obj).or_default().push(EventId(i as u32));
+            if !thread_local.contains(&e.obj) {
+                by_obj.entry(e.obj).or_default().push(EventId(i as u32));
+            }
         }
         for evs in by_obj.values() {
             for (i, &a) in evs.iter().enumerate() {

@@ -298,15 +298,25 @@ fn same_events(a: &Aeg, b: &Aeg) -> bool {
 /// The gaps of `funcs` that have a place in the text of the unit their function is in.
 fn anchored_gaps(prog: &Program, funcs: &[crate::ir::FuncId], units: &[Unit]) -> Vec<(Gap, Anchor)> {
     let scans: Vec<Scan> = units.iter().map(|u| Scan::new(&u.text)).collect();
-    gaps::all_gaps(prog, funcs)
-        .into_iter()
-        .filter_map(|g| {
-            let unit = units.iter().position(|u| u.id == prog.func(g.func).loc.file)?;
-            let mut a = patch::anchor(&scans[unit], prog, &g, units[unit].id)?;
-            a.unit = unit;
-            Some((g, a))
-        })
-        .collect()
+    let mut out: Vec<(Gap, Anchor)> = vec![];
+    let mut at: HashMap<(usize, usize), usize> = HashMap::new();
+    for g in gaps::all_gaps(prog, funcs) {
+        let Some(unit) = units.iter().position(|u| u.id == prog.func(g.func).loc.file) else { continue };
+        let Some(mut a) = patch::anchor(&scans[unit], prog, &g, units[unit].id) else { continue };
+        a.unit = unit;
+        // Gaps of the IR that anchor at one place in the text (the end of an unbraced branch
+        // and the point after its `if`; the end of a block the normaliser made) are one
+        // candidate: a fence written there parses back to the outermost of them.
+        match at.get(&(unit, a.offset)) {
+            Some(&k) if out[k].0.path.len() <= g.path.len() => {}
+            Some(&k) => out[k] = (g, a),
+            None => {
+                at.insert((unit, a.offset), out.len());
+                out.push((g, a));
+            }
+        }
+    }
+    out
 }
 
 impl<'a> Problem<'a> {
