@@ -167,3 +167,39 @@ fn tests_and_libraries_it_cannot_check_are_errors_with_their_place() {
     assert_eq!(c, 0, "{out}");
     assert!(out.contains("observation set: 2 observations of 1 value each"), "{out}");
 }
+
+/// `--commit-points` (CAV 2006): the two-lock queue commits an enqueue at its link and a
+/// dequeue at its read of head->next; every execution's observation is then the serial one
+/// in commit order, on every architecture. CAV'06's first guess (the dequeue's read of
+/// `head`) is refuted even under SC; without the fence Power shows an observation no serial
+/// order gives. A call that passes no commit point of its own is a finding too.
+#[test]
+fn commit_points_give_the_two_lock_queues_linearization_order() {
+    let test = "( enqueue(1) | dequeue() )";
+    let (c, out) = weakc(&["check", "--mm", ALL, "examples/datatypes/ms2.c", "--test", test, "--commit-points"]);
+    assert_eq!(c, 0, "{out}");
+    expect(&out, &[]);
+    assert!(out.contains("and the order of the calls"), "{out}");
+    let (c, out) = weakc(&["check", "--mm", "sc,tso,power", "examples/datatypes/ms2.c", "-DEARLY_DEQUEUE_COMMIT", "--test", test, "--commit-points"]);
+    assert_eq!(c, 10, "{out}");
+    assert!(out.contains("CHECK sc: FAILED") && out.contains("CHECK tso: FAILED"), "{out}");
+    assert!(out.contains("commit order does not explain the observation") && out.contains("dequeue() (thread 1) < enqueue(1) (thread 0)"), "{out}");
+    // Power: no single memory order; each call's one commit point is still checked.
+    assert!(out.contains("CHECK power: SAFE") && out.contains("not multi-copy atomic"), "{out}");
+    let (c, out) = weakc(&["check", "--mm", "power", "examples/datatypes/ms2.c", "-DNO_FENCES", "--test", test, "--commit-points"]);
+    assert_eq!(c, 10, "{out}");
+    assert!(out.contains("not linearizable: no serial execution gives this observation"), "{out}");
+    for bad in ["-DONLY_WHEN_SEEN", "-DTOO_EARLY"] {
+        let (c, out) = weakc(&["check", "--mm", "sc,power", "tests/c/check/commit-once.c", bad, "--test", "( add add | get )", "--commit-points"]);
+        assert_eq!(c, 10, "{bad}: {out}");
+        assert_eq!(out.matches("a call passed no commit point").count(), 2, "{bad}: {out}");
+    }
+    let (c, out) = weakc(&["check", "--mm", "sc,tso,rmo,power,arm,aarch64", "tests/c/check/commit-once.c", "--test", "( add add | get )", "--commit-points"]);
+    assert_eq!(c, 0, "{out}");
+    // The commit order is read from the built-in engine's axiomatic route only.
+    let (c, out) = weakc(&["check", "--mm", "tso", "tests/c/check/commit-once.c", "--test", "( add | get )", "--commit-points", "--engine", "instrument"]);
+    assert_eq!(c, 2, "{out}");
+    let (c, out) = weakc(&["check", "--mm", "power-esop", "tests/c/check/commit-once.c", "--test", "( add | get )", "--commit-points"]);
+    assert_eq!(c, 2, "{out}");
+    assert!(out.contains("no model of power-esop"), "{out}");
+}

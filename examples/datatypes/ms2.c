@@ -8,6 +8,11 @@
  * Power, ARM; a lock is an acquire, which lets earlier stores move into the critical
  * section): a dequeue can see the node but not its value. The store-store fence below is
  * CheckFence's fix (§4.2, "Incomplete initialization"); -DNO_FENCES removes it.
+ *
+ * Commit points (CAV 2006, `weakc check --commit-points`): an enqueue takes effect when
+ * it links its node, a dequeue when it reads head->next (CAV'06's lines 15 and 32).
+ * -DEARLY_DEQUEUE_COMMIT marks the dequeue's read of `head` instead (the first guess
+ * CAV'06 had to correct: its race with the link decides the order, not that read).
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -17,6 +22,13 @@ typedef struct node {
     int value;
     struct node *next;
 } node_t;
+
+#ifdef __weakc__
+void __weakc_commit(void);
+#define COMMIT() __weakc_commit()
+#else
+#define COMMIT() ((void)0)
+#endif
 
 static node_t *head, *tail;
 static pthread_mutex_t head_lock, tail_lock;
@@ -41,6 +53,7 @@ void enqueue(int value)
 #endif
     pthread_mutex_lock(&tail_lock);
     tail->next = node;
+    COMMIT();
     tail = node;
     pthread_mutex_unlock(&tail_lock);
 }
@@ -50,7 +63,13 @@ int dequeue(void)
 {
     pthread_mutex_lock(&head_lock);
     node_t *node = head;
+#ifdef EARLY_DEQUEUE_COMMIT
+    COMMIT();
+#endif
     node_t *new_head = node->next;
+#ifndef EARLY_DEQUEUE_COMMIT
+    COMMIT();
+#endif
     if (new_head == NULL) {
         pthread_mutex_unlock(&head_lock);
         return -1;

@@ -661,7 +661,7 @@ fn same_info(a: &symex::Collected, b: &symex::Collected) -> bool {
 /// thread-specific-data calls: a value set there reaches a destructor's parameter, a flow the
 /// analysis does not see; nor `scanf` and its kin, which write through their arguments.)
 const KNOWN_EXTERNALS: &[&str] = &[
-    "malloc", "calloc", "alloca", "__builtin_alloca", "valloc", "free", "__builtin_free", "pthread_mutex_lock",
+    "__weakc_commit", "__weakc_commit_take", "malloc", "calloc", "alloca", "__builtin_alloca", "valloc", "free", "__builtin_free", "pthread_mutex_lock",
     "pthread_mutex_unlock", "pthread_mutex_trylock", "pthread_mutex_init", "pthread_mutex_destroy", "pthread_cond_wait",
     "pthread_cond_timedwait", "pthread_cond_signal", "pthread_cond_broadcast", "pthread_cond_init", "pthread_cond_destroy",
     "pthread_spin_lock", "pthread_spin_unlock", "pthread_spin_trylock", "pthread_spin_init", "pthread_spin_destroy",

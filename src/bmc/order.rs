@@ -132,6 +132,7 @@ pub fn encode(sx: &mut Symex) -> Option<Encoding> {
     if stopped {
         return None;
     }
+    super::symex::constrain_commits(e.sx, &e.clocks);
     Some(Encoding { clocks: e.clocks })
 }
 

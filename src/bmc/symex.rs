@@ -27,6 +27,7 @@ use std::rc::Rc;
 
 mod calls;
 mod collect;
+mod commit;
 mod events;
 mod expr;
 mod math;
@@ -41,6 +42,7 @@ mod taint;
 mod tsd;
 
 pub use taint::{EventDeps, Taint};
+pub(in crate::bmc) use commit::constrain as constrain_commits;
 use state::{dead_state, start_state};
 
 /// The roots (variables, allocation sites) an access through a pointer may reach, from the
@@ -305,6 +307,10 @@ pub struct Symex<'p> {
     /// Accesses whose address may name no object (null, a function, an id never created),
     /// with their path guards: made approximation sites once every object exists ([`Self::run`]).
     derefs: Vec<(Lit, Bv, Loc, bool)>,
+    /// `__weakc_commit()` marks, and per thread how many of them a take has consumed.
+    pub commits: Vec<commit::CommitMark>,
+    /// Per thread, at its last take: how many marks and events there were.
+    commit_taken: HashMap<usize, (usize, usize)>,
     queue: VecDeque<(usize, FuncId, Bv, HashMap<u128, Bv>)>,
     /// What an earlier pass learnt: reads are resolved with it (see [`Symex::resolvable`]).
     pub collected: Option<Collected>,
@@ -376,6 +382,8 @@ impl<'p> Symex<'p> {
             approximate: false,
             approx_sites: vec![],
             derefs: vec![],
+            commits: vec![],
+            commit_taken: HashMap::new(),
             queue: VecDeque::new(),
             collected: None,
             collecting: None,

@@ -50,6 +50,20 @@ pub struct Plan {
     pub call_ops: Vec<usize>,
     pub slots: Vec<Slot>,
     pub init: String,
+    pub commits: Commits,
+}
+
+/// What `--commit-points` adds to the harness.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Commits {
+    Off,
+    /// An observation also holds each thread call's place in the linearization order, after
+    /// the slots' values (serial: the order the calls ran in; concurrent: the order of their
+    /// commit points, and each call must pass one).
+    Order,
+    /// Each call must pass one commit point; the observation is the slots' alone (no single
+    /// memory order to read a commit order from: Power, ARM).
+    Once,
 }
 
 fn c_type(t: &Type) -> Option<&'static str> {
@@ -132,7 +146,7 @@ pub fn plan(lib: &Program, test: &Test, init: &str, init_loc: Loc) -> Result<Pla
             }
         }
     }
-    Ok(Plan { test: test.clone(), ops, call_ops, slots, init: init.to_string() })
+    Ok(Plan { test: test.clone(), ops, call_ops, slots, init: init.to_string(), commits: Commits::Off })
 }
 
 /// How the harness runs the calls.
@@ -145,6 +159,14 @@ pub enum Mode<'a> {
 
 /// The message of the inclusion assertion (a counterexample is recognised by it).
 pub const OUTSIDE: &str = "the observation is not one of the observation set's";
+
+/// The message of the assertion that every call passed one commit point (`--commit-points`).
+pub const COMMIT_ONCE: &str = "every call of the test passes exactly one commit point, after an access of its own";
+
+/// The global a thread writes the stamp of its `k`-th call's commit point to.
+pub fn stamp(k: usize) -> String {
+    format!("{PREFIX}cp{k}")
+}
 
 impl Plan {
     /// The calls of a sequence with their index in `call_ops`.
@@ -214,6 +236,21 @@ impl Plan {
         let range = values.iter().map(|v| format!("x == {v}")).collect::<Vec<_>>().join(" || ");
         s += &format!("static int {p}any(void) {{ int x = __VERIFIER_nondet_int(); __VERIFIER_assume({range}); return x; }}\n");
         let serial = matches!(mode, Mode::Serial);
+        let ranked = self.ranked_calls();
+        if self.commits != Commits::Off {
+            if serial {
+                s += &format!("int {p}clk;\n");
+                for k in 0..ranked {
+                    s += &format!("int {p}ord{k};\n");
+                }
+            } else {
+                s += "extern void __weakc_commit(void);\nextern int __weakc_commit_take(void);\n";
+                for k in 0..ranked {
+                    s += &format!("int {};\n", stamp(k));
+                }
+            }
+        }
+        let first_thread_call = self.test.init.len();
         let body = |thread: Option<usize>, calls: &[Call], base: usize| -> String {
             let mut b = String::new();
             for (ci, c) in calls.iter().enumerate() {
@@ -236,7 +273,14 @@ impl Plan {
                     Some(si) => format!("{p}obs{si} = {call};"),
                     None => format!("{call};"),
                 };
-                b += &if serial { format!("  __VERIFIER_atomic_begin();\n  {stmt}\n  __VERIFIER_atomic_end();\n") } else { format!("  {stmt}\n") };
+                // Thread call k in order of the sequences (`ranked_calls`).
+                let k = (thread.is_some() && self.commits != Commits::Off).then(|| base + ci - first_thread_call);
+                b += &match (serial, k) {
+                    (true, Some(k)) => format!("  __VERIFIER_atomic_begin();\n  {stmt}\n  {p}ord{k} = {p}clk;\n  {p}clk = {p}clk + 1;\n  __VERIFIER_atomic_end();\n"),
+                    (true, None) => format!("  __VERIFIER_atomic_begin();\n  {stmt}\n  __VERIFIER_atomic_end();\n"),
+                    (false, Some(k)) => format!("  __weakc_commit_take();\n  {stmt}\n  {} = __weakc_commit_take();\n", stamp(k)),
+                    (false, None) => format!("  {stmt}\n"),
+                };
             }
             b
         };
@@ -256,8 +300,35 @@ impl Plan {
         for i in 0..self.slots.len() {
             s += &format!("  long long {} = {p}obs{i};\n", observed(i));
         }
+        let n_slots = self.slots.len();
+        let once: Vec<String> = (0..ranked).map(|k| format!("{p}c{k} >= 0")).collect();
+        if self.commits == Commits::Order && serial {
+            for k in 0..ranked {
+                s += &format!("  long long {} = {p}ord{k};\n", observed(n_slots + k));
+            }
+        } else if self.commits != Commits::Off && !serial {
+            for k in 0..ranked {
+                s += &format!("  int {p}c{k} = {};\n", stamp(k));
+            }
+            s += &format!("  __CPROVER_assert({}, \"{COMMIT_ONCE}\");\n", if once.is_empty() { "1".into() } else { once.join(" && ") });
+        }
+        if self.commits == Commits::Order && !serial {
+            // A call's place: how many calls committed before it.
+            // Equal clocks are blocks the memory order may take either way round (they do
+            // not conflict): each such execution has twins with the stamps apart, so only
+            // those are kept, and an execution's commit order is never a tie.
+            for k in 0..ranked {
+                for j in 0..k {
+                    s += &format!("  __VERIFIER_assume({p}c{j} < 0 || {p}c{k} < 0 || {p}c{j} != {p}c{k});\n");
+                }
+            }
+            for k in 0..ranked {
+                let before: Vec<String> = (0..ranked).filter(|&j| j != k).map(|j| if j < k { format!("({p}c{j} <= {p}c{k})") } else { format!("({p}c{j} < {p}c{k})") }).collect();
+                s += &format!("  long long {} = {};\n", observed(n_slots + k), if before.is_empty() { "0".into() } else { before.join(" + ") });
+            }
+        }
         // Reached by every execution that completes the test.
-        s += &format!("  long long {} = 1;\n", observed(self.slots.len()));
+        s += &format!("  long long {} = 1;\n", observed(self.width()));
         if let Mode::Inclusion { set } = mode {
             s += &format!("  int {p}ok = 0;\n");
             for o in set.iter() {
@@ -265,7 +336,13 @@ impl Plan {
                 let cond = if conj.is_empty() { "1".to_string() } else { conj.join(" && ") };
                 s += &format!("  if ({cond}) {p}ok = 1;\n");
             }
-            s += &format!("  __CPROVER_assert({p}ok, \"{OUTSIDE}\");\n");
+            if self.commits != Commits::Off && ranked > 0 {
+                // Without a commit point per call there is no commit order (the assertion
+                // above fails instead).
+                s += &format!("  if ({}) __CPROVER_assert({p}ok, \"{OUTSIDE}\");\n", once.join(" && "));
+            } else {
+                s += &format!("  __CPROVER_assert({p}ok, \"{OUTSIDE}\");\n");
+            }
         }
         s + "  return 0;\n}\n"
     }
@@ -273,6 +350,31 @@ impl Plan {
     /// The names of the locals `main` ends with, for [`crate::bmc::enumerate`] (the last one
     /// marks that the test completed).
     pub fn watched(&self) -> Vec<String> {
-        (0..=self.slots.len()).map(observed).collect()
+        (0..=self.width()).map(observed).collect()
+    }
+
+    /// The calls of the threads (not the initial sequence), which `--commit-points` orders.
+    pub fn ranked_calls(&self) -> usize {
+        self.test.threads.iter().map(|t| t.len()).sum()
+    }
+
+    /// Values per observation: the slots', then with `--commit-points` each thread call's
+    /// place in the order.
+    pub fn width(&self) -> usize {
+        self.slots.len() + if self.commits == Commits::Order { self.ranked_calls() } else { 0 }
+    }
+
+    /// The thread calls in the order `ranks` gives them (`--commit-points`): `e(1) < d()`.
+    pub fn show_order(&self, ranks: &[i128]) -> String {
+        let mut calls: Vec<(i128, String)> = vec![];
+        let mut k = 0;
+        for (t, seq) in self.test.threads.iter().enumerate() {
+            for (ci, c) in seq.iter().enumerate() {
+                calls.push((ranks.get(k).copied().unwrap_or(0), format!("{} (thread {t})", self.describe(None, Some(t), ci, c))));
+                k += 1;
+            }
+        }
+        calls.sort_by_key(|c| c.0);
+        calls.into_iter().map(|c| c.1).collect::<Vec<_>>().join(" < ")
     }
 }

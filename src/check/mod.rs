@@ -17,7 +17,7 @@ use crate::output::stdout;
 use crate::pipeline;
 use crate::source::{Error, Loc, SourceMap};
 use crate::verify;
-use harness::{Mode, Plan};
+use harness::{Commits, Mode, Plan};
 use crate::frontend::preprocess::Target;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -49,6 +49,11 @@ pub struct CheckArgs {
     /// this file, for `weakc verify`, `weakc fences --property`, CBMC or ESBMC.
     #[arg(long, value_name = "FILE.c")]
     pub emit_harness: Option<PathBuf>,
+    /// Check the commit points the library marks with `__weakc_commit()` (CAV 2006): every
+    /// execution's observation must be that of the serial execution running the calls in
+    /// the order of their commit points. Built-in engine, axiomatic route only.
+    #[arg(long)]
+    pub commit_points: bool,
 }
 
 /// What the command needs besides its own flags: the library's units with their front-end
@@ -130,7 +135,13 @@ pub fn main(req: Request) -> Result<u8, Fail> {
         let alone = crate::frontend::load_texts(&refs, map)?;
         harness::plan(&alone, &test, &args.init, test_loc)
     };
-    let plan = plan_of(&lib, &mut map).map_err(|e| at(e, &map))?;
+    let mut plan = plan_of(&lib, &mut map).map_err(|e| at(e, &map))?;
+    if args.commit_points {
+        plan.commits = Commits::Order;
+    }
+    if args.commit_points {
+        commit_points_route(&req).map_err(|e| (e, SourceMap::default()))?;
+    }
     if let Some(spec) = &spec {
         let sp = plan_of(spec, &mut map).map_err(|e| at(e, &map))?;
         for (a, b) in plan.ops.iter().zip(&sp.ops) {
@@ -157,17 +168,18 @@ pub fn main(req: Request) -> Result<u8, Fail> {
         Ok(s) => s,
         Err(why) => {
             let v = Verdict::Unknown(format!("the observation set could not be computed: {why}"));
-            emit(&req, &plan, None, &[], v.clone(), None, json, "");
+            emit(&req, &plan, None, &[], v.clone(), None, None, json, "");
             return Ok(5);
         }
     };
     if text {
         crate::output::report(&format!(
-            "  observation set: {} observation{} of {} value{} each, serial executions{} within unwind {} ({:.1} s)\n",
+            "  observation set: {} observation{} of {} value{} each{}, serial executions{} within unwind {} ({:.1} s)\n",
             set.values.len(),
             if set.values.len() == 1 { "" } else { "s" },
             plan.slots.len(),
             if plan.slots.len() == 1 { "" } else { "s" },
+            if plan.commits == Commits::Order { " and the order of the calls" } else { "" },
             if args.spec.is_some() { " of the specification" } else { "" },
             set.unwind,
             set.time.as_secs_f64()
@@ -272,6 +284,26 @@ fn inclusion(
     req: &Request,
     map0: &SourceMap,
 ) -> Result<u8, Fail> {
+    if plan.commits == Commits::Order && !arch.rfe_safe() {
+        // Power and ARM have no single memory order (a write reaches threads at different
+        // times): the encoding's clocks order coherence, not what each read saw, so no
+        // commit order can be read from them. Each call must still pass one commit point;
+        // the observation is checked against the set without the order.
+        if !req.verify.json && !req.verify.quiet {
+            crate::output::report(&format!(
+                "  commit points on {}: its stores are not multi-copy atomic (no single memory order to read a commit order from): each call is checked to pass one commit point, and the observation against the set without the order\n",
+                arch.name
+            ));
+        }
+        let once = Plan { commits: Commits::Once, ..plan.clone() };
+        let mut values: Vec<Vec<i128>> = set.values.iter().map(|v| v[..plan.slots.len()].to_vec()).collect();
+        values.sort();
+        values.dedup();
+        let pset = ObservationSet { values, ..set.clone() };
+        let args = values_of(&req.args.values).map_err(|e| (e, map0.clone()))?;
+        let text = once.harness(&Mode::Inclusion { set: &pset.values }, &args);
+        return inclusion(lib, &once, &pset, &text, arch, req, map0);
+    }
     let mut unwind = set.unwind.max(req.verify.unwind);
     let popts = {
         let mut o = (req.pipeline)(arch);
@@ -284,7 +316,8 @@ fn inclusion(
         let t = Instant::now();
         let mut prog = load(lib, text, popts.frontend.target, &mut map).map_err(|e| (e, map.clone()))?;
         let mut a = pipeline::analyze_program(&mut prog, arch, &popts, map.clone(), t.elapsed(), 0).map_err(|e| (e, map.clone()))?;
-        let o = verify::Options { unwind, ..req.verify.clone() };
+        let route = if plan.commits != Commits::Off { verify::Route::Axiomatic } else { req.verify.route };
+        let o = verify::Options { unwind, route, ..req.verify.clone() };
         let file = lib[0].0.clone();
         let subject = verify::Subject { file: &file, arch, strategy: req.strategy, buffer_size: req.buffer_size, title: format!("  inclusion check on {}:", arch.name) };
         let d = verify::decide(&mut a, &subject, &o).map_err(|e| (e, a.map.clone()))?;
@@ -296,8 +329,15 @@ fn inclusion(
             continue;
         }
         let (report, code) = verify::render(&d, &subject, &o).map_err(|e| (e, d.map.clone()))?;
-        let failed_here = outcome.failed.as_ref().is_some_and(|p| p.message == harness::OUTSIDE) && d.checked.verdict() == Verdict::Unsafe;
+        let failed_here = outcome.failed.as_ref().is_some_and(|p| p.message == harness::OUTSIDE || p.message == harness::COMMIT_ONCE) && d.checked.verdict() == Verdict::Unsafe;
         let observation = if failed_here { decode(&outcome.trace, plan) } else { None };
+        let once_failed = failed_here && outcome.failed.as_ref().is_some_and(|p| p.message == harness::COMMIT_ONCE);
+        let commit_finding = match (plan.commits, &observation) {
+            (Commits::Off, _) => None,
+            _ if once_failed => Some(ONCE.to_string()),
+            (_, Some(o)) => Some(commit_finding(plan, set, o)),
+            (_, None) => None,
+        };
         // An observation outside an incomplete set is not known to be wrong; a set that may
         // hold impossible observations proves nothing when everything is in it.
         let (verdict, code) = match (&d.checked.verdict(), &observation) {
@@ -315,7 +355,7 @@ fn inclusion(
             (v, _) => (v.clone(), code),
         };
         let nearest = observation.as_ref().map(|o| nearest(&set.values, o, 3)).unwrap_or_default();
-        emit(req, plan, Some((arch, &set_summary(set))), &nearest, verdict, observation.as_deref(), json, &report);
+        emit(req, plan, Some((arch, &set_summary(set))), &nearest, verdict, observation.as_deref(), commit_finding.as_deref(), json, &report);
         return Ok(code);
     }
 }
@@ -327,10 +367,51 @@ fn set_summary(set: &ObservationSet) -> serde_json::Value {
     })
 }
 
+/// `--commit-points` decides on the built-in engine's axiomatic route (the stamps are clocks
+/// of its encoding): not with `--engine instrument`, an external back end, or an
+/// architecture that route has no model of.
+fn commit_points_route(req: &Request) -> Result<(), Error> {
+    if req.verify.route == verify::Route::Instrument {
+        return Err(Error::Usage("--commit-points: the commit order is read from the built-in engine's axiomatic route, not the instrumented program (drop --engine instrument)".into()));
+    }
+    if let crate::backend::Choice::Only(b) = req.verify.backend {
+        if b != crate::backend::Backend::Builtin {
+            return Err(Error::Usage(format!("--commit-points needs the built-in engine (the commit order is read from its encoding), not --backend {}", b.name())));
+        }
+    }
+    for arch in &req.archs {
+        if !arch.relaxes_nothing() {
+            verify::store_buffer_model(arch).map_err(|e| Error::Usage(format!("--commit-points needs the built-in engine's axiomatic route, which has no model of {}: {e}", arch.name)))?;
+        }
+    }
+    Ok(())
+}
+
+const WRONG: &str = "the commit order does not explain the observation";
+const ONCE: &str = "a call passed no commit point, or more than one, or one before any memory access of its own (`__weakc_commit()` must run exactly once per call, right after the access that commits it)";
+
+/// What an observation outside the set says about the commit points: either some serial
+/// order gives it (the commit order does not), or none does (not linearizable).
+fn commit_finding(plan: &Plan, set: &ObservationSet, o: &[i128]) -> String {
+    let n = plan.slots.len();
+    if plan.commits == Commits::Once {
+        return "not linearizable: no serial execution gives this observation".into();
+    }
+    let order = plan.show_order(&o[n..]);
+    if set.values.iter().any(|s| s[..n] == o[..n]) {
+        format!("{WRONG}: a serial execution gives this observation, but not the one in the commit order {order} (the commit points are misplaced, or the operations do not take effect at them: see the trace)")
+    } else {
+        format!("not linearizable: no serial execution gives this observation (commit order {order})")
+    }
+}
+
 /// The observation of a counterexample: each observed global's value (written once by its
-/// thread; `main` copies it into a local, which a trace may or may not show).
+/// thread; `main` copies it into a local, which a trace may or may not show); with
+/// `--commit-points`, then each thread call's place in the order of the stamps.
 fn decode(trace: &[bmc::Step], plan: &Plan) -> Option<Vec<i128>> {
     let mut v = vec![None; plan.slots.len()];
+    let ranked = if plan.commits == Commits::Order { plan.ranked_calls() } else { 0 };
+    let mut stamps: Vec<Option<i128>> = vec![None; ranked];
     let int = |value: &str| value.split_whitespace().next().and_then(|x| x.parse::<i128>().ok());
     for st in trace {
         use bmc::StepKind::*;
@@ -342,8 +423,21 @@ fn decode(trace: &[bmc::Step], plan: &Plan) -> Option<Vec<i128>> {
         if let Some(i) = (0..plan.slots.len()).find(|&i| *name == harness::observed(i) || *name == harness::global(i)) {
             v[i] = int(value).or(v[i]);
         }
+        if let Some(k) = (0..ranked).find(|&k| *name == harness::stamp(k)) {
+            stamps[k] = int(value).or(stamps[k]);
+        }
     }
-    v.into_iter().collect()
+    let mut v: Vec<i128> = v.into_iter().collect::<Option<_>>()?;
+    let stamps: Vec<i128> = stamps.into_iter().collect::<Option<_>>()?;
+    for k in 0..ranked {
+        if stamps.iter().any(|s| *s < 0) {
+            // A call without exactly one commit point has no place in the order.
+            v.push(-1);
+            continue;
+        }
+        v.push((0..ranked).filter(|&j| j != k && (stamps[j] < stamps[k] || stamps[j] == stamps[k] && j < k)).count() as i128);
+    }
+    Some(v)
 }
 
 /// The `k` observations of `set` that differ from `o` in the fewest values.
@@ -356,7 +450,7 @@ pub fn nearest(set: &[Vec<i128>], o: &[i128], k: usize) -> Vec<Vec<i128>> {
 /// Prints one architecture's result: the verify report, then the observation outside the
 /// set and the nearest ones of the set (JSON: one object with both).
 #[allow(clippy::too_many_arguments)]
-fn emit(req: &Request, plan: &Plan, arch: Option<(&Arch, &serde_json::Value)>, nearest: &[Vec<i128>], verdict: Verdict, observation: Option<&[i128]>, json: bool, report: &str) {
+fn emit(req: &Request, plan: &Plan, arch: Option<(&Arch, &serde_json::Value)>, nearest: &[Vec<i128>], verdict: Verdict, observation: Option<&[i128]>, commit: Option<&str>, json: bool, report: &str) {
     let verdict_text = match &verdict {
         Verdict::Safe { .. } => "SAFE".to_string(),
         Verdict::Unsafe => "FAILED".to_string(),
@@ -376,6 +470,7 @@ fn emit(req: &Request, plan: &Plan, arch: Option<(&Arch, &serde_json::Value)>, n
             "reason": match &verdict { Verdict::Unknown(w) => Some(w.clone()), _ => None },
             "observation": observation.map(|o| plan.show(o)),
             "nearest": nearest.iter().map(|n| plan.show(n)).collect::<Vec<_>>(),
+            "commit_points": commit,
             "verify": report,
         });
         stdout(&(serde_json::to_string(&j).unwrap_or_default() + "\n"));
@@ -384,7 +479,11 @@ fn emit(req: &Request, plan: &Plan, arch: Option<(&Arch, &serde_json::Value)>, n
     let mut s = String::new();
     s += report;
     if let Some(o) = observation {
-        s += &format!("  observation outside the set: {}\n", plan.show(o));
+        let what = if plan.commits != Commits::Off { "observation" } else { "observation outside the set" };
+        s += &format!("  {what}: {}\n", plan.show(o));
+        if let Some(c) = commit {
+            s += &format!("  commit points: {c}\n");
+        }
         if !nearest.is_empty() {
             s += "  nearest observations of the set:\n";
             for n in nearest {

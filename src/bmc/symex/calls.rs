@@ -247,6 +247,11 @@ impl<'p> Symex<'p> {
                 Some(bv::constant(0, 32))
             }
             "pthread_self" => Some(bv::constant(self.ctx.thread as u128, 64)),
+            "__weakc_commit" => {
+                self.commit_point();
+                None
+            }
+            "__weakc_commit_take" => Some(self.commit_take()),
             _ if tsd::CALLS.contains(&name) => Some(self.tsd_call(name, args, &vals, loc)?),
             _ if scanf::CALLS.contains(&name) => {
                 let r = self.scanf_call(name, args, &vals, loc)?;
