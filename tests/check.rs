@@ -95,9 +95,9 @@ fn the_emitted_harness_lets_fences_find_the_queues_fence() {
     let p = &j["placements"];
     assert_eq!(p.as_array().map(Vec::len), Some(1), "{out}");
     assert_eq!(p[0]["fence"], "lwsync", "{out}");
-    // after the value's store, before the link under the tail lock (line 43)
+    // after the value's store, before the link under the tail lock (line 55)
     let line = p[0]["line_after"].as_u64().unwrap();
-    assert!((37..=43).contains(&line), "{out}");
+    assert!((49..=55).contains(&line), "{out}");
     assert!(std::fs::read_to_string(&patch).unwrap().contains("lwsync"));
 }
 
