@@ -657,19 +657,6 @@ fn same_info(a: &symex::Collected, b: &symex::Collected) -> bool {
     a.ids == b.ids && a.writes == b.writes && a.sym.len() == b.sym.len() && a.sym_on_path == b.sym_on_path && a.vals == b.vals && a.sym_vals == b.sym_vals
 }
 
-/// Calls whose effects the points-to analysis and the checker agree on. (Not the
-/// thread-specific-data calls: a value set there reaches a destructor's parameter, a flow the
-/// analysis does not see; nor `scanf` and its kin, which write through their arguments.)
-const KNOWN_EXTERNALS: &[&str] = &[
-    "__weakc_commit", "__weakc_commit_take", "malloc", "calloc", "alloca", "__builtin_alloca", "valloc", "free", "__builtin_free", "pthread_mutex_lock",
-    "pthread_mutex_unlock", "pthread_mutex_trylock", "pthread_mutex_init", "pthread_mutex_destroy", "pthread_cond_wait",
-    "pthread_cond_timedwait", "pthread_cond_signal", "pthread_cond_broadcast", "pthread_cond_init", "pthread_cond_destroy",
-    "pthread_spin_lock", "pthread_spin_unlock", "pthread_spin_trylock", "pthread_spin_init", "pthread_spin_destroy",
-    "pthread_attr_init", "pthread_attr_destroy", "pthread_mutexattr_init", "pthread_mutexattr_destroy",
-    "pthread_mutexattr_settype", "pthread_self", "printf", "puts", "putchar", "fprintf", "fputs", "fflush", "perror",
-    "sched_yield", "sleep", "usleep", "nanosleep", "srand", "rand", "random", "time", "memset", "__builtin_memset", "strlen",
-    "pthread_yield", "thrd_yield", "__VERIFIER_loop_bound", "__VERIFIER_loop_begin", "__VERIFIER_spin_start", "__VERIFIER_spin_end",
-];
 
 /// The points-to analysis, when the program stays within what both it and the checker model
 /// the same way: no external calls with unmodelled effects (copies of pointers through
@@ -685,7 +672,7 @@ fn points_to(prog: &Program) -> Option<crate::aeg::alias::Alias> {
             StmtKind::Join { ret: Some(_), .. } => ok = false,
             StmtKind::Call { callee: Callee::Direct(g), .. } => {
                 let g = prog.func(*g);
-                if g.body.is_none() && !KNOWN_EXTERNALS.contains(&g.name.as_str()) && !g.name.starts_with("__VERIFIER_nondet") && !symex::models_math(&g.name) {
+                if g.body.is_none() && !crate::aeg::alias::KNOWN_EXTERNALS.contains(&g.name.as_str()) && !g.name.starts_with("__VERIFIER_nondet") && !symex::models_math(&g.name) {
                     ok = false;
                 }
             }

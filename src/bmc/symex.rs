@@ -308,7 +308,7 @@ pub struct Symex<'p> {
     /// with their path guards: made approximation sites once every object exists ([`Self::run`]).
     derefs: Vec<(Lit, Bv, Loc, bool)>,
     /// `__weakc_commit()` marks, and per thread how many of them a take has consumed.
-    pub commits: Vec<commit::CommitMark>,
+    commits: Vec<commit::CommitMark>,
     /// Per thread, at its last take: how many marks and events there were.
     commit_taken: HashMap<usize, (usize, usize)>,
     queue: VecDeque<(usize, FuncId, Bv, HashMap<u128, Bv>)>,

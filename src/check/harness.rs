@@ -323,7 +323,7 @@ impl Plan {
                 }
             }
             for k in 0..ranked {
-                let before: Vec<String> = (0..ranked).filter(|&j| j != k).map(|j| if j < k { format!("({p}c{j} <= {p}c{k})") } else { format!("({p}c{j} < {p}c{k})") }).collect();
+                let before: Vec<String> = (0..ranked).filter(|&j| j != k).map(|j| format!("({p}c{j} < {p}c{k})")).collect();
                 s += &format!("  long long {} = {};\n", observed(n_slots + k), if before.is_empty() { "0".into() } else { before.join(" + ") });
             }
         }

@@ -138,8 +138,6 @@ pub fn main(req: Request) -> Result<u8, Fail> {
     let mut plan = plan_of(&lib, &mut map).map_err(|e| at(e, &map))?;
     if args.commit_points {
         plan.commits = Commits::Order;
-    }
-    if args.commit_points {
         commit_points_route(&req).map_err(|e| (e, SourceMap::default()))?;
     }
     if let Some(spec) = &spec {
@@ -202,9 +200,33 @@ pub fn main(req: Request) -> Result<u8, Fail> {
             crate::output::report(&format!("  inclusion harness written to {}\n", path.display()));
         }
     }
+    // Power and ARM have no single memory order (a write reaches threads at different
+    // times): the encoding's clocks order coherence, not what each read saw, so no commit
+    // order can be read from them. There each call must still pass one commit point, and
+    // the observation is checked against the set without the order.
+    let once = (plan.commits == Commits::Order && req.archs.iter().any(|a| !a.rfe_safe())).then(|| {
+        let once = Plan { commits: Commits::Once, ..plan.clone() };
+        let mut projected: Vec<Vec<i128>> = set.values.iter().map(|v| v[..plan.slots.len()].to_vec()).collect();
+        projected.sort();
+        projected.dedup();
+        let set = ObservationSet { values: projected, ..set.clone() };
+        let text = once.harness(&Mode::Inclusion { set: &set.values }, &values);
+        (once, set, text)
+    });
     let mut code = 0u8;
     for arch in &req.archs {
-        let c = inclusion(&lib, &plan, &set, &harness, arch, &req, &map)?;
+        let c = match &once {
+            Some((p, s, t)) if !arch.rfe_safe() => {
+                if text {
+                    crate::output::report(&format!(
+                        "  commit points on {}: its stores are not multi-copy atomic (no single memory order to read a commit order from): each call is checked to pass one commit point, and the observation against the set without the order\n",
+                        arch.name
+                    ));
+                }
+                inclusion(&lib, p, s, t, arch, &req, &map)?
+            }
+            _ => inclusion(&lib, &plan, &set, &harness, arch, &req, &map)?,
+        };
         code = code.max(c);
     }
     Ok(code)
@@ -284,26 +306,6 @@ fn inclusion(
     req: &Request,
     map0: &SourceMap,
 ) -> Result<u8, Fail> {
-    if plan.commits == Commits::Order && !arch.rfe_safe() {
-        // Power and ARM have no single memory order (a write reaches threads at different
-        // times): the encoding's clocks order coherence, not what each read saw, so no
-        // commit order can be read from them. Each call must still pass one commit point;
-        // the observation is checked against the set without the order.
-        if !req.verify.json && !req.verify.quiet {
-            crate::output::report(&format!(
-                "  commit points on {}: its stores are not multi-copy atomic (no single memory order to read a commit order from): each call is checked to pass one commit point, and the observation against the set without the order\n",
-                arch.name
-            ));
-        }
-        let once = Plan { commits: Commits::Once, ..plan.clone() };
-        let mut values: Vec<Vec<i128>> = set.values.iter().map(|v| v[..plan.slots.len()].to_vec()).collect();
-        values.sort();
-        values.dedup();
-        let pset = ObservationSet { values, ..set.clone() };
-        let args = values_of(&req.args.values).map_err(|e| (e, map0.clone()))?;
-        let text = once.harness(&Mode::Inclusion { set: &pset.values }, &args);
-        return inclusion(lib, &once, &pset, &text, arch, req, map0);
-    }
     let mut unwind = set.unwind.max(req.verify.unwind);
     let popts = {
         let mut o = (req.pipeline)(arch);
@@ -429,13 +431,12 @@ fn decode(trace: &[bmc::Step], plan: &Plan) -> Option<Vec<i128>> {
     }
     let mut v: Vec<i128> = v.into_iter().collect::<Option<_>>()?;
     let stamps: Vec<i128> = stamps.into_iter().collect::<Option<_>>()?;
-    for k in 0..ranked {
-        if stamps.iter().any(|s| *s < 0) {
-            // A call without exactly one commit point has no place in the order.
-            v.push(-1);
-            continue;
-        }
-        v.push((0..ranked).filter(|&j| j != k && (stamps[j] < stamps[k] || stamps[j] == stamps[k] && j < k)).count() as i128);
+    if stamps.iter().any(|s| *s < 0) {
+        // A call without exactly one commit point has no place in the order.
+        v.extend(std::iter::repeat_n(-1, ranked));
+    } else {
+        // The harness keeps stamps apart: a call's place is how many stamps are below its.
+        v.extend(stamps.iter().map(|s| stamps.iter().filter(|t| *t < s).count() as i128));
     }
     Some(v)
 }

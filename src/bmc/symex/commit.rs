@@ -20,15 +20,15 @@ const LOOKBACK: usize = 256;
 
 /// One `__weakc_commit()` reached by symbolic execution.
 pub struct CommitMark {
-    pub thread: usize,
+    thread: usize,
     /// The path reaches the mark.
-    pub guard: Lit,
+    guard: Lit,
     /// Equals the clock of the latest executed candidate (see [`constrain`]).
-    pub stamp: Bv,
+    stamp: Bv,
     /// The thread's accesses before the mark, latest first: (executed, block).
-    pub cands: Vec<(Lit, u32)>,
+    cands: Vec<(Lit, u32)>,
     /// Read by a `__weakc_commit_take()` (only those stamps are constrained).
-    pub used: bool,
+    used: bool,
 }
 
 impl<'p> Symex<'p> {
@@ -47,11 +47,13 @@ impl<'p> Symex<'p> {
         let t = self.ctx.thread;
         let from = self.commit_taken.get(&t).map_or(0, |s| s.0);
         self.commit_taken.insert(t, (self.commits.len(), self.events.len()));
-        let mine: Vec<usize> = (from..self.commits.len()).filter(|&i| self.commits[i].thread == t).collect();
         let mut result = bv::constant_i(-1, STAMP_BITS);
         let mut seen = Lit::FALSE;
         let mut several = Lit::FALSE;
-        for &i in &mine {
+        for i in from..self.commits.len() {
+            if self.commits[i].thread != t {
+                continue;
+            }
             self.commits[i].used = true;
             let g = self.commits[i].guard;
             let both = self.sat.and(seen, g);
