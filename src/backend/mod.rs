@@ -240,7 +240,7 @@ pub fn to_outcome(r: &Report, map: &mut SourceMap, unwinding_assertions: bool, m
             }
             k => k,
         };
-        trace.push(Step { thread, loc, kind });
+        trace.push(Step { thread, loc, kind, po: trace.len() as u32 });
     }
     let failed = r.failed.as_ref().map(|p| Property {
         kind: if p.is_unwinding() { PropertyKind::UnwindingAssertion } else { PropertyKind::Assertion },

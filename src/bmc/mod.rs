@@ -302,6 +302,11 @@ pub struct Step {
     pub thread: String,
     pub loc: Loc,
     pub kind: StepKind,
+    /// Position in its thread's program order. The built-in engine lists steps in memory
+    /// order, where an access can come before an access of its thread that precedes it in
+    /// program order; other traces give their order.
+    #[serde(skip)]
+    pub po: u32,
 }
 
 #[derive(Clone, Debug, Default, Serialize)]
@@ -864,7 +869,7 @@ fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<St
                 let p = &sx.props[*prop];
                 if failed.is_none() && !(real_failed && p.kind == PropertyKind::UnwindingAssertion) {
                     failed = Some(Property { kind: p.kind, loc: p.loc, message: p.msg.clone() });
-                    trace.push(Step { thread, loc: s.loc, kind: StepKind::Failure { message: p.msg.clone() } });
+                    trace.push(Step { thread, loc: s.loc, kind: StepKind::Failure { message: p.msg.clone() }, po: s.po });
                     break;
                 }
                 continue;
@@ -874,7 +879,7 @@ fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<St
             let done = later_done.entry(s.thread).or_default();
             *done = (*done).max(s.po);
         }
-        trace.push(Step { thread, loc: s.loc, kind });
+        trace.push(Step { thread, loc: s.loc, kind, po: s.po });
     }
     let failed = failed.unwrap_or_else(|| {
         let p = sx

@@ -565,6 +565,57 @@ impl<'a> Problem<'a> {
         Solution { chosen, cost, optimal, note, cover, unbreakable }
     }
 
+    /// The cheapest candidates meeting every group of `groups` by breaking at least one of
+    /// its cycles (property mode: a group is the cycles one counterexample realises, and
+    /// breaking any one of them forbids that execution). `cover` is empty; `unbreakable`
+    /// lists, per group where no cycle can be broken, its first cycle (index into the
+    /// groups flattened) with the reason; such a group is left out.
+    pub fn solve_groups(&self, groups: &[Vec<Cycle>]) -> Result<Solution, Error> {
+        let mut local: HashMap<usize, usize> = HashMap::new();
+        let (mut cands, mut costs) = (vec![], vec![]);
+        let mut reqs: Vec<crate::select::Alternatives> = vec![];
+        let mut unbreakable = vec![];
+        let mut first = 0;
+        for g in groups {
+            let mut alts = vec![];
+            let mut why = None;
+            for (ci, c) in g.iter().enumerate() {
+                match self.need(c)? {
+                    Need::Nothing => {}
+                    Need::Unbreakable(i, w) => {
+                        why.get_or_insert((first + ci, i, w));
+                    }
+                    Need::Cover(elements) => alts.push(
+                        elements
+                            .iter()
+                            .map(|(_, set)| {
+                                set.iter()
+                                    .map(|&k| {
+                                        *local.entry(k).or_insert_with(|| {
+                                            cands.push(k);
+                                            costs.push(self.weight(k));
+                                            cands.len() - 1
+                                        })
+                                    })
+                                    .collect()
+                            })
+                            .collect(),
+                    ),
+                }
+            }
+            first += g.len();
+            match (alts.is_empty(), why) {
+                (false, _) => reqs.push(alts),
+                (true, Some(w)) => unbreakable.push(w),
+                (true, None) => {}
+            }
+        }
+        let (pick, optimal, note) = crate::select::solve_alternatives(&costs, &reqs, Duration::from_secs(30));
+        let chosen: Vec<usize> = cands.iter().zip(&pick).filter(|(_, &p)| p).map(|(&k, _)| k).collect();
+        let cost = chosen.iter().map(|&k| self.candidates[k].cost).sum();
+        Ok(Solution { chosen, cost, optimal, note, cover: Cover::default(), unbreakable })
+    }
+
     /// The original (normalised) program with candidates `chosen` inserted.
     pub fn apply_ir(&self, chosen: &[usize]) -> Result<Program, Error> {
         let mut set = vec![];

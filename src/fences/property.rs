@@ -13,26 +13,31 @@ use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 /// Source lines (file, line) where the counterexample used a weak-memory event: a write
-/// delayed in a buffer (`*_delay` helper) or a read delayed in a read set (`*$rs`).
-pub fn weak_lines(o: &Outcome) -> HashSet<(u32, u32)> {
-    o.trace
+/// delayed in a buffer (`*_delay` helper), a read delayed in a read set (`*$rs`), or on the
+/// axiomatic route an access performed after an access of its thread that follows it in
+/// program order.
+fn weak_lines(o: &Outcome) -> HashSet<(u32, u32)> {
+    let mut out: HashSet<(u32, u32)> = o
+        .trace
         .iter()
         .filter(|s| s.loc.line > 0)
         .filter(|s| match &s.kind {
             StepKind::Call { function } => function.ends_with("_delay"),
             StepKind::Assign { lhs, .. } => lhs.contains("$rs"),
             StepKind::Write { object, .. } => object.contains("$rs"),
-            // The axiomatic route's: a write that reached memory after later accesses.
             StepKind::BufferedWrite { .. } => true,
             _ => false,
         })
         .map(|s| (s.loc.file, s.loc.line))
-        .collect()
+        .collect();
+    out.extend(accesses(o).iter().flat_map(|(_, l)| l.iter()).filter(|a| a.late).map(|a| (a.file, a.line)));
+    out
 }
 
 /// A shared-memory access of a counterexample, per thread in program (= trace) order.
 #[derive(Clone, Debug)]
 struct Access {
+    file: u32,
     line: u32,
     write: bool,
     /// Concrete address `(object, cell)` when the trace says it; `None`: unknown (matches any).
@@ -41,9 +46,12 @@ struct Access {
     base: Option<String>,
     /// Entered a store buffer or a read set: a weak-memory event.
     delayed: bool,
-    /// A write the axiomatic route shows where it reached memory, after later accesses of
-    /// its thread: its place in program order is earlier than its place in the trace.
+    /// Performed after an access of its thread that follows it in program order (the
+    /// axiomatic route's traces, in memory order): a weak-memory event.
     late: bool,
+    /// Position in the thread's program order, and in the trace (memory order).
+    po: u32,
+    mem: usize,
 }
 
 /// `&latch+1`, `latch+1`, `latch[cell 1]`, `latch` → `("latch", 1)`; anything else: `None`.
@@ -61,9 +69,9 @@ fn parse_addr(s: &str) -> Option<(String, u64)> {
     ident(s).then(|| (s.to_string(), 0))
 }
 
-/// The user-level accesses of each thread of the counterexample: the instrumentation's
-/// helper calls read as the accesses they stand for (their `p` argument is the address),
-/// read-set assignments as delayed reads, plain accesses as themselves.
+/// The user-level accesses of each thread of the counterexample, in program order: the
+/// instrumentation's helper calls read as the accesses they stand for (their `p` argument
+/// is the address), read-set assignments as delayed reads, plain accesses as themselves.
 fn accesses(o: &Outcome) -> Vec<(String, Vec<Access>)> {
     let mut out: Vec<(String, Vec<Access>)> = vec![];
     fn list<'a>(out: &'a mut Vec<(String, Vec<Access>)>, t: &str) -> &'a mut Vec<Access> {
@@ -78,10 +86,11 @@ fn accesses(o: &Outcome) -> Vec<(String, Vec<Access>)> {
     }
     // per thread: the helper access whose `p` argument is still to come
     let mut pending: HashSet<String> = HashSet::new();
-    for s in &o.trace {
+    for (mem, s) in o.trace.iter().enumerate() {
         if s.loc.line == 0 {
             continue;
         }
+        let (file, line, po) = (s.loc.file, s.loc.line, s.po);
         match &s.kind {
             StepKind::Call { function } => {
                 pending.remove(&s.thread);
@@ -95,7 +104,7 @@ fn accesses(o: &Outcome) -> Vec<(String, Vec<Access>)> {
                 };
                 let obj = base.split("$g").next().unwrap_or("").to_string();
                 let base = (!obj.is_empty() && !obj.starts_with("__weakc")).then_some(obj);
-                list(&mut out, &s.thread).push(Access { line: s.loc.line, write, addr: None, base, delayed, late: false });
+                list(&mut out, &s.thread).push(Access { file, line, write, addr: None, base, delayed, late: false, po, mem });
                 pending.insert(s.thread.clone());
             }
             StepKind::Assign { lhs, value } if lhs == "p" && pending.contains(&s.thread) => {
@@ -111,19 +120,28 @@ fn accesses(o: &Outcome) -> Vec<(String, Vec<Access>)> {
                 pending.remove(&s.thread);
                 let addr = parse_addr(value);
                 let base = addr.as_ref().map(|a| a.0.clone()).or_else(|| Some(lhs.split("$rs").next()?.to_string()));
-                list(&mut out, &s.thread).push(Access { line: s.loc.line, write: false, addr, base, delayed: true, late: false });
+                list(&mut out, &s.thread).push(Access { file, line, write: false, addr, base, delayed: true, late: false, po, mem });
             }
             StepKind::Read { object, .. } | StepKind::Write { object, .. } | StepKind::BufferedWrite { object, .. } if !crate::trace::internal(object) => {
                 pending.remove(&s.thread);
-                let late = matches!(s.kind, StepKind::BufferedWrite { .. });
-                let write = late || matches!(s.kind, StepKind::Write { .. });
+                let write = matches!(s.kind, StepKind::Write { .. } | StepKind::BufferedWrite { .. });
                 let addr = parse_addr(object);
                 let base = Some(object.split(['[', '+', '.']).next().unwrap_or(object).trim_start_matches('&').to_string());
-                list(&mut out, &s.thread).push(Access { line: s.loc.line, write, addr, base, delayed: late, late });
+                list(&mut out, &s.thread).push(Access { file, line, write, addr, base, delayed: false, late: false, po, mem });
             }
             _ => {
                 pending.remove(&s.thread);
             }
+        }
+    }
+    for (_, list) in &mut out {
+        list.sort_by_key(|a| a.po);
+        // Late: some access after it in program order came before it in the trace.
+        let mut first_after = usize::MAX;
+        for a in list.iter_mut().rev() {
+            a.late = first_after < a.mem;
+            a.delayed |= a.late;
+            first_after = first_after.min(a.mem);
         }
     }
     out
@@ -159,7 +177,7 @@ fn realises(aeg: &crate::aeg::Aeg, c: &Cycle, acc: &[(String, Vec<Access>)]) -> 
         if k == n {
             // close the cycle: the last edge, back to event 0
             return edge_ok(n - 1, c, acc, choice, choice[0])
-                && c.edges.iter().enumerate().any(|(i, e)| !e.safe && acc[choice[i].0].1[choice[i].1].delayed)
+                && c.edges.iter().enumerate().any(|(i, e)| !e.safe && weak(i, c, acc, choice))
                 && threads_distinct(c, choice);
         }
         for (t, (_, list)) in acc.iter().enumerate() {
@@ -182,12 +200,22 @@ fn realises(aeg: &crate::aeg::Aeg, c: &Cycle, acc: &[(String, Vec<Access>)]) -> 
     fn edge_ok(i: usize, c: &Cycle, acc: &[(String, Vec<Access>)], choice: &[(usize, usize)], to: (usize, usize)) -> bool {
         let from = choice[i];
         match c.edges[i].kind {
-            EdgeKind::Po { .. } => from.0 == to.0 && (from.1 < to.1 || acc[from.0].1[from.1].late),
+            EdgeKind::Po { .. } => from.0 == to.0 && from.1 < to.1,
             _ => {
                 let (a, b) = (&acc[from.0].1[from.1], &acc[to.0].1[to.1]);
                 from.0 != to.0 && (a.addr.is_none() || b.addr.is_none() || a.addr == b.addr)
             }
         }
+    }
+    // Unsafe relation `i` is what the trace relaxed: its first access was delayed by the
+    // instrumentation; on the axiomatic route, it was performed after its second.
+    fn weak(i: usize, c: &Cycle, acc: &[(String, Vec<Access>)], choice: &[(usize, usize)]) -> bool {
+        let a = &acc[choice[i].0].1[choice[i].1];
+        if !a.late {
+            return a.delayed;
+        }
+        let to = choice[(i + 1) % choice.len()];
+        !matches!(c.edges[i].kind, EdgeKind::Po { .. }) || acc[to.0].1[to.1].mem < a.mem
     }
     // the cycle's threads (maximal po chains) go to distinct threads of the trace
     fn threads_distinct(c: &Cycle, choice: &[(usize, usize)]) -> bool {
@@ -226,36 +254,52 @@ fn key(c: &Cycle) -> Vec<(u32, u32)> {
     c.edges.iter().map(|e| (e.from.0, e.to.0)).collect()
 }
 
-/// Instruments `a` (strategy ilp) at `buffer_size` and decides it; when the formula at that
-/// depth hits a memory guard, at depth 1 ([`crate::verify::check`]). `bopts.timeout` is the
-/// budget of both checks.
+/// Decides a round's program: on the axiomatic route first where the built-in engine has a
+/// model of `arch`, then instrumented (strategy ilp, `buffer_size`, depth 1 after a memory
+/// guard: [`crate::verify::check`]). `bopts.timeout` is the budget of the whole round.
 ///
-/// Assertions that hold in an instrumented program that may lack behaviours of the
-/// architecture (the rewriter's approximations) prove nothing; where the built-in engine has
-/// an axiomatic model of `arch`, the program itself is then decided under it, which has
-/// none of those bounds, and its answer is taken: safety, or a counterexample that guides
-/// the next round (heap data structures the rewriter does not buffer are fenced this way).
-/// So is its answer when the instrumented program could not be decided.
+/// The axiomatic route decides the program itself, without the rewriter's bounds, and is
+/// much cheaper than an instrumented program once several fences are in it (FOIL's STMs:
+/// seconds against more than 300 s), so its safety is the answer. Its counterexample lists
+/// the steps in memory order with their place in program order, which shows every
+/// reordered pair; on a model whose stores are not multi-copy atomic (Power, ARM) a write
+/// seen early by another thread does not show, so the instrumented program is asked for a
+/// counterexample that names its weak events, and the axiomatic one guides the next round
+/// when it finds none (it may lack behaviours of the architecture, or run out of time).
+/// Where the engine has no model, the instrumented program alone decides: its assertions
+/// that hold up to the rewriter's approximations are UNKNOWN ([`Checked::verdict`]).
 fn check(a: &mut Analysis, arch: &Arch, bopts: &BmcOptions, buffer_size: u32) -> Result<Checked, Error> {
-    let chosen = pipeline::choose(a, arch, Strategy::Ilp);
     let deadline = bopts.timeout.map(|t| Instant::now() + t);
+    let left = || deadline.map(|d| d.saturating_duration_since(Instant::now()));
+    let mut found = None;
+    if let Ok(model) = crate::verify::store_buffer_model(arch) {
+        let shows_all = model.relaxed.as_ref().is_none_or(|r| r.mca);
+        let outcome = bmc::verify(&a.program, &BmcOptions { model: Some(model), timeout: left(), ..bopts.clone() })?;
+        let decided = matches!(outcome.verdict, Verdict::Safe { .. }) || (shows_all && outcome.verdict == Verdict::Unsafe);
+        let unsafe_ = outcome.verdict == Verdict::Unsafe;
+        let ax = Checked { checks: vec![crate::verify::Check { buffer_size: 0, outcome }], no_fallback: None, instrumented: false, approximations: vec![], doubts: a.program.warnings.clone(), axiomatic: true };
+        if decided {
+            return Ok(ax);
+        }
+        found = unsafe_.then_some(ax);
+    }
+    let chosen = pipeline::choose(a, arch, Strategy::Ilp);
     let mut engine = |p: &crate::ir::Program, timeout: Option<Duration>| bmc::verify(p, &BmcOptions { timeout, ..bopts.clone() });
     let checked = crate::verify::check(a, arch, &chosen.selection, buffer_size, deadline, &mut engine, &mut |_| {})?;
-    // Safe only up to the rewriter's approximations, or undecided (a memory guard at both
-    // depths, a limit): the axiomatic route may decide.
-    let doubtful = match checked.verdict_of_checks() {
-        Verdict::Safe { .. } => !checked.approximations.is_empty(),
-        Verdict::Unknown(_) => true,
-        Verdict::Unsafe => false,
-    };
-    if let (true, Ok(model)) = (doubtful, crate::verify::store_buffer_model(arch)) {
-        let timeout = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-        let outcome = bmc::verify(&a.program, &BmcOptions { model: Some(model), timeout, ..bopts.clone() })?;
-        if matches!(outcome.verdict, Verdict::Safe { .. } | Verdict::Unsafe) {
-            return Ok(Checked { checks: vec![crate::verify::Check { buffer_size: 0, outcome }], no_fallback: None, instrumented: false, approximations: vec![], doubts: a.program.warnings.clone(), axiomatic: true });
+    Ok(match found {
+        Some(ax) if checked.verdict_of_checks() != Verdict::Unsafe => ax,
+        _ => checked,
+    })
+}
+
+/// Some cycle of `cs` can be broken by a fence at a source position.
+fn breakable(problem: &Problem, cs: &[Cycle]) -> Result<bool, Error> {
+    for c in cs {
+        if matches!(problem.need(c)?, super::Need::Cover(_)) {
+            return Ok(true);
         }
     }
-    Ok(checked)
+    Ok(false)
 }
 
 /// How a round's verdict was reached when the requested depth hit the memory guard.
@@ -286,6 +330,8 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
     let original = problem.texts();
     let mut seen: Vec<Cycle> = vec![];
     let mut seen_keys: HashSet<Vec<(u32, u32)>> = HashSet::new();
+    // per counterexample so far, the cycles it realises
+    let mut groups: Vec<Vec<Cycle>> = vec![];
     let mut chosen: Vec<usize> = vec![];
     let mut cost = 0u32;
     for round in 1..=args.max_rounds.max(1) {
@@ -331,7 +377,7 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
                     "verified: VERIFICATION SUCCESSFUL on {} with the fences inserted{} (built-in BMC{}, unwind {}, patched source re-checked), after {round} round(s)",
                     arch.name,
                     if *complete { "" } else { ", up to the unwinding bound" },
-                    if axiomatic { " on the axiomatic route: the instrumented program may lack behaviours of the architecture" } else { "" },
+                    if axiomatic { " on the axiomatic route" } else { ", instrumented" },
                     args.unwind
                 );
                 return Ok((report, text));
@@ -372,18 +418,18 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
                 "the assertion fails under sequential consistency too: no fence can fix it (VERIFICATION FAILED)".into();
             return Ok((report, original));
         }
-        // The cycles this trace realises; when none is new, the broad match by lines; when
-        // that finds nothing new either, every cycle left (so every round adds a cycle and
-        // the loop ends).
+        // The cycles this trace realises; when none, the broad match by lines; when that
+        // finds none either, every cycle left. Breaking any one of them forbids this
+        // execution: the next placement must break one (cycles still critical with the
+        // fences placed, so every round asks for something new and the loop ends).
+        // A level whose cycles no fence can break (accesses of one statement, a loop body
+        // without a gap) gives way to the next: the match may be looser than the cause.
         let mut used = realised_cycles(&a, &o);
-        used.retain(|c| !seen_keys.contains(&key(c)));
-        if used.is_empty() {
-            used = used_cycles(&a, &weak);
-            used.retain(|c| !seen_keys.contains(&key(c)));
+        if !breakable(&problem, &used)? {
+            used.extend(used_cycles(&a, &weak));
         }
-        if used.is_empty() {
-            // The trace's weak events match no new cycle: take every cycle left.
-            used = a.cycles.cycles.iter().filter(|c| !seen_keys.contains(&key(c))).cloned().collect();
+        if !breakable(&problem, &used)? {
+            used = a.cycles.cycles.clone();
         }
         if used.is_empty() {
             rd.verdict = "assertion violated, no critical cycle left".into();
@@ -395,15 +441,18 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
         rd.verdict = format!("assertion violated{at_depth}");
         rd.used = used.iter().map(|c| cycle_label(&a.aeg, c)).collect();
         report.rounds.push(rd);
-        for c in used {
-            seen_keys.insert(key(&c));
-            seen.push(c);
+        for c in &used {
+            if seen_keys.insert(key(c)) {
+                seen.push(c.clone());
+            }
         }
-        let sol = problem.solve(&seen)?;
-        if sol.unbreakable.len() == seen.len() {
+        groups.push(used);
+        let sol = problem.solve_groups(&groups)?;
+        let flat: Vec<Cycle> = groups.iter().flatten().cloned().collect();
+        if sol.unbreakable.last().is_some_and(|&(ci, ..)| ci >= flat.len() - groups.last().map_or(0, Vec::len)) {
             report.status = "partial";
-            report.notes.extend(sol.unbreakable_note(&base.aeg, &seen));
-            report.verification = "no verified answer: the counterexamples use only cycles no fence at a source position can break (see the note)".into();
+            report.notes.extend(sol.unbreakable_note(&base.aeg, &flat));
+            report.verification = "no verified answer: the counterexample uses only cycles no fence at a source position can break (see the note)".into();
             return Ok((report, original));
         }
         report.optimal &= sol.optimal;

@@ -173,7 +173,7 @@ mod tests {
     use crate::source::Loc;
 
     fn write(object: &str, value: i64) -> BmcStep {
-        BmcStep { thread: "main".into(), loc: Loc::default(), kind: StepKind::Write { object: format!("{PREFIX}{object}"), value: value.to_string() } }
+        BmcStep { thread: "main".into(), loc: Loc::default(), kind: StepKind::Write { object: format!("{PREFIX}{object}"), value: value.to_string() }, po: 0 }
     }
 
     #[test]

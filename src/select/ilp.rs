@@ -215,3 +215,90 @@ fn ilp(costs: &[u32], sets: &[Vec<usize>], start: &[bool], limit: Duration) -> R
     };
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|_| Err("solver panicked".to_string()))
 }
+
+/// A requirement met by any one of its alternatives; an alternative is met when each of its
+/// sets (indices of candidates, non-empty) contains a chosen candidate.
+pub(crate) type Alternatives = Vec<Vec<Vec<usize>>>;
+
+/// Minimal-cost choice meeting every requirement of `groups` (each a non-empty list of
+/// alternatives): the integer program with one indicator per alternative, never worse than
+/// the greedy choice. Returns the choice per candidate, whether it was proven optimal, and
+/// a note. `crate::fences`' property mode: one requirement per counterexample, met by
+/// breaking any one of the critical cycles the counterexample realises.
+pub(crate) fn solve_alternatives(costs: &[u32], groups: &[Alternatives], budget: Duration) -> (Vec<bool>, bool, Option<String>) {
+    let greedy = greedy_alternatives(costs, groups);
+    if groups.iter().all(|g| g.len() == 1) {
+        let sets: Vec<Vec<usize>> = groups.iter().flat_map(|g| g[0].iter().cloned()).collect();
+        return solve_cover(costs, &sets, budget);
+    }
+    let run = || -> Result<(Vec<bool>, bool), String> {
+        let mut vars = ProblemVariables::new();
+        let xs: Vec<_> = greedy.iter().map(|&s| vars.add(variable().binary().initial(if s { 1.0 } else { 0.0 }))).collect();
+        let objective: Expression = xs.iter().zip(costs).map(|(&x, &c)| c as f64 * x).sum();
+        let ys: Vec<Vec<_>> = groups
+            .iter()
+            .map(|g| g.iter().map(|alt| vars.add(variable().binary().initial(if met(&greedy, alt) { 1.0 } else { 0.0 }))).collect())
+            .collect();
+        let mut model = vars.minimise(objective).using(microlp).with_time_limit(budget.as_secs_f64());
+        for (g, y) in groups.iter().zip(&ys) {
+            let any: Expression = y.iter().copied().sum();
+            model.add_constraint(constraint!(any >= 1));
+            for (alt, &ya) in g.iter().zip(y) {
+                for s in alt {
+                    let row: Expression = s.iter().map(|&i| xs[i]).sum();
+                    model.add_constraint(constraint!(row - ya >= 0));
+                }
+            }
+        }
+        let sol = model.solve().map_err(|e| e.to_string())?;
+        Ok((xs.iter().map(|&x| sol.value(x) > 0.5).collect(), matches!(sol.status(), SolutionStatus::Optimal)))
+    };
+    let meets = |sel: &[bool]| groups.iter().all(|g| g.iter().any(|alt| met(sel, alt)));
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(run)).unwrap_or_else(|_| Err("solver panicked".to_string())) {
+        Ok((sel, proven)) if meets(&sel) && cost(&sel, costs) <= cost(&greedy, costs) => {
+            let note = (!proven).then(|| "ILP: not proven optimal within the time limit; the fences may cost more than necessary".to_string());
+            (sel, proven, note)
+        }
+        Ok(_) => (greedy, false, Some("ILP: the solver's answer was no better than the greedy choice, which is used".to_string())),
+        Err(e) => (greedy, false, Some(format!("ILP solver failed ({e}); fell back to the greedy choice"))),
+    }
+}
+
+fn met(sel: &[bool], alt: &[Vec<usize>]) -> bool {
+    alt.iter().all(|s| s.iter().any(|&i| sel[i]))
+}
+
+/// Requirements in order: one not met yet takes its alternative cheapest to complete (the
+/// cheapest candidate of each set not met); then picks no requirement needs are dropped,
+/// most expensive first.
+fn greedy_alternatives(costs: &[u32], groups: &[Alternatives]) -> Vec<bool> {
+    let mut sel = vec![false; costs.len()];
+    for g in groups {
+        if g.iter().any(|alt| met(&sel, alt)) {
+            continue;
+        }
+        let completion = |alt: &Vec<Vec<usize>>| -> Vec<usize> {
+            let mut add: Vec<usize> = alt
+                .iter()
+                .filter(|s| !s.iter().any(|&i| sel[i]))
+                .map(|s| *s.iter().min_by_key(|&&i| (costs[i], i)).expect("non-empty set"))
+                .collect();
+            add.sort_unstable();
+            add.dedup();
+            add
+        };
+        let best = g.iter().map(completion).min_by_key(|add| add.iter().map(|&i| costs[i] as u64).sum::<u64>()).expect("non-empty group");
+        for i in best {
+            sel[i] = true;
+        }
+    }
+    let mut picked: Vec<usize> = (0..sel.len()).filter(|&i| sel[i]).collect();
+    picked.sort_by_key(|&i| std::cmp::Reverse((costs[i], i)));
+    for i in picked {
+        sel[i] = false;
+        if !groups.iter().all(|g| g.iter().any(|alt| met(&sel, alt))) {
+            sel[i] = true;
+        }
+    }
+    sel
+}

@@ -19,7 +19,7 @@
 
 mod ilp;
 pub mod lazy;
-pub(crate) use ilp::solve_cover;
+pub(crate) use ilp::{solve_alternatives, solve_cover, Alternatives};
 #[cfg(test)]
 mod tests;
 

@@ -1,4 +1,4 @@
-use super::ilp::greedy_cover;
+use super::ilp::{greedy_cover, solve_alternatives};
 use super::*;
 use crate::arch::by_name;
 use crate::cycles::tests::litmus;
@@ -320,4 +320,25 @@ fn every_strategy_covers_every_cycle_on_large_random_programs() {
             }
         }
     }
+}
+
+/// One requirement per counterexample, met by any one alternative: the cheap alternative
+/// wins even when listed last, and a candidate shared by two requirements is preferred to
+/// two separate ones.
+#[test]
+fn alternatives_take_the_cheapest_way_to_meet_every_requirement() {
+    use std::time::Duration;
+    // candidates 0..4 cost 4, 1, 1, 3
+    let costs = [4, 1, 1, 3];
+    // requirement A: {0} or ({1} and {2}); requirement B: {3} or {1}
+    let groups = vec![vec![vec![vec![0]], vec![vec![1], vec![2]]], vec![vec![vec![3]], vec![vec![1]]]];
+    let (sel, optimal, note) = solve_alternatives(&costs, &groups, Duration::from_secs(10));
+    assert_eq!(sel, vec![false, true, true, false], "{note:?}");
+    assert!(optimal);
+    // greedy, requirement by requirement, pays 2 + 2 where candidate 1 meets both for 3
+    let costs = [2, 3, 2];
+    let groups = vec![vec![vec![vec![0]], vec![vec![1]]], vec![vec![vec![1]], vec![vec![2]]]];
+    let (sel, optimal, _) = solve_alternatives(&costs, &groups, Duration::from_secs(10));
+    assert_eq!(sel, vec![false, true, false]);
+    assert!(optimal);
 }
