@@ -271,7 +271,7 @@ pub struct Problem<'a> {
     pub base: &'a Analysis,
     pub opts: pipeline::Options,
     /// Gaps that have a place in the source text, with that place.
-    pub gaps: Vec<(Gap, Anchor)>,
+    pub gaps: Vec<(Vec<Gap>, Anchor)>,
     pub candidates: Vec<Candidate>,
     /// Per gap, the program-order pairs of the event graph it lies on every path of.
     on_path: Vec<HashSet<(EventId, EventId)>>,
@@ -295,25 +295,44 @@ fn same_events(a: &Aeg, b: &Aeg) -> bool {
     a.events.len() == b.events.len() && (0..a.events.len()).all(|i| event_key(a, i) == event_key(b, i))
 }
 
-/// The gaps of `funcs` that have a place in the text of the unit their function is in.
-fn anchored_gaps(prog: &Program, funcs: &[crate::ir::FuncId], units: &[Unit]) -> Vec<(Gap, Anchor)> {
+/// The places in the text where a fence can go, each with the gaps of `funcs` it stands for:
+/// one gap, or one per inlined copy of the function whose text it is in (their statements
+/// keep the callee's lines, and a fence written there is in every copy). The function whose
+/// own text holds the place comes first when it is in `funcs`.
+fn anchored_gaps(prog: &Program, funcs: &[crate::ir::FuncId], units: &[Unit]) -> Vec<(Vec<Gap>, Anchor)> {
     let scans: Vec<Scan> = units.iter().map(|u| Scan::new(&u.text)).collect();
-    let mut out: Vec<(Gap, Anchor)> = vec![];
+    let mut out: Vec<(Vec<Gap>, Anchor)> = vec![];
     let mut at: HashMap<(usize, usize), usize> = HashMap::new();
     for g in gaps::all_gaps(prog, funcs) {
         let Some(unit) = units.iter().position(|u| u.id == prog.func(g.func).loc.file) else { continue };
         let Some(mut a) = patch::anchor(&scans[unit], prog, &g, units[unit].id) else { continue };
         a.unit = unit;
-        // Gaps of the IR that anchor at one place in the text (the end of an unbraced branch
-        // and the point after its `if`; the end of a block the normaliser made) are one
-        // candidate: a fence written there parses back to the outermost of them.
-        match at.get(&(unit, a.offset)) {
-            Some(&k) if out[k].0.path.len() <= g.path.len() => {}
-            Some(&k) => out[k] = (g, a),
-            None => {
-                at.insert((unit, a.offset), out.len());
-                out.push((g, a));
-            }
+        let Some(&k) = at.get(&(unit, a.offset)) else {
+            at.insert((unit, a.offset), out.len());
+            out.push((vec![g], a));
+            continue;
+        };
+        // Gaps of one function that anchor at one place (the end of a block the normaliser
+        // made and the point after it) are one: a fence written there parses back to the
+        // outermost of them. Gaps of other functions are inlined copies of the place.
+        let group = &mut out[k].0;
+        match group.iter().position(|h| h.func == g.func) {
+            Some(i) if group[i].path.len() <= g.path.len() => {}
+            Some(i) => group[i] = g,
+            None => group.push(g),
+        }
+    }
+    // the home function first: its own text holds the place (it starts last before it)
+    for (group, a) in &mut out {
+        let home = (0..prog.funcs.len())
+            .map(|f| crate::ir::FuncId(f as u32))
+            .filter(|&f| prog.func(f).body.is_some() && prog.func(f).loc.file == units[a.unit].id)
+            .filter_map(|f| Some((scans[a.unit].offset(prog.func(f).loc)?, f)))
+            .filter(|&(o, _)| o <= a.offset)
+            .max()
+            .map(|(_, f)| f);
+        if let Some(i) = group.iter().position(|g| Some(g.func) == home) {
+            group.swap(0, i);
         }
     }
     out
@@ -343,10 +362,11 @@ impl<'a> Problem<'a> {
             .flat_map(|c| c.edges.iter().filter(|e| matches!(e.kind, EdgeKind::Po { .. })).map(|e| (e.from, e.to)))
             .collect();
         let mut on_path = Vec::with_capacity(gaps.len());
-        for (g, _) in &gaps {
+        for (group, _) in &gaps {
             let mut set = HashSet::new();
             if !cycle_pairs.is_empty() {
-                let p = gaps::insert(prog, &[(g.clone(), Fence::Full)]).map_err(Error::Internal)?;
+                let full: Vec<(Gap, Fence)> = group.iter().map(|g| (g.clone(), Fence::Full)).collect();
+                let p = gaps::insert(prog, &full).map_err(Error::Internal)?;
                 let aeg2 = aeg::build(&p, &opts.build)?;
                 if same_events(&base.aeg, &aeg2) {
                     for (&(x, y), info) in &aeg2.pairs {
@@ -627,7 +647,7 @@ impl<'a> Problem<'a> {
             }
         }
         let Some(raw) = self.raw.as_ref().filter(|_| !set.is_empty()) else {
-            let pl: Vec<(Gap, Fence)> = fences.into_iter().map(|(g, f)| (self.gaps[g].0.clone(), f)).collect();
+            let pl: Vec<(Gap, Fence)> = fences.into_iter().flat_map(|(g, f)| self.gaps[g].0.iter().map(move |x| (x.clone(), f))).collect();
             return gaps::insert(&self.base.program, &pl).map_err(Error::Internal);
         };
         // Stronger orders compile to other statements: the gaps of that program are found
@@ -637,10 +657,10 @@ impl<'a> Problem<'a> {
         let mut pl = vec![];
         for (g, f) in fences {
             let a = &self.gaps[g].1;
-            let Some((gap, _)) = there.iter().find(|(_, b)| b == a) else {
+            let Some((group, _)) = there.iter().find(|(_, b)| b == a) else {
                 return Err(Error::Internal(format!("no fence point at byte {} with the stronger orders", a.offset)));
             };
-            pl.push((gap.clone(), f));
+            pl.extend(group.iter().map(|x| (x.clone(), f)));
         }
         gaps::insert(&program, &pl).map_err(Error::Internal)
     }
@@ -801,7 +821,7 @@ impl<'a> Problem<'a> {
                         };
                     }
                 };
-                let (g, a) = &self.gaps[gap];
+                let (group, a) = &self.gaps[gap];
                 // the pairs from a read it orders: a dependency may do instead
                 let ordered: Vec<(EventId, EventId)> = helps
                     .iter()
@@ -823,7 +843,7 @@ impl<'a> Problem<'a> {
                     fence: ins.fence.name().to_string(),
                     from: None,
                     cost: c.cost,
-                    function: self.base.program.func(g.func).name.clone(),
+                    function: self.base.program.func(group[0].func).name.clone(),
                     line_before: a.line_before,
                     line_after: a.line_after,
                     text: self.spell(&idioms[a.unit], k),
@@ -1116,9 +1136,10 @@ fn static_mode(base: &Analysis, arch: &Arch, opts: &pipeline::Options, units: &[
     let re = problem.analyse_texts_with(&text, &round_limits, lazy.as_ref().map(|_| LAZY_PER_RELATION))?;
     if re.cycles.limit_hit.is_some() || re.cycles.cycles.len() != left {
         return Err(Error::Internal(format!(
-            "the patched source has {} critical cycle(s), the IR with the same fences {left} (first: {})",
+            "the patched source has {} critical cycle(s), the IR with the same fences {left} (first: {}; fences: {})",
             re.cycles.cycles.len(),
-            re.cycles.cycles.first().map(|c| c.describe(&re.aeg)).unwrap_or_default()
+            re.cycles.cycles.first().map(|c| c.describe(&re.aeg)).unwrap_or_default(),
+            problem.placements(&sol.chosen, &[]).iter().map(|p| p.describe(&short_name(&p.file))).collect::<Vec<_>>().join("; ")
         )));
     }
     report.placements = problem.placements(&sol.chosen, &cycles);

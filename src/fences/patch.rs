@@ -73,6 +73,31 @@ impl<'t> Scan<'t> {
         Scan { text, code, depth, line_starts }
     }
 
+    /// The 1-based line of byte `off`.
+    fn line_of(&self, off: usize) -> u32 {
+        self.line_starts.partition_point(|&s| s <= off) as u32
+    }
+
+    /// Where the statement holding code at `off` (bracket depth 0) starts, when that is on a
+    /// line of its own and not a control statement (whose body `off` may be in): back to
+    /// the `;`, `{` or `}` at depth 0 that ends the previous statement.
+    fn statement_start(&self, off: usize) -> Option<usize> {
+        if !self.code.get(off).copied().unwrap_or(false) || self.depth[off] != 0 {
+            return None;
+        }
+        let mut cur = off;
+        while let Some((q, c)) = self.prev_code(cur) {
+            if self.depth[q] == 0 && matches!(c, b';' | b'{' | b'}') {
+                break;
+            }
+            cur = q;
+        }
+        let ls = self.line_start(cur);
+        let word: String = self.text[cur..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+        let control = matches!(word.as_str(), "if" | "else" | "for" | "while" | "do" | "switch" | "case" | "default" | "return");
+        (self.text[ls..cur].trim().is_empty() && !control).then_some(cur)
+    }
+
     /// Byte offset of a location (line 1-based, byte column).
     pub fn offset(&self, loc: Loc) -> Option<usize> {
         let start = *self.line_starts.get((loc.line as usize).checked_sub(1)?)?;
@@ -217,7 +242,19 @@ pub fn anchor(scan: &Scan, prog: &Program, g: &Gap, file: u32) -> Option<Anchor>
             && !scan.text.as_bytes()[off].is_ascii_whitespace()
             && scan.depth[off] == 0
             && matches!(scan.prev_code(off), Some((_, b';' | b'{' | b'}')) | None);
-        if starts_statement {
+        // or is inside one that starts its own line (the call of `int v = FETCH_ADD(x, 1);`)
+        // and the statements before the gap are all before it in the text
+        let off = if starts_statement {
+            Some(off)
+        } else {
+            scan.statement_start(off).filter(|&st| {
+                let block = super::gaps::block_of(prog, g.func, &g.path).map_or(&[][..], |b| &b[..g.index]);
+                scan.line_of(st) == n.loc.line
+                    && prev.is_some()
+                    && !block.iter().any(|s| s.loc.file == n.loc.file && scan.offset(s.loc).is_none_or(|o| o >= st))
+            })
+        };
+        if let Some(off) = off {
             let ls = scan.line_start(off);
             let own_line = scan.text[ls..off].trim().is_empty();
             let (offset, prefix, suffix) = if own_line {
@@ -236,6 +273,25 @@ pub fn anchor(scan: &Scan, prog: &Program, g: &Gap, file: u32) -> Option<Anchor>
     let off = scan.offset(p.loc)?;
     if !scan.code.get(off).copied().unwrap_or(false) || scan.depth[off] != 0 {
         return None;
+    }
+    // Not after a `return` (dead code in the text; an inlined copy's return is an
+    // assignment the copy goes on from).
+    if scan.text[off..].starts_with("return") && !scan.text[off + 6..].starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+        return None;
+    }
+    // At the end of a block, only when the text braces it (one of its statements follows a
+    // `{`): after the last statement of an unbraced `if`/`for` body the fence would land
+    // after the whole `if`/`for`.
+    if next.is_none() {
+        let block = super::gaps::block_of(prog, g.func, &g.path)?;
+        let braced = block
+            .iter()
+            .filter(|s| in_file(s))
+            .filter_map(|s| scan.offset(s.loc))
+            .any(|o| matches!(scan.prev_code(o), Some((_, b'{'))));
+        if !braced {
+            return None;
+        }
     }
     let end = scan.statement_end(off)?;
     let le = scan.line_end(end);

@@ -137,3 +137,59 @@ fn no_fence_point_inside_a_statement_or_past_a_line_end() {
         assert!(!at.starts_with("atomic_load") && !at.starts_with("== 1") && !at.starts_with('\n'), "gap at {an:?}: {}", line(an.line_after.unwrap_or(1)));
     }
 }
+
+/// Every fence candidate means in the IR what it means written into the text: the fenced
+/// IR and the patched source, parsed again, have the same critical cycles.
+fn each_candidate_means_its_text(src: &str, arch: &Arch) {
+    let a = analyse(src, arch);
+    let p = Problem::new(&a, arch, &Default::default(), units(&a)).unwrap();
+    for k in 0..p.candidates.len() {
+        let ir = p.analyse_with(&[k]).unwrap().cycles.cycles.len();
+        let text = p.patched_texts(&[k]);
+        let re = p.analyse_texts(&text).unwrap().cycles.cycles.len();
+        assert_eq!(ir, re, "candidate {k}: {}", text[0]);
+    }
+}
+
+#[test]
+fn a_fence_in_an_inlined_function_is_in_every_copy() {
+    let src = "int x, y, r0, r1;
+static void set(int *p) { *p = 1; }
+static int get(int *p) { return *p; }
+void *p0(void *a) { set(&x); r0 = get(&y); return 0; }
+void *p1(void *a) {
+  set(&y);
+  r1 = get(&x);
+  return 0;
+}
+int main() { __CPROVER_ASYNC_0: p0(0); __CPROVER_ASYNC_1: p1(0); return 0; }
+";
+    let arch = by_name("tso").unwrap();
+    each_candidate_means_its_text(src, arch);
+    let a = analyse(src, arch);
+    let p = Problem::new(&a, arch, &Default::default(), units(&a)).unwrap();
+    // one fence in `set` orders both threads' store before their load
+    let sol = p.solve(&a.cycles.cycles).unwrap();
+    assert_eq!(sol.chosen.len(), 1);
+    let text = p.patched_texts(&sol.chosen).remove(0);
+    assert!(text.contains("{ *p = 1; asm volatile(\"mfence\" ::: \"memory\"); }"), "{text}");
+    assert!(p.analyse_texts(std::slice::from_ref(&text)).unwrap().cycles.cycles.is_empty());
+}
+
+#[test]
+fn candidates_in_an_unbraced_loop_body_mean_their_text() {
+    // the end of the `if` body orders the read of z in its condition only on the path
+    // through the body; a fence written after `x = 1;` is after the `for`, on every path
+    let src = "int x, y, z, r0;
+void *p0(void *a) {
+  for (int i = 0; i < 2; i++)
+    if (z)
+      x = 1;
+  r0 = y;
+  return 0;
+}
+void *p1(void *a) { y = 1; z = 1; return 0; }
+int main() { __CPROVER_ASYNC_0: p0(0); __CPROVER_ASYNC_1: p1(0); return 0; }
+";
+    each_candidate_means_its_text(src, by_name("rmo").unwrap());
+}
