@@ -208,29 +208,33 @@ pub enum Unbreakable {
 impl Solution {
     /// Describes the unbreakable cycles for the user.
     pub fn unbreakable_note(&self, aeg: &Aeg, cycles: &[Cycle]) -> Option<String> {
-        if self.unbreakable.is_empty() {
-            return None;
-        }
-        let list: Vec<String> = self
-            .unbreakable
-            .iter()
-            .take(5)
-            .map(|&(ci, i, why)| {
-                let c = &cycles[ci];
-                let why = match why {
-                    Unbreakable::OneStatement => "the relation lies between two accesses of one statement (split the statement to allow a fence)",
-                    Unbreakable::HerdAllows => "herd's axioms allow the cycle even with the strongest fence on every relaxed relation",
-                };
-                format!("{} ({} → {}): {why}", cycle_label(aeg, c), aeg.describe(c.edges[i].from), aeg.describe(c.edges[i].to))
-            })
-            .collect();
-        Some(format!(
-            "{} cycle(s) cannot be broken by a fence at a source position: {}{}",
-            self.unbreakable.len(),
-            list.join("; "),
-            if self.unbreakable.len() > 5 { "; …" } else { "" }
-        ))
+        unbreakable_note(aeg, cycles, &self.unbreakable)
     }
+}
+
+/// Describes `unbreakable` (cycle index into `cycles`, relation, why) for the user.
+pub fn unbreakable_note(aeg: &Aeg, cycles: &[Cycle], unbreakable: &[(usize, usize, Unbreakable)]) -> Option<String> {
+    if unbreakable.is_empty() {
+        return None;
+    }
+    let list: Vec<String> = unbreakable
+        .iter()
+        .take(5)
+        .map(|&(ci, i, why)| {
+            let c = &cycles[ci];
+            let why = match why {
+                Unbreakable::OneStatement => "the relation lies between two accesses of one statement (split the statement to allow a fence)",
+                Unbreakable::HerdAllows => "herd's axioms allow the cycle even with the strongest fence on every relaxed relation",
+            };
+            format!("{} ({} → {}): {why}", cycle_label(aeg, c), aeg.describe(c.edges[i].from), aeg.describe(c.edges[i].to))
+        })
+        .collect();
+    Some(format!(
+        "{} cycle(s) cannot be broken by a fence at a source position: {}{}",
+        unbreakable.len(),
+        list.join("; "),
+        if unbreakable.len() > 5 { "; …" } else { "" }
+    ))
 }
 
 /// A translation unit the fences may edit: its file id in the analysis' source map, its
@@ -323,14 +327,22 @@ fn anchored_gaps(prog: &Program, funcs: &[crate::ir::FuncId], units: &[Unit]) ->
         }
     }
     // the home function first: its own text holds the place (it starts last before it)
+    let starts: Vec<Vec<(usize, crate::ir::FuncId)>> = units
+        .iter()
+        .zip(&scans)
+        .map(|(u, scan)| {
+            let mut v: Vec<_> = (0..prog.funcs.len() as u32)
+                .map(crate::ir::FuncId)
+                .filter(|&f| prog.func(f).body.is_some() && prog.func(f).loc.file == u.id)
+                .filter_map(|f| Some((scan.offset(prog.func(f).loc)?, f)))
+                .collect();
+            v.sort();
+            v
+        })
+        .collect();
     for (group, a) in &mut out {
-        let home = (0..prog.funcs.len())
-            .map(|f| crate::ir::FuncId(f as u32))
-            .filter(|&f| prog.func(f).body.is_some() && prog.func(f).loc.file == units[a.unit].id)
-            .filter_map(|f| Some((scans[a.unit].offset(prog.func(f).loc)?, f)))
-            .filter(|&(o, _)| o <= a.offset)
-            .max()
-            .map(|(_, f)| f);
+        let s = &starts[a.unit];
+        let home = s[..s.partition_point(|&(o, _)| o <= a.offset)].last().map(|&(_, f)| f);
         if let Some(i) = group.iter().position(|g| Some(g.func) == home) {
             group.swap(0, i);
         }
@@ -585,55 +597,46 @@ impl<'a> Problem<'a> {
         Solution { chosen, cost, optimal, note, cover, unbreakable }
     }
 
-    /// The cheapest candidates meeting every group of `groups` by breaking at least one of
-    /// its cycles (property mode: a group is the cycles one counterexample realises, and
-    /// breaking any one of them forbids that execution). `cover` is empty; `unbreakable`
-    /// lists, per group where no cycle can be broken, its first cycle (index into the
-    /// groups flattened) with the reason; such a group is left out.
-    pub fn solve_groups(&self, groups: &[Vec<Cycle>]) -> Result<Solution, Error> {
+    /// The cheapest candidates meeting every group of `groups` by meeting at least one of its
+    /// needs (property mode: a group is what the cycles one counterexample realises ask, and
+    /// breaking any one of them forbids that execution). A group none of whose needs is a
+    /// cover asks nothing; `cover` and `unbreakable` are empty.
+    pub fn solve_groups(&self, groups: &[Vec<Need>]) -> Solution {
         let mut local: HashMap<usize, usize> = HashMap::new();
         let (mut cands, mut costs) = (vec![], vec![]);
         let mut reqs: Vec<crate::select::Alternatives> = vec![];
-        let mut unbreakable = vec![];
-        let mut first = 0;
         for g in groups {
-            let mut alts = vec![];
-            let mut why = None;
-            for (ci, c) in g.iter().enumerate() {
-                match self.need(c)? {
-                    Need::Nothing => {}
-                    Need::Unbreakable(i, w) => {
-                        why.get_or_insert((first + ci, i, w));
-                    }
-                    Need::Cover(elements) => alts.push(
-                        elements
-                            .iter()
-                            .map(|(_, set)| {
-                                set.iter()
-                                    .map(|&k| {
-                                        *local.entry(k).or_insert_with(|| {
-                                            cands.push(k);
-                                            costs.push(self.weight(k));
-                                            cands.len() - 1
-                                        })
+            let alts: crate::select::Alternatives = g
+                .iter()
+                .filter_map(|n| match n {
+                    Need::Cover(elements) => Some(elements),
+                    _ => None,
+                })
+                .map(|elements| {
+                    elements
+                        .iter()
+                        .map(|(_, set)| {
+                            set.iter()
+                                .map(|&k| {
+                                    *local.entry(k).or_insert_with(|| {
+                                        cands.push(k);
+                                        costs.push(self.weight(k));
+                                        cands.len() - 1
                                     })
-                                    .collect()
-                            })
-                            .collect(),
-                    ),
-                }
-            }
-            first += g.len();
-            match (alts.is_empty(), why) {
-                (false, _) => reqs.push(alts),
-                (true, Some(w)) => unbreakable.push(w),
-                (true, None) => {}
+                                })
+                                .collect()
+                        })
+                        .collect()
+                })
+                .collect();
+            if !alts.is_empty() {
+                reqs.push(alts);
             }
         }
         let (pick, optimal, note) = crate::select::solve_alternatives(&costs, &reqs, Duration::from_secs(30));
         let chosen: Vec<usize> = cands.iter().zip(&pick).filter(|(_, &p)| p).map(|(&k, _)| k).collect();
         let cost = chosen.iter().map(|&k| self.candidates[k].cost).sum();
-        Ok(Solution { chosen, cost, optimal, note, cover: Cover::default(), unbreakable })
+        Solution { chosen, cost, optimal, note, cover: Cover::default(), unbreakable: vec![] }
     }
 
     /// The original (normalised) program with candidates `chosen` inserted.

@@ -93,9 +93,14 @@ impl<'t> Scan<'t> {
             cur = q;
         }
         let ls = self.line_start(cur);
-        let word: String = self.text[cur..].chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
-        let control = matches!(word.as_str(), "if" | "else" | "for" | "while" | "do" | "switch" | "case" | "default" | "return");
+        let control = matches!(self.word_at(cur), "if" | "else" | "for" | "while" | "do" | "switch" | "case" | "default" | "return");
         (self.text[ls..cur].trim().is_empty() && !control).then_some(cur)
+    }
+
+    /// The identifier or keyword starting at `off` (empty if none).
+    fn word_at(&self, off: usize) -> &str {
+        let rest = &self.text[off..];
+        &rest[..rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len())]
     }
 
     /// Byte offset of a location (line 1-based, byte column).
@@ -276,7 +281,7 @@ pub fn anchor(scan: &Scan, prog: &Program, g: &Gap, file: u32) -> Option<Anchor>
     }
     // Not after a `return` (dead code in the text; an inlined copy's return is an
     // assignment the copy goes on from).
-    if scan.text[off..].starts_with("return") && !scan.text[off + 6..].starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+    if scan.word_at(off) == "return" {
         return None;
     }
     // At the end of a block, only when the text braces it (one of its statements follows a

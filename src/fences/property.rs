@@ -1,7 +1,7 @@
 //! `--property`: fences guided by counterexamples (FOIL §7.3, CheckFence), with the
 //! integer program choosing the cheapest placement for all cycles seen so far.
 
-use super::{cycle_label, ModeResult, Problem, Report, Round};
+use super::{cycle_label, ModeResult, Need, Problem, Report, Round};
 use crate::arch::Arch;
 use crate::bmc::{self, BmcOptions, Outcome, PropertyKind, StepKind, Verdict};
 use crate::cycles::{Cycle, EdgeKind};
@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 /// delayed in a buffer (`*_delay` helper), a read delayed in a read set (`*$rs`), or on the
 /// axiomatic route an access performed after an access of its thread that follows it in
 /// program order.
-fn weak_lines(o: &Outcome) -> HashSet<(u32, u32)> {
+fn weak_lines(o: &Outcome, acc: &[(String, Vec<Access>)]) -> HashSet<(u32, u32)> {
     let mut out: HashSet<(u32, u32)> = o
         .trace
         .iter()
@@ -30,7 +30,7 @@ fn weak_lines(o: &Outcome) -> HashSet<(u32, u32)> {
         })
         .map(|s| (s.loc.file, s.loc.line))
         .collect();
-    out.extend(accesses(o).iter().flat_map(|(_, l)| l.iter()).filter(|a| a.late).map(|a| (a.file, a.line)));
+    out.extend(acc.iter().flat_map(|(_, l)| l.iter()).filter(|a| a.late).map(|a| (a.file, a.line)));
     out
 }
 
@@ -229,9 +229,8 @@ fn realises(aeg: &crate::aeg::Aeg, c: &Cycle, acc: &[(String, Vec<Access>)]) -> 
 }
 
 /// The cycles of `a` the counterexample realises ([`realises`]).
-fn realised_cycles(a: &Analysis, o: &Outcome) -> Vec<Cycle> {
-    let acc = accesses(o);
-    a.cycles.cycles.iter().filter(|c| realises(&a.aeg, c, &acc)).cloned().collect()
+fn realised_cycles(a: &Analysis, acc: &[(String, Vec<Access>)]) -> Vec<Cycle> {
+    a.cycles.cycles.iter().filter(|c| realises(&a.aeg, c, acc)).cloned().collect()
 }
 
 /// The cycles of `a` whose unsafe relations start at a line the counterexample delayed
@@ -292,16 +291,6 @@ fn check(a: &mut Analysis, arch: &Arch, bopts: &BmcOptions, buffer_size: u32) ->
     })
 }
 
-/// Some cycle of `cs` can be broken by a fence at a source position.
-fn breakable(problem: &Problem, cs: &[Cycle]) -> Result<bool, Error> {
-    for c in cs {
-        if matches!(problem.need(c)?, super::Need::Cover(_)) {
-            return Ok(true);
-        }
-    }
-    Ok(false)
-}
-
 /// How a round's verdict was reached when the requested depth hit the memory guard.
 fn depth_note(c: &Checked) -> String {
     if c.fell_back() {
@@ -330,8 +319,8 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
     let original = problem.texts();
     let mut seen: Vec<Cycle> = vec![];
     let mut seen_keys: HashSet<Vec<(u32, u32)>> = HashSet::new();
-    // per counterexample so far, the cycles it realises
-    let mut groups: Vec<Vec<Cycle>> = vec![];
+    // per counterexample so far, what the cycles it realises ask (break any one)
+    let mut groups: Vec<Vec<Need>> = vec![];
     let mut chosen: Vec<usize> = vec![];
     let mut cost = 0u32;
     for round in 1..=args.max_rounds.max(1) {
@@ -407,7 +396,8 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
             report.verification = format!("no verified answer: a loop needs more than {} iterations (raise --unwind)", args.unwind);
             return Ok((report, original));
         }
-        let weak = weak_lines(&o);
+        let acc = accesses(&o);
+        let weak = weak_lines(&o, &acc);
         // The axiomatic route marks delayed writes only (its steps are in memory order): a
         // trace without marks may still reorder reads, so it proves no SC violation.
         if weak.is_empty() && !axiomatic {
@@ -424,12 +414,18 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
         // fences placed, so every round asks for something new and the loop ends).
         // A level whose cycles no fence can break (accesses of one statement, a loop body
         // without a gap) gives way to the next: the match may be looser than the cause.
-        let mut used = realised_cycles(&a, &o);
-        if !breakable(&problem, &used)? {
-            used.extend(used_cycles(&a, &weak));
+        let needs_of = |cs: &[Cycle]| cs.iter().map(|c| problem.need(c)).collect::<Result<Vec<Need>, Error>>();
+        let breakable = |ns: &[Need]| ns.iter().any(|n| matches!(n, Need::Cover(_)));
+        let mut used = realised_cycles(&a, &acc);
+        let mut needs = needs_of(&used)?;
+        if !breakable(&needs) {
+            let more = used_cycles(&a, &weak);
+            needs.extend(needs_of(&more)?);
+            used.extend(more);
         }
-        if !breakable(&problem, &used)? {
+        if !breakable(&needs) {
             used = a.cycles.cycles.clone();
+            needs = needs_of(&used)?;
         }
         if used.is_empty() {
             rd.verdict = "assertion violated, no critical cycle left".into();
@@ -441,20 +437,27 @@ pub(super) fn run(base: &Analysis, arch: &Arch, opts: &pipeline::Options, args: 
         rd.verdict = format!("assertion violated{at_depth}");
         rd.used = used.iter().map(|c| cycle_label(&a.aeg, c)).collect();
         report.rounds.push(rd);
-        for c in &used {
-            if seen_keys.insert(key(c)) {
-                seen.push(c.clone());
-            }
-        }
-        groups.push(used);
-        let sol = problem.solve_groups(&groups)?;
-        let flat: Vec<Cycle> = groups.iter().flatten().cloned().collect();
-        if sol.unbreakable.last().is_some_and(|&(ci, ..)| ci >= flat.len() - groups.last().map_or(0, Vec::len)) {
+        if !breakable(&needs) {
+            let why: Vec<_> = needs
+                .iter()
+                .enumerate()
+                .filter_map(|(ci, n)| match *n {
+                    Need::Unbreakable(i, w) => Some((ci, i, w)),
+                    _ => None,
+                })
+                .collect();
             report.status = "partial";
-            report.notes.extend(sol.unbreakable_note(&base.aeg, &flat));
+            report.notes.extend(super::unbreakable_note(&a.aeg, &used, &why));
             report.verification = "no verified answer: the counterexample uses only cycles no fence at a source position can break (see the note)".into();
             return Ok((report, original));
         }
+        for c in used {
+            if seen_keys.insert(key(&c)) {
+                seen.push(c);
+            }
+        }
+        groups.push(needs);
+        let sol = problem.solve_groups(&groups);
         report.optimal &= sol.optimal;
         report.notes.extend(sol.note);
         chosen = sol.chosen;

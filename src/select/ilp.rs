@@ -226,11 +226,11 @@ pub(crate) type Alternatives = Vec<Vec<Vec<usize>>>;
 /// a note. `crate::fences`' property mode: one requirement per counterexample, met by
 /// breaking any one of the critical cycles the counterexample realises.
 pub(crate) fn solve_alternatives(costs: &[u32], groups: &[Alternatives], budget: Duration) -> (Vec<bool>, bool, Option<String>) {
-    let greedy = greedy_alternatives(costs, groups);
     if groups.iter().all(|g| g.len() == 1) {
         let sets: Vec<Vec<usize>> = groups.iter().flat_map(|g| g[0].iter().cloned()).collect();
         return solve_cover(costs, &sets, budget);
     }
+    let greedy = greedy_alternatives(costs, groups);
     let run = || -> Result<(Vec<bool>, bool), String> {
         let mut vars = ProblemVariables::new();
         let xs: Vec<_> = greedy.iter().map(|&s| vars.add(variable().binary().initial(if s { 1.0 } else { 0.0 }))).collect();
