@@ -209,6 +209,26 @@ fn waiting_statements_continue_into_the_arms_of_an_unrelated_branch() {
     }
 }
 
+/// A read of a location that a store waiting with a delayed read will write, but which comes
+/// before that store, need not wait for it: the later independent store still goes first
+/// (herd's LB+SWP-RsRt-addr+rel; the read used to complete there, SUCCESSFUL). Where the read
+/// cannot be held past a later write of its thread (a relaxed RMW of that location), the
+/// completion comes before the store it is delayed past, and the verdict says so.
+#[test]
+fn a_read_before_a_waiting_store_of_its_location_does_not_complete_the_delayed_read() {
+    let f = "tests/c/lb_read_then_deferred_store.c";
+    for arch in ["tso", "pso"] {
+        verifies_as(arch, f, &["--engine", "instrument"], 0);
+    }
+    for arch in ["rmo", "power", "arm", "aarch64"] {
+        for strategy in ["ilp", "all"] {
+            verifies_as(arch, f, &["--engine", "instrument", "--strategy", strategy], 10);
+        }
+        verifies_as(arch, f, &["--engine", "instrument", "-D", "RELAXED_RMW"], 5);
+        verifies_as(arch, f, &["-D", "RELAXED_RMW"], 10);
+    }
+}
+
 /// A read followed by a sync (A-cumulative, ESOP §2: `rfe; sync` is safe) takes a write
 /// another thread may still see early only once that write is visible everywhere: after
 /// P1 reads y=1 and syncs, it sees x=1, which P0's lwsync put before y=1. P2, with no fence,

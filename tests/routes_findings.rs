@@ -9,7 +9,12 @@ use std::process::Command;
 /// Exit code of `weakc verify --mm aarch64 ARGS… FILE` (0 successful, 10 failed, 5 unknown)
 /// and its standard output.
 fn verify(file: &str, args: &[&str]) -> (i32, String) {
-    let mut all = vec!["verify", "--mm", "aarch64"];
+    verify_on("aarch64", file, args)
+}
+
+/// [`verify`] on `arch`.
+fn verify_on(arch: &str, file: &str, args: &[&str]) -> (i32, String) {
+    let mut all = vec!["verify", "--mm", arch];
     all.extend_from_slice(args);
     all.push(file);
     let out = Command::new(env!("CARGO_BIN_EXE_weakc")).args(&all).output().expect("run weakc");
@@ -65,4 +70,28 @@ fn a_store_through_a_wrapper_waits_only_for_reads_of_its_address() {
     check("tests/c/routes/p3073.c", 10, 10);
     check("tests/c/routes/wrapper_lb.c", 10, 10);
     check("tests/c/routes/wrapper_corw.c", 0, 0);
+}
+
+/// LB where the read's value waits in a store to `z` that a relaxed fetch_add of `z` follows
+/// (`scripts/fuzz-routes --rich`, seed 6158): the read cannot be held past the RMW's write,
+/// so it completes there, before the store of `x` it is delayed past. The instrumentation
+/// said SUCCESSFUL (a missed bug on power, arm, aarch64 and rmo); it now says it cannot
+/// simulate the reordering.
+#[test]
+fn a_completion_forced_by_a_write_of_the_location_is_reported() {
+    check("tests/c/routes/p6158.c", 10, 5);
+}
+
+/// Power's R+lwsync+sync inside a program with a release store and an extra write
+/// (`scripts/fuzz-routes --rich`, seeds 6062 and 6823): herd allows it through its
+/// propagation axiom, which a cycle-based selection finds; `--strategy all` took only the
+/// table's pairs, in which lwsync orders the writes, and said SUCCESSFUL.
+#[test]
+fn every_pair_includes_what_a_cycle_relaxes_past_a_lightweight_fence() {
+    let f = "tests/c/routes/p6062.c";
+    assert_eq!(verify_on("power", f, &["--engine", "axiomatic"]).0, 10);
+    for strategy in ["ilp", "all"] {
+        let (code, out) = verify_on("power", f, &["--engine", "instrument", "--strategy", strategy]);
+        assert_eq!(code, 10, "{strategy}: {out}");
+    }
 }

@@ -52,12 +52,17 @@
 //!   only reads), the `A` read acquire and the `L` write release, `AL` ones ordering what
 //!   precedes them before what follows (`po; [A]; amo; [L]; po`), the read ordered before a
 //!   later acquire read of the location that follows the write in `lrs` (`rmw; lrs; [A|Q]`),
-//!   and with the zero register as result the read is `NoRet` (not acquire, not ordered by
-//!   `DMB LD`). The instrumentation keeps none of this but acquire/release (it cannot keep
-//!   atomicity soundly), so it may report reachable where this engine does not. Pick
-//!   dependencies (herd's `iico_ctrl`: a `CAS` compare, the flags of `CSEL`) are kept by
-//!   neither engine: `CSEL`'s result depends on the selected register only, a successful
-//!   `CAS`'s result on nothing.
+//!   and before any read of its own write (`rmw; rfi`, in ghb), and with the zero register as
+//!   result the read is `NoRet` (not acquire, not ordered by `DMB LD`). The instrumentation
+//!   keeps none of this but acquire/release (it cannot keep atomicity soundly), so it may
+//!   report reachable where this engine does not. Pick dependencies (herd's `iico_ctrl`) are
+//!   kept where a write uses them (`[Exp]; pick-dep; [W]`): a `CAS` write comes after what its
+//!   compare value `Xs` depends on, and a successful `CAS`'s result carries a pick dependency
+//!   on its read (none on `Xs`), which orders a write computed from it but not a read
+//!   addressed by it. Not kept (more executions, never fewer): pick dependencies through a
+//!   branch or to a read before an `ISB`, through the value of a read they address, and
+//!   `CSEL`'s on its flags (its result depends on the selected register only). herd forbids
+//!   `MP+rel+CAS-ok-bothRs-addr`, which this engine allows.
 //! * The read of a value is the value of the chosen write (initial write included); a read
 //!   whose address depends on a value is resolved when the thread is executed, so every
 //!   branch and address is concrete in a candidate. Addresses are a location plus an integer
@@ -146,6 +151,10 @@ fn loc_name(x: &str, off: i64) -> String {
 struct RegV {
     v: Val,
     taint: u64,
+    /// Reads the value depends on through a selection only (herd's pick dependencies,
+    /// `iico_ctrl`: the result of a successful `CAS`): they order a write that uses it
+    /// (`[Exp]; pick-dep; [W]`) but not a read addressed by it.
+    pick: u64,
 }
 
 /// One memory event of a thread execution.
@@ -349,7 +358,7 @@ impl<'a> Setup<'a> {
     fn exec(&self, tid: usize, dom: &Domain, choices: &[usize]) -> Result<(Run, Vec<usize>), Error> {
         let code = &self.code[tid];
         let mut st = St {
-            regs: self.regs[tid].iter().map(|(r, v)| (r.clone(), RegV { v: v.clone(), taint: 0 })).collect(),
+            regs: self.regs[tid].iter().map(|(r, v)| (r.clone(), RegV { v: v.clone(), taint: 0, pick: 0 })).collect(),
             flags: None,
             ctrl: 0,
             isync: 0,
@@ -400,15 +409,15 @@ impl<'a> Setup<'a> {
 
     fn get(&self, st: &St, r: &str) -> RegV {
         if r == "ZR" {
-            return RegV { v: Val::Int(0), taint: 0 };
+            return RegV { v: Val::Int(0), taint: 0, pick: 0 };
         }
         if let Some(v) = st.regs.get(r) {
             return v.clone();
         }
         if let Some(v) = self.sym.get(r) {
-            return RegV { v: v.clone(), taint: 0 };
+            return RegV { v: v.clone(), taint: 0, pick: 0 };
         }
-        RegV { v: Val::Int(0), taint: 0 }
+        RegV { v: Val::Int(0), taint: 0, pick: 0 }
     }
 
     fn set(&self, st: &mut St, r: &str, v: RegV, loc: Loc) -> Result<(), Error> {
@@ -424,7 +433,7 @@ impl<'a> Setup<'a> {
         let s = s.trim();
         if s.starts_with('#') || s.starts_with('$') || s.chars().next().is_some_and(|c| c.is_ascii_digit() || c == '-') {
             let v = parse_imm(s).ok_or_else(|| unsupported(loc, format!("immediate `{s}`")))?;
-            return Ok(RegV { v: Val::Int(v), taint: 0 });
+            return Ok(RegV { v: Val::Int(v), taint: 0, pick: 0 });
         }
         let r = self.reg_name(s, loc)?;
         Ok(self.get(st, &r))
@@ -433,7 +442,7 @@ impl<'a> Setup<'a> {
     fn arith(&self, st: &mut St, op: &str, rd: &str, a: &str, b: &str, loc: Loc) -> Result<(), Error> {
         let rd = self.reg_name(rd, loc)?;
         let (x, y) = (self.opnd(st, a, loc)?, self.opnd(st, b, loc)?);
-        let taint = x.taint | y.taint;
+        let (taint, pick) = (x.taint | y.taint, x.pick | y.pick);
         let v = match op {
             "+" => x.v.add(&y.v, loc)?,
             "-" => match (&x.v, &y.v) {
@@ -447,7 +456,7 @@ impl<'a> Setup<'a> {
             "|" => Val::Int(x.v.int(loc)? | y.v.int(loc)?),
             _ => return Err(Error::Internal(format!("axiomatic: unknown operator {op}"))),
         };
-        self.set(st, &rd, RegV { v, taint }, loc)
+        self.set(st, &rd, RegV { v, taint, pick }, loc)
     }
 
     /// A read of `addr` into `rd` (None: discard). Returns the local event index.
@@ -482,7 +491,7 @@ impl<'a> Setup<'a> {
             noret: false,
             acq_rel_amo: false,
         });
-        Ok((idx, RegV { v, taint: 1u64 << idx }))
+        Ok((idx, RegV { v, taint: 1u64 << idx, pick: 0 }))
     }
 
     fn write(&self, st: &mut St, addr: &RegV, val: &RegV, loc: Loc) -> Result<usize, Error> {
@@ -496,7 +505,7 @@ impl<'a> Setup<'a> {
             val: val.v.clone(),
             addr: addr.taint,
             data: val.taint,
-            ctrl: st.ctrl,
+            ctrl: st.ctrl | addr.pick | val.pick,
             ctrl_isync: st.isync,
             rmw_read: None,
             acquire: false,
@@ -569,18 +578,26 @@ impl<'a> Setup<'a> {
             RmwOp::Cas => {
                 let t = self.opnd(st, &ops[1], loc)?;
                 let ok = old.v == rs.v;
-                (ok.then_some(t), if ok { RegV { v: old.v.clone(), taint: 0 } } else { old.clone() })
+                // On success the result is a selection (herd: `iico_ctrl` from the compare):
+                // a pick dependency on the read, none on `Xs` (LB+rel+CAS-ok-MRs-addr is
+                // forbidden, LB+rel+CAS-ok-RsRs-addr allowed); on failure the value read.
+                (ok.then_some(t), if ok { RegV { v: old.v.clone(), taint: 0, pick: old.taint } } else { old.clone() })
             }
-            RmwOp::Swp => (Some(rs), old.clone()),
+            RmwOp::Swp => (Some(rs.clone()), old.clone()),
             RmwOp::Ld(op) => {
                 let v = Val::Int(op.apply(old.v.int(loc)?, rs.v.int(loc)?));
-                (Some(RegV { v, taint: rs.taint | old.taint }), old.clone())
+                (Some(RegV { v, taint: rs.taint | old.taint, pick: rs.pick }), old.clone())
             }
         };
         if let Some(v) = new {
             let wi = self.write(st, &a, &v, loc)?;
             let w = &mut st.run.events[wi];
             w.rmw_read = Some(ri);
+            // The compare decides whether the write happens: what `Xs` depends on is before
+            // it (LB+rel+CAS is forbidden).
+            if r.op == RmwOp::Cas {
+                w.ctrl |= rs.taint | rs.pick;
+            }
             w.release = r.release;
             w.acq_rel_amo = r.acquire && r.release && !noret;
         }
@@ -678,7 +695,7 @@ impl<'a> Setup<'a> {
         if !is_c_ident(inner) {
             return Err(unsupported(loc, format!("memory operand `{s}`")));
         }
-        Ok(RegV { v: Val::Addr(inner.to_string(), 0), taint: 0 })
+        Ok(RegV { v: Val::Addr(inner.to_string(), 0), taint: 0, pick: 0 })
     }
 
     /// A locked read-modify-write: implied full fences around an atomic read and write.
@@ -699,16 +716,16 @@ impl<'a> Setup<'a> {
                     "OR" => x | y,
                     _ => x ^ y,
                 };
-                Some(RegV { v: Val::Int(r), taint: old.taint | v.taint })
+                Some(RegV { v: Val::Int(r), taint: old.taint | v.taint, pick: old.pick | v.pick })
             }
             "INC" | "DEC" => {
                 let x = old.v.int(loc)?;
-                Some(RegV { v: Val::Int(if m == "INC" { x + 1 } else { x - 1 }), taint: old.taint })
+                Some(RegV { v: Val::Int(if m == "INC" { x + 1 } else { x - 1 }), taint: old.taint, pick: old.pick })
             }
             "XADD" => {
                 let r = self.reg_name(arg(1)?, loc)?;
                 let v = self.get(st, &r);
-                let sum = RegV { v: old.v.add(&v.v, loc)?, taint: old.taint | v.taint };
+                let sum = RegV { v: old.v.add(&v.v, loc)?, taint: old.taint | v.taint, pick: old.pick | v.pick };
                 self.set(st, &r, old.clone(), loc)?;
                 Some(sum)
             }
@@ -774,14 +791,14 @@ impl<'a> Setup<'a> {
                         return Err(unsupported(loc, format!("Power instruction `{text}`")));
                     }
                     let (x, y) = (self.opnd(st, &ops[1], loc)?, self.opnd(st, &ops[2], loc)?);
-                    RegV { v: x.v.add(&y.v, loc)?, taint: x.taint | y.taint }
+                    RegV { v: x.v.add(&y.v, loc)?, taint: x.taint | y.taint, pick: x.pick | y.pick }
                 } else {
                     if ops.len() != 2 {
                         return Err(unsupported(loc, format!("Power instruction `{text}`")));
                     }
                     let (d, ra) = dform(&ops[1])?;
                     let x = self.opnd(st, &ra, loc)?;
-                    RegV { v: x.v.add(&Val::Int(d), loc)?, taint: x.taint }
+                    RegV { v: x.v.add(&Val::Int(d), loc)?, taint: x.taint, pick: x.pick }
                 };
                 if ml.starts_with('l') {
                     let rd = self.reg_name(&ops[0], loc)?;
@@ -839,7 +856,7 @@ impl<'a> Setup<'a> {
             if i == 0 {
                 acc = Some(v);
             } else if let Some(ix) = index.take() {
-                let sum = RegV { v: ix.v.add(&v.v, loc)?, taint: ix.taint | v.taint };
+                let sum = RegV { v: ix.v.add(&v.v, loc)?, taint: ix.taint | v.taint, pick: ix.pick | v.pick };
                 index = Some(sum);
             } else {
                 index = Some(v);
@@ -847,7 +864,7 @@ impl<'a> Setup<'a> {
         }
         let mut a = acc.ok_or_else(|| unsupported(loc, format!("address operand `{s}`")))?;
         if let Some(ix) = index {
-            a = RegV { v: a.v.add(&ix.v, loc)?, taint: a.taint | ix.taint };
+            a = RegV { v: a.v.add(&ix.v, loc)?, taint: a.taint | ix.taint, pick: a.pick | ix.pick };
         }
         Ok(a)
     }
@@ -857,7 +874,7 @@ impl<'a> Setup<'a> {
         let k = parse_imm(imm).ok_or_else(|| unsupported(loc, format!("post-index `{imm}`")))?;
         let inner = mem.trim().strip_prefix('[').and_then(|x| x.strip_suffix(']')).map(str::trim).unwrap_or_default();
         let r = self.reg_name(inner, loc).map_err(|_| unsupported(loc, format!("post-indexing with address operand `{mem}`")))?;
-        let v = RegV { v: a.v.add(&Val::Int(k), loc)?, taint: a.taint };
+        let v = RegV { v: a.v.add(&Val::Int(k), loc)?, taint: a.taint, pick: a.pick };
         self.set(st, &r, v, loc)
     }
 
@@ -1329,9 +1346,16 @@ fn valid(
     // program-order pairs kept from that read, what depends on it comes after them as well
     // (`DataRW` with a branch on the value).
     let mut dd_rfi = vec![];
+    // Likewise a read of a read-modify-write's own write comes after the read-modify-write's
+    // read (aarch64.cat's `aob`: `rmw; rfi`; LB+CAS-rfi-ctrl+DMBSY and R+CAS-rfi-ctrl+DMBST
+    // are forbidden, MP+CAS-rfi-ctrl+acq allowed). In ghb only, not in the thin-air check.
+    let mut aob_rfi = vec![];
     for &(w, r) in &rf {
         let (Some(k), true) = (ev[w].thread, ev[w].thread == ev[r].thread) else { continue };
         let we = &chosen[k].events[ev[w].local];
+        if let Some(ri) = we.rmw_read {
+            aob_rfi.push((base[k] + ri, r));
+        }
         let mut deps = we.addr | we.data;
         while deps != 0 {
             let m = deps.trailing_zeros() as usize;
@@ -1365,6 +1389,7 @@ fn valid(
     g.extend_from_slice(&fr);
     g.extend_from_slice(ppo);
     g.extend_from_slice(&dd_rfi);
+    g.extend_from_slice(&aob_rfi);
     for &(w, r) in &rf {
         let external = ev[w].thread != ev[r].thread;
         let safe = if external { arch.rfe_safe() } else { arch.rfi_safe() };

@@ -447,11 +447,18 @@ fn instrument_one(
         *map = a.map.clone();
         let bo = BmcOptions { unwind: opts.unwind, timeout: Some(opts.timeout), ..Default::default() };
         let o = bmc::verify(&ins.rewritten.program, &bo)?;
-        Ok(match o.verdict {
-            Verdict::Unsafe => (Some(true), false),
-            Verdict::Safe { complete: true } => (Some(false), false),
-            Verdict::Safe { complete: false } => (None, false),
-            Verdict::Unknown(_) => (None, true),
+        // As `verify` says: an instrumented program that may lack behaviours of the
+        // architecture proves nothing by its safety.
+        Ok(match (o.verdict, ins.rewritten.summary.approximations.first()) {
+            (Verdict::Unsafe, _) => (Some(true), false),
+            (Verdict::Safe { complete: true }, Some((loc, why))) => {
+                let note = format!("instrumentation may lack behaviours of the architecture: line {}: {why}", loc.line);
+                res.note = Some(res.note.take().map_or(note.clone(), |n| format!("{n}; {note}")));
+                (None, false)
+            }
+            (Verdict::Safe { complete: true }, None) => (Some(false), false),
+            (Verdict::Safe { complete: false }, _) => (None, false),
+            (Verdict::Unknown(_), _) => (None, true),
         })
     })()
 }

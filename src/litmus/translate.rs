@@ -69,12 +69,11 @@
 //!
 //! Registers are versioned: a register's first definition in a thread writes its C variable,
 //! later ones a fresh `__unbuffered_pT_R_vN` (where paths naming different versions meet, a
-//! join version is assigned on each edge; everything is copied back at the end of the
-//! thread), so the value of a read the rewriter delays is never overwritten, which would make
-//! it complete the read there. Threads with a backward branch keep one variable per register.
-//! `LDR`/`STR`
-//! with post-indexing (`STR W0,[X1],#4`) access `[X1]`; the register then points past the
-//! location and using it again is unsupported.
+//! join version is assigned on each edge; the final condition reads the last version), so
+//! the value of a read the rewriter delays is never overwritten, which would make it
+//! complete the read there. Threads with a backward branch
+//! keep one variable per register. `LDR`/`STR` with post-indexing (`STR W0,[X1],#4`) access
+//! `[X1]`; the register then points past the location and using it again is unsupported.
 //!
 //! Unsupported instructions (byte/halfword atomics, `CASP`, conditional execution, non-zero
 //! displacements, …) are [`Error::Unsupported`] at their cell in the litmus file.
@@ -327,6 +326,7 @@ pub fn translate(t: &Litmus) -> Result<CTest, Error> {
     }
     let mut bodies = vec![];
     let mut final_regs = vec![];
+    let mut finals = BTreeMap::new();
     for (tid, thread) in t.threads.iter().enumerate() {
         let mut th = Th {
             tid,
@@ -387,8 +387,11 @@ pub fn translate(t: &Litmus) -> Result<CTest, Error> {
                 return Err(Error::syntax(*loc, format!("branch to `{l}`, a label thread P{tid} does not define")));
             }
         }
+        // The final condition names each register's last version: no copy back to the
+        // register's variable, which would redefine what a pending read writes and make the
+        // rewriter complete it early.
         for (r, v) in std::mem::take(&mut th.ver) {
-            th.body.push(format!("{} = {v};", cvar(th.tid, &r)));
+            finals.insert((th.tid, r), v);
         }
         final_regs.push(th.regs.clone());
         bodies.push((th.body, th.checks));
@@ -417,7 +420,7 @@ pub fn translate(t: &Litmus) -> Result<CTest, Error> {
             return Err(unsupported(a.loc, format!("a condition comparing with an address (`{s}`)")));
         }
     }
-    let prop = c_prop(t, &t.cond.prop);
+    let prop = c_prop(t, &t.cond.prop, &finals);
     let fence = full_fence(t.arch);
     // Emit.
     let mut c = String::new();
@@ -471,7 +474,9 @@ fn full_fence(a: LitArch) -> &'static str {
     }
 }
 
-fn c_prop(t: &Litmus, p: &Prop) -> String {
+/// `finals`: the variable holding a register's last version, where it is not the register's
+/// own.
+fn c_prop(t: &Litmus, p: &Prop, finals: &BTreeMap<(usize, String), String>) -> String {
     match p {
         Prop::True => "1".into(),
         Prop::False => "0".into(),
@@ -484,13 +489,14 @@ fn c_prop(t: &Litmus, p: &Prop) -> String {
                 Place::Mem(x) => format!("{x} == {v}"),
                 Place::Reg { thread, reg } => {
                     let r = canon_reg(t.arch, reg).unwrap_or_else(|| reg.clone());
-                    format!("{} == {v}", cvar(thread.unwrap_or(0) as usize, &r))
+                    let tid = thread.unwrap_or(0) as usize;
+                    format!("{} == {v}", finals.get(&(tid, r.clone())).cloned().unwrap_or_else(|| cvar(tid, &r)))
                 }
             }
         }
-        Prop::Not(a) => format!("!({})", c_prop(t, a)),
-        Prop::And(a, b) => format!("({} && {})", c_prop(t, a), c_prop(t, b)),
-        Prop::Or(a, b) => format!("({} || {})", c_prop(t, a), c_prop(t, b)),
+        Prop::Not(a) => format!("!({})", c_prop(t, a, finals)),
+        Prop::And(a, b) => format!("({} && {})", c_prop(t, a, finals), c_prop(t, b, finals)),
+        Prop::Or(a, b) => format!("({} || {})", c_prop(t, a, finals), c_prop(t, b, finals)),
     }
 }
 

@@ -182,7 +182,8 @@ impl Rewriter<'_> {
     /// `pass`: the entries the write need not wait for at all ([`Plan::lw_pass`], by tag).
     /// `spare`: pending reads the caller completes or not itself: one the write may hold (see
     /// [`Hold`]), or one whose deferred store it may supersede (see `make_supersedes`).
-    fn pre_write(&self, ctx: &Ctx, objs: &BTreeSet<ObjId>, skip: Option<usize>, spare: &[usize], buffered: bool, pass: u32, loc: Loc) -> Block {
+    fn pre_write(&self, ctx: &Ctx, at: &Stmt, objs: &BTreeSet<ObjId>, skip: Option<usize>, spare: &[usize], buffered: bool, pass: u32) -> Block {
+        let loc = at.loc;
         let mut b = vec![];
         if self.tso_fifo {
             // Writes queue in the FIFO buffer (`*_write`): nothing to flush here.
@@ -195,8 +196,18 @@ impl Rewriter<'_> {
             b.extend(self.complete_speculated(ctx, loc, false));
         }
         // A read delayed past a later write to the same location would break coherence.
+        // Coherence only asks the read to take a value coherence-before the write; where it
+        // is not held past the write (see `Hold`), completing it here keeps the accesses it
+        // is delayed past behind the write: said when one may follow.
         let spared: Vec<VarId> = skip.iter().chain(spare).map(|&i| self.pending[&ctx.func][i].ptr).collect();
-        b.extend(self.complete_reads(ctx, |p| !spared.contains(&p.ptr) && !p.objects.is_disjoint(objs), loc));
+        let completes = |p: &PendingRead| !spared.contains(&p.ptr) && !p.objects.is_disjoint(objs);
+        if skip.is_none() {
+            let pending: &[PendingRead] = self.pending.get(&ctx.func).map_or(&[], Vec::as_slice);
+            for i in (0..pending.len()).filter(|&i| completes(&pending[i])) {
+                self.note_too_early(ctx, i, at, "where its location is written");
+            }
+        }
+        b.extend(self.complete_reads(ctx, completes, loc));
         b
     }
 
@@ -372,18 +383,23 @@ impl Rewriter<'_> {
             }
             // When the read must complete: always, or under one of these conditions.
             let mut when = cond_flags;
-            let mut always = uses_value || overwrites;
+            let always = uses_value || overwrites;
             // (Inside a deferred statement, the completion happens when that statement's read
             // completes: not here.)
             if (always || !when.is_empty()) && deferring.is_none() {
-                self.note_too_early(ctx, i, s);
+                self.note_too_early(ctx, i, s, "where its value is used or redefined");
             }
             if waits_for_store {
+                // Only while one of those stores is deferred: a store later in program order
+                // (`r = x; t = z; z = r; y = 1` — the read of `z` comes first) is not yet,
+                // and completing the read there would order it before `y` (a missed LB).
+                let stores = p.deferred.iter().filter(|d| !self.stmt_objects(d.stmt.id, Some(Dir::W)).is_disjoint(&read_objs));
+                let waiting = stores.map(|d| var(d.flag, &Type::Bool)).reduce(or).expect("a deferred store writes a read object");
                 // Not for stores a later write went ahead of: the read sees that write.
-                match self.superseded(p, &read_objs) {
-                    Some(all) => when.push(not(all)),
-                    None => always = true,
-                }
+                when.push(match self.superseded(p, &read_objs) {
+                    Some(all) => and(waiting, not(all)),
+                    None => waiting,
+                });
             }
             if always {
                 triggers.push((i, None));
@@ -580,13 +596,14 @@ impl Rewriter<'_> {
         ok.then_some(out)
     }
 
-    /// Records an approximation where statement `s` completes pending read `i` (it uses or
-    /// redefines the read's value, outside the statements that wait with the read) while an
+    /// Records an approximation where statement `s` completes pending read `i` (`cause`: it
+    /// uses or redefines the read's value, outside the statements that wait with the read, or
+    /// writes its location without holding it) while an
     /// event the read is delayed past may still follow `s`: that event can then no longer go
     /// before the read (`r = y; if (q) { z = r; } x = 1;` on LB), so a verdict of safety
     /// would be no proof. Within one pass through a loop body: a read pending from an earlier
     /// iteration, completed when the next one reads again, is the bound the README states.
-    fn note_too_early(&self, ctx: &Ctx, i: usize, s: &Stmt) {
+    fn note_too_early(&self, ctx: &Ctx, i: usize, s: &Stmt, cause: &str) {
         // A branch on the value orders the writes after it where control dependencies do:
         // completing the read there takes nothing from them (the event graph may have missed
         // the dependency, through a join say).
@@ -608,7 +625,7 @@ impl Rewriter<'_> {
             });
             if let Some(a) = later {
                 let why = format!(
-                    "the delayed read at line {} completes here, where its value is used or redefined, before the access at line {} it is delayed past: the instrumented program cannot let that access go first",
+                    "the delayed read at line {} completes here, {cause}, before the access at line {} it is delayed past: the instrumented program cannot let that access go first",
                     self.aeg.site(r).loc.line,
                     a.loc.line
                 );
@@ -660,7 +677,7 @@ impl Rewriter<'_> {
                 let spare: Vec<usize> = hold.into_iter().chain(sup).collect();
                 // A release write (`STLR`): everything earlier of the thread completes first.
                 let mut b = if s.hw.release && deferring.is_none() { self.fence_stmts(ctx, self.full(), loc) } else { vec![] };
-                b.extend(self.pre_write(ctx, &objs, deferring, &spare, delayed, pass, loc));
+                b.extend(self.pre_write(ctx, s, &objs, deferring, &spare, delayed, pass));
                 if let Some(si) = sup {
                     // Either the read completes first, or this write goes ahead of its
                     // deferred stores to the variable (see `make_supersedes`).
@@ -762,7 +779,7 @@ impl Rewriter<'_> {
             StmtKind::Rmw(r) => {
                 let objs = self.stmt_objects(s.id, None);
                 let mut b = if s.hw.release { self.fence_stmts(ctx, self.full(), loc) } else { vec![] };
-                b.extend(self.pre_write(ctx, &objs, None, &[], false, 0, loc));
+                b.extend(self.pre_write(ctx, s, &objs, None, &[], false, 0));
                 if let Some(g) = self.group_of_stmt(s.id, Dir::W).or_else(|| self.group_of_stmt(s.id, Dir::R)) {
                     let fns = self.groups[g].fns;
                     // Another thread's buffered write may be what the read takes: it may
@@ -783,7 +800,7 @@ impl Rewriter<'_> {
             StmtKind::Unlock(_) => {
                 // The unlock's store is ordered after the writes its barrier orders.
                 let mut b = if s.hw.release { self.fence_stmts(ctx, self.full(), loc) } else { vec![] };
-                b.extend(self.pre_write(ctx, &BTreeSet::new(), None, &[], false, 0, loc));
+                b.extend(self.pre_write(ctx, s, &BTreeSet::new(), None, &[], false, 0));
                 out.extend(self.wrap(ctx, b, loc));
                 out.push(s.clone());
             }

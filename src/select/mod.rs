@@ -13,9 +13,10 @@
 //!   [`Selection::note`] says why.
 //! * [`Strategy::OnePerCycle`]: the first unsafe relation of every cycle (canonical order).
 //! * [`Strategy::AllCycles`]: every unsafe relation of every cycle.
-//! * [`Strategy::All`]: the naive baseline, independent of the cycles: every program-order
-//!   pair of [`Aeg::pairs`] the architecture does not preserve (pairs on one exact object
-//!   excluded: uniproc), and every com write→read pair when rfe is relaxed.
+//! * [`Strategy::All`]: the naive baseline: every program-order pair of [`Aeg::pairs`] the
+//!   architecture does not preserve (pairs on one exact object excluded: uniproc), and every
+//!   com write→read pair when rfe is relaxed; plus the pairs only a lightweight fence orders
+//!   where a cycle relaxes them (herd's Power, see `cycles::herd`).
 
 mod ilp;
 pub mod lazy;
@@ -220,7 +221,16 @@ pub(crate) fn select_cycles(aeg: &Aeg, cycles: &[Cycle], arch: &Arch, strategy: 
             Selection::from_pairs(cands.iter().filter_map(|c| c.first().copied()).collect(), false, note)
         }
         Strategy::AllCycles => Selection::from_pairs(cands.into_iter().flatten().collect(), false, note),
-        Strategy::All => Selection::from_pairs(all_pairs(aeg, arch), false, note),
+        // A pair only a lightweight fence orders is relaxed where a cycle relaxes the fence
+        // (herd's Power, see `cycles::herd`), not by the table: the cycles' pairs join the
+        // baseline, or `all` would miss R+lwsync+sync, which every cycle-based strategy finds.
+        Strategy::All => {
+            let mut pairs = all_pairs(aeg, arch);
+            let mut seen: std::collections::HashSet<DelayPair> = pairs.iter().copied().collect();
+            let light = |p: &DelayPair| aeg.pairs.get(&(p.from, p.to)).is_some_and(|i| arch.light_ordered(aeg.event(p.from).dir, aeg.event(p.to).dir, i));
+            pairs.extend(cands.into_iter().flatten().filter(|p| light(p) && seen.insert(*p)));
+            Selection::from_pairs(pairs, false, note)
+        }
         Strategy::Ilp => {
             let cands: Vec<Vec<DelayPair>> = cands.into_iter().filter(|c| !c.is_empty()).collect();
             let (pairs, optimal, why) = ilp::solve(&cands, opts.ilp_time_limit);

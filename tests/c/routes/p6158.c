@@ -1,0 +1,34 @@
+#include <pthread.h>
+#include <assert.h>
+int __VERIFIER_nondet_int(void);
+int x, y, z, w;
+int a0, a1, b0, b1;
+static int ld(int *p) { return *p; }
+static void st(int *p, int v) { *p = v; }
+int arr[2];
+void *t0(void *arg) {
+  int r = 0, q = 0;
+  r = ld(&x);
+  if (r) { q = ld(&w); }
+  y = 1;
+  a0 = r;
+  return 0;
+}
+void *t1(void *arg) {
+  int r = 0, q = 0;
+  r = y;
+  if (q == 0) { z = r; }
+  __atomic_fetch_add(&z, 1, __ATOMIC_RELAXED);
+  st(&x, q - q + 1);
+  a1 = r;
+  return 0;
+}
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, t0, 0);
+  pthread_create(&b, 0, t1, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  assert(!(a0 == 1 && a1 == 1));
+  return 0;
+}
