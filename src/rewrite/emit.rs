@@ -598,11 +598,11 @@ impl Rewriter<'_> {
 
     /// Records an approximation where statement `s` completes pending read `i` (`cause`: it
     /// uses or redefines the read's value, outside the statements that wait with the read, or
-    /// writes its location without holding it) while an
-    /// event the read is delayed past may still follow `s`: that event can then no longer go
-    /// before the read (`r = y; if (q) { z = r; } x = 1;` on LB), so a verdict of safety
-    /// would be no proof. Within one pass through a loop body: a read pending from an earlier
-    /// iteration, completed when the next one reads again, is the bound the README states.
+    /// writes its location without holding it) while an event the read is delayed past may
+    /// still follow `s`: that event can then no longer go before the read (`r = y; if (q) {
+    /// z = r; } x = 1;` on LB), so a verdict of safety would be no proof. Within one pass
+    /// through a loop body: a read pending from an earlier iteration, completed when the next
+    /// one reads again, is the bound the README states.
     fn note_too_early(&self, ctx: &Ctx, i: usize, s: &Stmt, cause: &str) {
         // A branch on the value orders the writes after it where control dependencies do:
         // completing the read there takes nothing from them (the event graph may have missed
