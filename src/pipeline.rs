@@ -454,7 +454,7 @@ pub fn choose(a: &mut Analysis, arch: &Arch, strategy: Strategy) -> Chosen {
             }
             Err(why) => {
                 chosen.fallback = true;
-                chosen.selection = select::Selection::from_all(select::on_some_cycle(&a.aeg, arch));
+                chosen.selection = select::fallback(&a.aeg, arch);
                 chosen.selection.note = Some(format!(
                     "the cycle search was incomplete ({first}) and so was the lazy selection ({why}); every relaxable pair on a cycle of the event graph was delayed instead of strategy `{}` (sound, but the program is larger and slower to verify; --selection-timeout gives the lazy selection more time)",
                     strategy.name()
@@ -475,7 +475,9 @@ pub fn rewrite_at(a: &mut Analysis, arch: &Arch, selection: &Selection, ropts: &
     let rewritten = if arch.relaxes_nothing() {
         Rewritten { program: a.program.clone(), summary: Default::default() }
     } else {
-        rewrite::rewrite(&a.program, &a.aeg, &plan, &model_of(arch), ropts)
+        let mut r = rewrite::rewrite(&a.program, &a.aeg, &plan, &model_of(arch), ropts);
+        r.summary.approximations.extend(selection.lacks.clone());
+        r
     };
     a.timings.emit = t.elapsed();
     rewritten

@@ -98,3 +98,22 @@ fn a_lazy_selection_out_of_time_falls_back_to_every_pair_on_a_cycle() {
         assert_eq!(code, if weak { 10 } else { 0 }, "{stdout}\n{src}");
     }
 }
+
+/// The fallback keeps what a lightweight fence orders: it cannot tell in which cycles herd's
+/// Power relaxes lwsync (R+lwsync+sync), so where such a pair lies on a cycle the
+/// instrumentation may lack behaviours, and assertions that hold prove nothing: UNKNOWN
+/// with the reason, never SUCCESSFUL. (The program is MP+lwsync+sync, forbidden, with a
+/// third thread: a violation would be spurious.)
+#[test]
+fn the_fallback_says_it_keeps_lightweight_fences() {
+    let f = "tests/c/fallback_lwsync.c";
+    let fallback = ["--max-cycles", "1", "--selection-timeout", "0"];
+    let (code, stdout, err) = weakc(&[&["verify", "--engine", "instrument", "--mm", "power"][..], &fallback[..], &[f][..]].concat());
+    assert_eq!(code, 5, "{stdout}{err}");
+    assert!(stdout.contains("the fallback selection keeps every lightweight fence ordering"), "{stdout}");
+    // with the cycles, or on an architecture without lightweight fences, it is decided
+    let (code, stdout, err) = weakc(&["verify", "--engine", "instrument", "--mm", "power", f]);
+    assert_eq!(code, 0, "{stdout}{err}");
+    let (code, stdout, err) = weakc(&[&["verify", "--engine", "instrument", "--mm", "rmo"][..], &fallback[..], &[f][..]].concat());
+    assert_eq!(code, 0, "{stdout}{err}");
+}

@@ -95,3 +95,18 @@ fn every_pair_includes_what_a_cycle_relaxes_past_a_lightweight_fence() {
         assert_eq!(code, 10, "{strategy}: {out}");
     }
 }
+
+/// S on Power with the first write unfenced (`scripts/fuzz-routes --rich`, seed 6913):
+/// `x = 2; acquire load; y = 1` against `r = y; …; x = 1`. The ILP covered the cycle with
+/// the rfe of `y` alone, which makes `y` visible early but leaves `x = 2` in memory before
+/// the reader goes on: SUCCESSFUL, a missed bug. Such an rfe is no candidate now; the write
+/// pair is.
+#[test]
+fn an_rfe_after_an_unfenced_write_pair_does_not_cover_the_cycle() {
+    let f = "tests/c/routes/p6913.c";
+    assert_eq!(verify_on("power", f, &["--engine", "axiomatic"]).0, 10);
+    for strategy in ["ilp", "all"] {
+        let (code, out) = verify_on("power", f, &["--engine", "instrument", "--strategy", strategy]);
+        assert_eq!(code, 10, "{strategy}: {out}");
+    }
+}

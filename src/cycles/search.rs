@@ -24,8 +24,8 @@ enum Label<'a> {
 /// `events[i]` comes in three copies, by the segment that ends there, so that constraints of
 /// a com edge on the segment before it are edges left out rather than checks on the path
 /// (which would keep Johnson's algorithm from blocking): node `n + i` after the one-event
-/// segment ([`OUT_LONE`]), `2n + i` after a pair from a write that no fence makes an rfe
-/// out of `events[i]` safe after ([`OUT_FROM_W`]), `3n + i` after any other pair
+/// segment ([`OUT_LONE`]), `2n + i` after a pair from a write across fences none of which
+/// makes an rfe out of `events[i]` safe ([`OUT_FROM_W`]), `3n + i` after any other pair
 /// ([`OUT_OTHER`]). All `In` ports precede all `Out` ports, so every circuit's smallest
 /// node is an `In` port: only those are used as start nodes.
 struct PortGraph<'a> {
@@ -378,7 +378,9 @@ fn port_graph<'a>(aeg: &Aeg, arch: &Arch, scc: &[EventId], ctx: &Context<'_, 'a>
             if oa == ob && aeg.object(oa).exact {
                 continue;
             }
-            let copy = if dir(e) == Dir::W && !arch.pair_then_rfe_safe(Dir::W, info, false) { OUT_FROM_W } else { OUT_OTHER };
+            // an rfe after a pair from a write is a candidate only across a fence (see
+            // `select::cycle_candidates`)
+            let copy = if dir(e) == Dir::W && !info.fences.is_empty() && !arch.pair_then_rfe_safe(Dir::W, info, false) { OUT_FROM_W } else { OUT_OTHER };
             adj[i].push((node(copy, j as usize), Label::Seg(Some(info))));
         }
         for &c in &ctx.com_of[e.0 as usize] {
@@ -388,7 +390,8 @@ fn port_graph<'a>(aeg: &Aeg, arch: &Arch, scc: &[EventId], ctx: &Context<'_, 'a>
             }
             // A chosen rfe breaks every cycle in which it is a candidate: unsafe (no
             // cumulative fence before its write or after its read) and realisable (not
-            // entered by a pair from a read), as `cycles::judge` and `cycle_candidates` say.
+            // entered by a pair from a read or an unfenced one from a write), as
+            // `cycles::judge` and `cycle_candidates` say.
             let broken = !arch.rfe_safe()
                 && dir(e) == Dir::W
                 && dir(c) == Dir::R

@@ -121,6 +121,10 @@ pub struct Selection {
     /// What went wrong or was approximated (solver fallback, time limit, cycles without
     /// unsafe relation); for the user.
     pub note: Option<String>,
+    /// Behaviours of the architecture the instrumentation with these pairs may lack, with
+    /// the place and why (the fallback's lightweight fences, see [`fallback`]).
+    #[serde(skip)]
+    pub lacks: Option<(crate::source::Loc, String)>,
 }
 
 impl Selection {
@@ -133,7 +137,7 @@ impl Selection {
         pairs.sort();
         pairs.dedup();
         let total_cost = pairs.iter().map(|p| p.cost).sum();
-        Selection { pairs, total_cost, optimal, note }
+        Selection { pairs, total_cost, optimal, note, lacks: None }
     }
 }
 
@@ -160,12 +164,14 @@ pub fn select(aeg: &Aeg, cycles: &CycleSet, arch: &Arch, strategy: Strategy) -> 
 ///
 /// An `rfe` is instrumented by buffering its write so that the reader may see it before the
 /// others do. That realises the cycle when the write is the writer thread's only event in
-/// the cycle (iriw, wrc), or when its program-order predecessor in the cycle is a write,
-/// which then waits in the buffer as well (S+lwsync+addr). With a read predecessor (lb:
-/// `R y; W x` then `rfe`) the read would have to complete after the read that sees the
-/// buffered write, which a buffered write cannot simulate. Such rfes are not candidates; the cycle's other unsafe
-/// relations are (when a cycle keeps none, all its unsafe relations are used and a note says
-/// so).
+/// the cycle (iriw, wrc), or when its program-order predecessor in the cycle is a write
+/// across a fence, which then waits in the buffer as well (S+lwsync+addr). With a read
+/// predecessor (lb: `R y; W x` then `rfe`) the read would have to complete after the read
+/// that sees the buffered write, which a buffered write cannot simulate; with a write
+/// predecessor and no fence (`W x; W y` then `rfe`: seed 6913) the first write is not
+/// buffered, so it stays visible before the reader's thread goes on. Such rfes are not
+/// candidates; the cycle's other unsafe relations are (when a cycle keeps none, all its
+/// unsafe relations are used and a note says so).
 fn candidates(aeg: &Aeg, cycles: &[Cycle]) -> Vec<Vec<DelayPair>> {
     cycles.iter().map(|c| cycle_candidates(aeg, c)).collect()
 }
@@ -173,12 +179,17 @@ fn candidates(aeg: &Aeg, cycles: &[Cycle]) -> Vec<Vec<DelayPair>> {
 /// [`candidates`] of one cycle.
 pub(crate) fn cycle_candidates(aeg: &Aeg, c: &Cycle) -> Vec<DelayPair> {
     let n = c.edges.len();
-    // A write predecessor can wait in the buffer too (`plan_of` delays it with the
-    // rfe's write): `W lwsync W rfe R` is realisable, `R; W rfe` is not.
+    // A write predecessor across a fence waits in the buffer too (`plan_of` delays it with
+    // the rfe's write): `W lwsync W rfe R` is realisable. `R; W rfe` is not, nor is a plain
+    // `W; W rfe`: the first write is not delayed with the rfe (its pair is the cycle's
+    // candidate instead), and an early-visible second write alone does not reorder it.
     let realisable = |i: usize| match &c.edges[i].kind {
         EdgeKind::Rfe => {
             let prev = &c.edges[(i + n - 1) % n];
-            !matches!(prev.kind, EdgeKind::Po { .. }) || aeg.event(prev.from).dir == Dir::W
+            match &prev.kind {
+                EdgeKind::Po { info } => aeg.event(prev.from).dir == Dir::W && !info.fences.is_empty(),
+                _ => true,
+            }
         }
         _ => true,
     };
@@ -245,18 +256,62 @@ pub(crate) fn select_cycles(aeg: &Aeg, cycles: &[Cycle], arch: &Arch, strategy: 
     }
 }
 
-/// The sound over-approximation when not even the lazy selection finishes: every relation
-/// the architecture may relax whose two events lie on a common cycle of the event graph
-/// (one strongly connected component), the only places a critical cycle can go through.
-pub fn on_some_cycle(aeg: &Aeg, arch: &Arch) -> Vec<DelayPair> {
+/// [`on_some_cycle`] as a selection. A pair that only a lightweight fence orders (lwsync,
+/// `dmb` on ARMv7 as herd's Power and ARM relax it) is not among its pairs: the cycles herd
+/// relaxes such a fence in are not known without the cycles, and delaying it everywhere
+/// would add behaviours the architecture does not have. The instrumentation may then lack
+/// some (R+lwsync+sync), which `lacks` says, at the first such pair: a violation found is
+/// real, its absence proves nothing.
+pub fn fallback(aeg: &Aeg, arch: &Arch) -> Selection {
+    let scc = scc_of(aeg);
+    let mut light: Vec<(EventId, EventId)> = aeg
+        .pairs
+        .iter()
+        .filter(|(&(a, b), info)| scc.same(a, b) && arch.light_ordered(aeg.event(a).dir, aeg.event(b).dir, info))
+        .map(|(&k, _)| k)
+        .collect();
+    light.sort();
+    let mut s = Selection::from_all(on_some_cycle(aeg, arch));
+    s.lacks = light.first().map(|&(a, b)| {
+        (
+            aeg.event(a).loc,
+            format!(
+                "the fallback selection keeps every lightweight fence ordering ({} pair(s) on cycles of the event graph, the first from here to line {}), which {} relaxes in some cycles",
+                light.len(),
+                aeg.event(b).loc.line,
+                arch.name
+            ),
+        )
+    });
+    s
+}
+
+/// Per event, its strongly connected component of the event graph.
+struct SccOf(Vec<usize>);
+
+impl SccOf {
+    fn same(&self, a: EventId, b: EventId) -> bool {
+        let (x, y) = (self.0[a.0 as usize], self.0[b.0 as usize]);
+        x != usize::MAX && x == y
+    }
+}
+
+fn scc_of(aeg: &Aeg) -> SccOf {
     let mut scc_of = vec![usize::MAX; aeg.events.len()];
     for (i, c) in crate::cycles::sccs(aeg).iter().enumerate() {
         for e in c {
             scc_of[e.0 as usize] = i;
         }
     }
-    let same = |a: EventId, b: EventId| scc_of[a.0 as usize] != usize::MAX && scc_of[a.0 as usize] == scc_of[b.0 as usize];
-    all_pairs(aeg, arch).into_iter().filter(|p| same(p.from, p.to)).collect()
+    SccOf(scc_of)
+}
+
+/// The sound over-approximation when not even the lazy selection finishes: every relation
+/// the architecture may relax whose two events lie on a common cycle of the event graph
+/// (one strongly connected component), the only places a critical cycle can go through.
+pub fn on_some_cycle(aeg: &Aeg, arch: &Arch) -> Vec<DelayPair> {
+    let scc = scc_of(aeg);
+    all_pairs(aeg, arch).into_iter().filter(|p| scc.same(p.from, p.to)).collect()
 }
 
 /// The naive baseline: every relation the architecture may relax.
