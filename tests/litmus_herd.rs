@@ -77,7 +77,10 @@ fn check(results: &[TestResult], allowed_unsound: &[&str], spurious_allowed: boo
     print!("{}", runner::report(results));
     let errors: Vec<_> = results.iter().filter(|r| r.outcome == Outcome::Error).map(|r| r.error.clone().unwrap_or_default()).collect();
     assert!(errors.is_empty(), "{}", errors.join("\n"));
-    let unknown: Vec<_> = results.iter().filter(|r| r.reachable.is_none()).map(|r| &r.test).collect();
+    // (no verdict where the axiomatic engine does not confirm what the translation of an
+    // AArch64 atomic reaches: said in the note)
+    let confirmed = |r: &TestResult| r.note.as_deref().is_some_and(|n| n.contains("the axiomatic engine, which keeps it"));
+    let unknown: Vec<_> = results.iter().filter(|r| r.reachable.is_none() && !confirmed(r)).map(|r| &r.test).collect();
     assert!(unknown.is_empty(), "no verdict: {unknown:?}");
     let missing: Vec<_> = results.iter().filter(|r| r.expected.is_none()).map(|r| &r.test).collect();
     assert!(missing.is_empty(), "no expectation found: {missing:?}");
@@ -152,6 +155,12 @@ fn aarch64_tests_have_no_unsound_verdict() {
     for t in ["LB+rel+BEQ", "MP+rel+ctrl-lrs-acq", "LB+rel+CSEL", "MP+rel+CSEL", "MP+rel+CAS-ok-MRs-addr", "MP+rel+CAS-ok-RsRs-addr", "MP+rel+CASnoret-ok-dmb.ld", "MP+rel+LDADDnoret-dmb.ld"] {
         let r = rs.iter().find(|r| r.test == t).unwrap_or_else(|| panic!("{t} not run"));
         assert_eq!(r.outcome, Outcome::Agree, "{t}");
+    }
+    // Forbidden by herd, reached by the translation that splits the atomic: the axiomatic
+    // engine does not confirm it, so no verdict (they were spurious "reachable").
+    for t in ["MP+rel+SWP-dmb.ld", "LB+CAS-rfi-ctrl+DMBSY"] {
+        let r = rs.iter().find(|r| r.test == t).unwrap_or_else(|| panic!("{t} not run"));
+        assert_eq!(r.reachable, None, "{t}: {:?}", r.note);
     }
 }
 

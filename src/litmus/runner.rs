@@ -414,6 +414,9 @@ fn instrument_one(
     t0: Instant,
 ) -> Result<(Option<bool>, bool), Error> {
     (|| -> Result<(Option<bool>, bool), Error> {
+        // A test whose atomics the translation splits, for the axiomatic engine to confirm
+        // a reachable outcome on.
+        let mut split = None;
         let (program, arch): (crate::ir::Program, &Arch) = if let Some(lit) = lit {
             let lit = lit?;
             res.test = lit.name.clone();
@@ -427,7 +430,11 @@ fn instrument_one(
                 write_atomically(&dir.join(format!("{safe}.c")), &c.c)?;
             }
             let fopts = crate::frontend::Options { preprocess: crate::frontend::Preprocess::Never, ..Default::default() };
-            (crate::frontend::load_str(&format!("{file} (as C)"), &c.c, &fopts, map)?, arch)
+            let program = crate::frontend::load_str(&format!("{file} (as C)"), &c.c, &fopts, map)?;
+            if !c.non_atomic.is_empty() {
+                split = Some((lit, c.non_atomic));
+            }
+            (program, arch)
         } else {
             let (a, default_mm) = c_dir_arch(path).map_or(("C", None), |(a, m)| (a, Some(m)));
             res.arch = a.to_string();
@@ -450,6 +457,28 @@ fn instrument_one(
         // As `verify` says: an instrumented program that may lack behaviours of the
         // architecture proves nothing by its safety.
         Ok(match (o.verdict, ins.rewritten.summary.approximations.first()) {
+            // The translation's split atomics over-approximate: a write of another thread
+            // may come between their read and write. The axiomatic engine keeps atomicity:
+            // the outcome is reachable if it says so too, and otherwise no verdict.
+            (Verdict::Unsafe, _) if split.is_some() => {
+                let (lit, atomics) = split.take().expect("checked");
+                let limits = super::axiomatic::Limits { timeout: opts.timeout.saturating_sub(t0.elapsed()), ..Default::default() };
+                let ax = super::axiomatic::check(&lit, arch, &limits)?;
+                if ax.reachable == Some(true) {
+                    (Some(true), false)
+                } else {
+                    let why = match ax.reachable {
+                        Some(_) => "the axiomatic engine, which keeps it, finds the outcome unreachable".to_string(),
+                        None => format!("the axiomatic engine, which keeps it, gave no verdict ({})", ax.reason.as_deref().unwrap_or("no reason given")),
+                    };
+                    let note = format!(
+                        "the instrumentation reaches the outcome in a C translation that splits {} into a read and a write (no atomicity, no pick dependencies); {why}",
+                        atomics.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ")
+                    );
+                    res.note = Some(res.note.take().map_or(note.clone(), |n| format!("{n}; {note}")));
+                    (None, false)
+                }
+            }
             (Verdict::Unsafe, _) => (Some(true), false),
             (Verdict::Safe { complete: true }, Some((loc, why))) => {
                 let note = format!("instrumentation may lack behaviours of the architecture: line {}: {why}", loc.line);

@@ -88,6 +88,10 @@ use std::fmt::Write as _;
 pub struct CTest {
     pub c: String,
     pub threads: usize,
+    /// The atomics translated without their atomicity (AArch64 `CAS`, `SWP`, `LD<op>`: a
+    /// plain read and a plain write), as written in the test: an outcome the C program
+    /// reaches may need another write between the two.
+    pub non_atomic: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -110,6 +114,8 @@ struct Cx<'a> {
     sym_regs: HashMap<String, String>,
     /// The pick variables of AArch64 `CAS`/`CSEL` ([`crate::normalize::PICK_PREFIX`]).
     picks: BTreeSet<String>,
+    /// [`CTest::non_atomic`].
+    non_atomic: Vec<String>,
 }
 
 struct Th {
@@ -271,7 +277,7 @@ fn is_access(arch: LitArch, mnemonic: &str) -> bool {
 
 /// Translates a parsed litmus test to C.
 pub fn translate(t: &Litmus) -> Result<CTest, Error> {
-    let mut cx = Cx { t, mem: BTreeMap::new(), regs: BTreeMap::new(), sym_regs: HashMap::new(), picks: BTreeSet::new() };
+    let mut cx = Cx { t, mem: BTreeMap::new(), regs: BTreeMap::new(), sym_regs: HashMap::new(), picks: BTreeSet::new(), non_atomic: Vec::new() };
     let mut init_regs: Vec<HashMap<String, RV>> = vec![HashMap::new(); t.threads.len()];
     for i in &t.init {
         match &i.place {
@@ -455,7 +461,7 @@ pub fn translate(t: &Litmus) -> Result<CTest, Error> {
     let _ = writeln!(c, "  /* {} P: the assertion fails <=> P is reachable */", t.cond.quant.keyword());
     let _ = writeln!(c, "  __CPROVER_assert(!({prop}), \"{} {}\");", t.cond.quant.keyword(), t.cond.prop.to_string().replace('\\', "\\\\"));
     let _ = writeln!(c, "  return 0;\n}}");
-    Ok(CTest { c, threads: t.threads.len() })
+    Ok(CTest { c, threads: t.threads.len(), non_atomic: cx.non_atomic })
 }
 
 fn check_loc_name(x: &str, loc: Loc) -> Result<(), Error> {
@@ -1272,6 +1278,7 @@ impl Cx<'_> {
         // With the zero register as result the read is `NoRet`: no acquire, and later `DMB LD`s
         // do not order it.
         let noret = dest == "ZR";
+        self.non_atomic.push(text.trim().to_string());
         let old = self.temp(th, format!("rmw{}", pos.index));
         th.release_last = false;
         th.body.push(format!("{old} = {lv};"));
