@@ -206,3 +206,22 @@ fn aarch64_atomics_after_a_delayed_read_are_found_or_unknown() {
         }
     }
 }
+
+/// Herd catalogue shapes (written again here) that aarch64.cat forbids and that the C
+/// translation, which splits an atomic into a plain read and write, reaches: the runner asks
+/// the axiomatic engine, which keeps atomicity and the pick dependencies, and reports no
+/// verdict with the reason (they were spurious "reachable"). An allowed shape stays
+/// reachable (confirmed).
+#[test]
+fn a_split_atomic_reaching_a_forbidden_outcome_gives_no_verdict() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/litmus/AArch64");
+    for (name, verdict) in [("LB+rel+CAS", None), ("MP+rel+SWPacq", None), ("R+CAS-rfi-ctrl+DMBST", None), ("LB+SWP-RsRt-addr+rel", Some(true))] {
+        let f = dir.join(format!("{name}.litmus"));
+        let opts = RunOptions { mm: Some("aarch64".into()), emit_c: None, timeout: Duration::from_secs(60), unwind: 2, engine: Engine::Instrument };
+        let rs = runner::run_all(&[f], &opts, None, None, None).expect("runs");
+        assert_eq!(rs[0].reachable, verdict, "{name}: {:?}", rs[0].note);
+        if verdict.is_none() {
+            assert!(rs[0].note.as_deref().is_some_and(|n| n.contains("splits") && n.contains("finds the outcome unreachable")), "{name}: {:?}", rs[0].note);
+        }
+    }
+}
