@@ -64,8 +64,12 @@
 //!   later `DMB LD` does not order it (herd's `[R \ NoRet]; po; [dmb.ld]`), so a `DMB LD`
 //!   after one is left out.
 //! * An acquire read also gets its `dmb ld` when every earlier read is already ordered before
-//!   everything after it: after a `DMB SY`/`DMB LD`, or the read of a `SWP`/`LD<op>` of the
-//!   same location whose write precedes it in `lrs` (herd's `rmw; lrs; [A | Q]`).
+//!   everything after it: after a `DMB SY`/`DMB LD`, the read of a `SWP`/`LD<op>` of the
+//!   same location whose write precedes it in `lrs` (herd's `rmw; lrs; [A | Q]`), or a read
+//!   that the value or address of the store preceding it in `lrs` depends on (herd's
+//!   `(addr | data); lrs`, MP+rel+data-lrs-acq; a store to a computed address, `[X5,W4]`,
+//!   is not known to be to the acquire read's location and does not count:
+//!   MP+rel+addr-lrs-acq stays spurious).
 //!
 //! Registers are versioned: a register's first definition in a thread writes its C variable,
 //! later ones a fresh `__unbuffered_pT_R_vN` (where paths naming different versions meet, a
@@ -154,6 +158,13 @@ struct Th {
     /// The reads so far that nothing yet orders before every later access (see
     /// [`Cx::acquire_exact`]).
     unordered: Vec<Unordered>,
+    /// Per register, the reads of [`Th::unordered`] (by [`Unordered::id`]) its value comes
+    /// from through data flow (loads, arithmetic, moves; not the guessed `CAS`/`CSEL`
+    /// results, whose dependencies are pick ones): a store whose value or address has one
+    /// puts that read before a later read of the store's location in `lrs`.
+    taint: HashMap<String, BTreeSet<usize>>,
+    /// Reads so far (the next [`Unordered::id`]).
+    reads: usize,
     /// The last memory access was an AArch64 `STLR` (see [`Cx::release_acquire`]).
     release_last: bool,
     body: Vec<String>,
@@ -350,6 +361,8 @@ pub fn translate(t: &Litmus) -> Result<CTest, Error> {
             checks: vec![],
             straight: true,
             unordered: vec![],
+            taint: HashMap::new(),
+            reads: 0,
             release_last: false,
             body: vec![],
             labels_defined: BTreeSet::new(),
@@ -557,9 +570,14 @@ fn scan(arch: LitArch, code: &[super::parse::Instr]) -> Scan {
 
 /// A read not yet ordered before everything after it (AArch64 acquire strengthening).
 struct Unordered {
-    /// The read of a `SWP`/`LD<op>` (which always writes) of this location, not written
-    /// since: herd's `rmw; lrs; [A | Q]` orders it before a later acquire read of it.
-    lrs: Option<String>,
+    id: usize,
+    /// Locations a later read of which this read is ordered before, each written since
+    /// only by the write that put it here: the read of a `SWP`/`LD<op>` (which always
+    /// writes) and its location (herd's `rmw; lrs`), or a read that the value or the
+    /// address of a store depends on and the store's location (`(addr | data); lrs`). With
+    /// `[A | Q]; po`, a later acquire read of such a location orders the read before every
+    /// later access.
+    lrs: Vec<String>,
     /// The read is `NoRet` (a `DMB LD` does not order it).
     noret: bool,
 }
@@ -705,6 +723,20 @@ enum Opnd {
     Reg(String),
 }
 
+fn reg_of(o: &Opnd) -> Option<String> {
+    match o {
+        Opnd::Reg(r) => Some(r.clone()),
+        Opnd::Imm(_) => None,
+    }
+}
+
+/// The register names in an AArch64 address operand (`[X1,W4,SXTW]`: `X1`, `W4`).
+fn address_regs(s: &str) -> Vec<&str> {
+    let inner = s.trim().trim_start_matches('[');
+    let inner = inner.split(']').next().unwrap_or("");
+    inner.split(',').map(str::trim).filter(|p| !p.starts_with('#') && !p.is_empty()).collect()
+}
+
 impl Cx<'_> {
     fn reg(&self, s: &str, loc: Loc) -> Result<String, Error> {
         canon_reg(self.t.arch, s).ok_or_else(|| unsupported(loc, format!("`{s}` is not a {} register", self.t.arch.herd_name())))
@@ -800,6 +832,7 @@ impl Cx<'_> {
 
     /// Register `r` is overwritten: a compare that read it no longer holds its operands.
     fn clobber(th: &mut Th, r: &str) {
+        th.taint.remove(r);
         if th.flags_clobbered.is_none() && th.flag_regs.iter().any(|f| f == r) {
             th.flags_clobbered = Some(r.to_string());
         }
@@ -833,13 +866,14 @@ impl Cx<'_> {
     /// Whether a `dmb ld` right after the acquire read of `lv` orders exactly what the acquire
     /// read does ([A]; po), i.e. nothing more: every earlier read is already ordered before
     /// every later access. That holds for reads before a `DMB SY` or (not `NoRet`) a `DMB LD`,
-    /// for acquire reads, and for the read of a `SWP`/`LD<op>` whose write this read follows
+    /// for acquire reads, for the read of a `SWP`/`LD<op>` whose write this read follows
     /// in `lrs` (herd's `aob`: `rmw; lrs; [A | Q]`, the acquire read then orders everything
-    /// after it). Straight-line code only. (The first access of a thread is the case without
+    /// after it), and for a read that the value or address of the store this read follows in
+    /// `lrs` depends on (herd's `dob`: `(addr | data); lrs`). Straight-line code only. (The first access of a thread is the case without
     /// earlier reads, see [`Pos::first`].)
     fn acquire_exact(th: &Th, lv: &str) -> bool {
         let (x, plain) = lv_loc(lv);
-        th.straight && plain && th.unordered.iter().all(|u| u.lrs.as_deref() == Some(x))
+        th.straight && plain && th.unordered.iter().all(|u| u.lrs.iter().any(|l| l == x))
     }
 
     /// An acquire read of `lv` was translated: a `dmb ld` after it where that is exact.
@@ -866,10 +900,35 @@ impl Cx<'_> {
     fn written(th: &mut Th, lv: &str) {
         let (x, _) = lv_loc(lv);
         for u in &mut th.unordered {
-            if u.lrs.as_deref() == Some(x) {
-                u.lrs = None;
-            }
+            u.lrs.retain(|l| l != x);
         }
+    }
+
+    /// A store of `lv` whose value or address comes from the registers `deps` (after
+    /// [`Cx::written`]): the reads they depend on precede a later read of its location in
+    /// `lrs` (herd's `(addr | data); lrs`).
+    fn stored_from(th: &mut Th, lv: &str, deps: &[String]) {
+        let (x, plain) = lv_loc(lv);
+        if !plain {
+            return;
+        }
+        let ids: BTreeSet<usize> = deps.iter().filter_map(|r| th.taint.get(r)).flatten().copied().collect();
+        for u in th.unordered.iter_mut().filter(|u| ids.contains(&u.id)) {
+            u.lrs.push(x.to_string());
+        }
+    }
+
+    /// A read not yet ordered before everything after it, with its [`Unordered::id`].
+    fn unordered_read(th: &mut Th, lrs: Vec<String>, noret: bool) -> usize {
+        let id = th.reads;
+        th.reads += 1;
+        th.unordered.push(Unordered { id, lrs, noret });
+        id
+    }
+
+    /// The reads register `r` depends on (see [`Th::taint`]).
+    fn taint_of(th: &Th, regs: &[&str]) -> BTreeSet<usize> {
+        regs.iter().filter_map(|r| th.taint.get(*r)).flatten().copied().collect()
     }
 
     /// A thread-private guess (`__VERIFIER_nondet_int()`) for the result of the instruction at
@@ -950,6 +1009,7 @@ impl Cx<'_> {
             let (addr, other) = if aa { (oa, ob) } else { (ob, oa) };
             let Opnd::Reg(ar) = addr else { unreachable!("checked above") };
             let RV::Addr { loc: x, off } = self.state(th, &ar) else { unreachable!("checked above") };
+            let t = Self::taint_of(th, &[ar.as_str(), reg_of(&other).as_deref().unwrap_or("")]);
             let ov = match other {
                 Opnd::Imm(0) => None,
                 Opnd::Imm(v) => return Err(unsupported(loc, format!("a non-zero displacement ({v})"))),
@@ -967,9 +1027,11 @@ impl Cx<'_> {
                 Some(v)
             };
             Self::clobber(th, &rd);
+            th.taint.insert(rd.clone(), t);
             th.regs.insert(rd, RV::Addr { loc: x, off: new_off });
             return Ok(());
         }
+        let (a_reg, b_reg) = (reg_of(&oa), reg_of(&ob));
         let va = match oa {
             Opnd::Imm(v) => v.to_string(),
             Opnd::Reg(r) => self.int(th, &r, loc)?,
@@ -978,8 +1040,10 @@ impl Cx<'_> {
             Opnd::Imm(v) => v.to_string(),
             Opnd::Reg(r) => self.int(th, &r, loc)?,
         };
+        let t = Self::taint_of(th, &[a_reg.as_deref().unwrap_or(""), b_reg.as_deref().unwrap_or("")]);
         let d = self.def(th, &rd, loc)?;
         th.body.push(format!("{d} = {va} {op} {vb};"));
+        th.taint.insert(rd, t);
         Ok(())
     }
 
@@ -991,9 +1055,14 @@ impl Cx<'_> {
                 return self.arith(th, "+", &rd, src, "#0", loc);
             }
         }
+        let t = match self.opnd(src, loc)? {
+            Opnd::Reg(r) => Self::taint_of(th, &[r.as_str()]),
+            Opnd::Imm(_) => BTreeSet::new(),
+        };
         let v = self.val(th, src, loc)?;
         let d = self.def(th, &rd, loc)?;
         th.body.push(format!("{d} = {v};"));
+        th.taint.insert(rd, t);
         Ok(())
     }
 
@@ -1290,7 +1359,7 @@ impl Cx<'_> {
             Self::written(th, &lv);
             let (x, plain) = lv_loc(&lv);
             let lrs = (r.op != RmwOp::Cas && !noret && plain).then(|| x.to_string());
-            th.unordered.push(Unordered { lrs, noret });
+            Self::unordered_read(th, lrs.into_iter().collect(), noret);
         }
         th.noret_before |= noret;
         let release = if r.release && pos.last { "asm(\"dmb sy\"); " } else { "" };
@@ -1383,7 +1452,8 @@ impl Cx<'_> {
                 th.release_last = false;
                 th.body.push(format!("{d} = {lv};"));
                 if mu == "LDR" {
-                    th.unordered.push(Unordered { lrs: None, noret: false });
+                    let id = Self::unordered_read(th, vec![], false);
+                    th.taint.insert(rd.clone(), BTreeSet::from([id]));
                 } else if v8 {
                     Self::acquire(th, &lv, pos.first);
                 }
@@ -1403,6 +1473,8 @@ impl Cx<'_> {
                 th.body.push(format!("{lv} = {v};"));
                 th.release_last = mu == "STLR";
                 Self::written(th, &lv);
+                let deps: Vec<String> = std::iter::once(ops[0].as_str()).chain(address_regs(&ops[1])).filter_map(|r| self.reg(r, loc).ok()).collect();
+                Self::stored_from(th, &lv, &deps);
                 if ops.len() == 3 {
                     self.post_index(th, &ops[1], &ops[2], loc)?;
                 }

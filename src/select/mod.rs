@@ -257,8 +257,8 @@ pub(crate) fn select_cycles(aeg: &Aeg, cycles: &[Cycle], arch: &Arch, strategy: 
 }
 
 /// [`on_some_cycle`] as a selection. A pair that only a lightweight fence orders (lwsync,
-/// `dmb` on ARMv7 as herd's Power and ARM relax it) is not among its pairs: the cycles herd
-/// relaxes such a fence in are not known without the cycles, and delaying it everywhere
+/// eieio, as herd's Power relaxes them) is not among its pairs: the cycles herd relaxes
+/// such a fence in are not known without the cycles, and delaying it everywhere
 /// would add behaviours the architecture does not have. The instrumentation may then lack
 /// some (R+lwsync+sync), which `lacks` says, at the first such pair: a violation found is
 /// real, its absence proves nothing.
@@ -271,7 +271,7 @@ pub fn fallback(aeg: &Aeg, arch: &Arch) -> Selection {
         .map(|(&k, _)| k)
         .collect();
     light.sort();
-    let mut s = Selection::from_all(on_some_cycle(aeg, arch));
+    let mut s = Selection::from_all(on_cycles(aeg, arch, &scc));
     s.lacks = light.first().map(|&(a, b)| {
         (
             aeg.event(a).loc,
@@ -310,7 +310,10 @@ fn scc_of(aeg: &Aeg) -> SccOf {
 /// the architecture may relax whose two events lie on a common cycle of the event graph
 /// (one strongly connected component), the only places a critical cycle can go through.
 pub fn on_some_cycle(aeg: &Aeg, arch: &Arch) -> Vec<DelayPair> {
-    let scc = scc_of(aeg);
+    on_cycles(aeg, arch, &scc_of(aeg))
+}
+
+fn on_cycles(aeg: &Aeg, arch: &Arch, scc: &SccOf) -> Vec<DelayPair> {
     all_pairs(aeg, arch).into_iter().filter(|p| scc.same(p.from, p.to)).collect()
 }
 
