@@ -210,5 +210,10 @@ pub fn instrument_summary(file: &str, out: &str, a: &Analysis, arch: &str, strat
     for (loc, n) in &sum.notes {
         s.push_str(&render_labels(&a.map, Severity::Warning, n, &[(*loc, String::new())], &[]));
     }
+    // (what `verify` turns a safe verdict into UNKNOWN for)
+    for (loc, n) in &sum.approximations {
+        let msg = format!("the instrumented program may lack behaviours of the architecture: {n}");
+        s.push_str(&render_labels(&a.map, Severity::Warning, &msg, &[(*loc, String::new())], &[]));
+    }
     s
 }

@@ -111,6 +111,12 @@ fn the_fallback_says_it_keeps_lightweight_fences() {
     let (code, stdout, err) = weakc(&[&["verify", "--engine", "instrument", "--mm", "power"][..], &fallback[..], &[f][..]].concat());
     assert_eq!(code, 5, "{stdout}{err}");
     assert!(stdout.contains("the fallback selection keeps every lightweight fence ordering"), "{stdout}");
+    // `instrument` says it too
+    let out = tempfile::tempdir().expect("tempdir");
+    let o = out.path().join("o.c");
+    let (code, stdout, err) = weakc(&[&["instrument", "--mm", "power", "-o", o.to_str().unwrap()][..], &fallback[..], &[f][..]].concat());
+    assert_eq!(code, 0, "{stdout}{err}");
+    assert!(format!("{stdout}{err}").contains("may lack behaviours of the architecture: the fallback selection keeps"), "{stdout}{err}");
     // with the cycles, or on an architecture without lightweight fences, it is decided
     let (code, stdout, err) = weakc(&["verify", "--engine", "instrument", "--mm", "power", f]);
     assert_eq!(code, 0, "{stdout}{err}");
