@@ -233,7 +233,7 @@ pub fn plan_of(aeg: &Aeg, arch: &Arch, cycles: &[crate::cycles::Cycle], sel: &Se
         }
         if p.kind == PairKind::Rfe {
             for &(a, info) in pred.get(&p.from).into_iter().flatten() {
-                if aeg.event(a).dir == Dir::W && !info.fences.is_empty() {
+                if select::buffered_with_rfe(aeg.event(a).dir, info) {
                     plan.delayed_writes.insert(aeg.event(a).site);
                 }
             }

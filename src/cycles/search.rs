@@ -378,9 +378,7 @@ fn port_graph<'a>(aeg: &Aeg, arch: &Arch, scc: &[EventId], ctx: &Context<'_, 'a>
             if oa == ob && aeg.object(oa).exact {
                 continue;
             }
-            // an rfe after a pair from a write is a candidate only across a fence (see
-            // `select::cycle_candidates`)
-            let copy = if dir(e) == Dir::W && !info.fences.is_empty() && !arch.pair_then_rfe_safe(Dir::W, info, false) { OUT_FROM_W } else { OUT_OTHER };
+            let copy = if crate::select::buffered_with_rfe(dir(e), info) && !arch.pair_then_rfe_safe(Dir::W, info, false) { OUT_FROM_W } else { OUT_OTHER };
             adj[i].push((node(copy, j as usize), Label::Seg(Some(info))));
         }
         for &c in &ctx.com_of[e.0 as usize] {

@@ -462,27 +462,33 @@ fn instrument_one(
             // the outcome is reachable if it says so too, and otherwise no verdict.
             (Verdict::Unsafe, _) if split.is_some() => {
                 let (lit, atomics) = split.take().expect("checked");
-                let limits = super::axiomatic::Limits { timeout: opts.timeout.saturating_sub(t0.elapsed()), ..Default::default() };
-                let ax = super::axiomatic::check(&lit, arch, &limits)?;
-                if ax.reachable == Some(true) {
+                // (`--engine both` has asked it already)
+                let ax = if opts.engine == Engine::Both {
+                    (res.reachable_axiomatic, None)
+                } else {
+                    let limits = super::axiomatic::Limits { timeout: opts.timeout.saturating_sub(t0.elapsed()), ..Default::default() };
+                    let a = super::axiomatic::check(&lit, arch, &limits)?;
+                    (a.reachable, a.reason)
+                };
+                if ax.0 == Some(true) {
                     (Some(true), false)
                 } else {
-                    let why = match ax.reachable {
-                        Some(_) => "the axiomatic engine, which keeps it, finds the outcome unreachable".to_string(),
-                        None => format!("the axiomatic engine, which keeps it, gave no verdict ({})", ax.reason.as_deref().unwrap_or("no reason given")),
+                    let why = match ax {
+                        (Some(_), _) => "the axiomatic engine, which keeps it, finds the outcome unreachable".to_string(),
+                        (None, reason) => format!("the axiomatic engine, which keeps it, gave no verdict ({})", reason.as_deref().unwrap_or("see the note")),
                     };
                     let note = format!(
                         "the instrumentation reaches the outcome in a C translation that splits {} into a read and a write (no atomicity, no pick dependencies); {why}",
                         atomics.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ")
                     );
-                    res.note = Some(res.note.take().map_or(note.clone(), |n| format!("{n}; {note}")));
+                    add_note(res, note);
                     (None, false)
                 }
             }
             (Verdict::Unsafe, _) => (Some(true), false),
             (Verdict::Safe { complete: true }, Some((loc, why))) => {
                 let note = format!("instrumentation may lack behaviours of the architecture: line {}: {why}", loc.line);
-                res.note = Some(res.note.take().map_or(note.clone(), |n| format!("{n}; {note}")));
+                add_note(res, note);
                 (None, false)
             }
             (Verdict::Safe { complete: true }, None) => (Some(false), false),
@@ -490,6 +496,14 @@ fn instrument_one(
             (Verdict::Unknown(_), _) => (None, true),
         })
     })()
+}
+
+/// Appends `note` to the test's note.
+fn add_note(res: &mut TestResult, note: String) {
+    res.note = Some(match res.note.take() {
+        Some(n) => format!("{n}; {note}"),
+        None => note,
+    });
 }
 
 /// Fills in the verdict, the expectation and the outcome.

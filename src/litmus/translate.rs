@@ -723,10 +723,12 @@ enum Opnd {
     Reg(String),
 }
 
-fn reg_of(o: &Opnd) -> Option<String> {
-    match o {
-        Opnd::Reg(r) => Some(r.clone()),
-        Opnd::Imm(_) => None,
+impl Opnd {
+    fn reg(&self) -> Option<&str> {
+        match self {
+            Opnd::Reg(r) => Some(r),
+            Opnd::Imm(_) => None,
+        }
     }
 }
 
@@ -904,15 +906,14 @@ impl Cx<'_> {
         }
     }
 
-    /// A store of `lv` whose value or address comes from the registers `deps` (after
-    /// [`Cx::written`]): the reads they depend on precede a later read of its location in
-    /// `lrs` (herd's `(addr | data); lrs`).
-    fn stored_from(th: &mut Th, lv: &str, deps: &[String]) {
+    /// A store of `lv` whose value or address comes from the reads `ids` (after
+    /// [`Cx::written`]): they precede a later read of its location in `lrs` (herd's
+    /// `(addr | data); lrs`).
+    fn stored_from(th: &mut Th, lv: &str, ids: &BTreeSet<usize>) {
         let (x, plain) = lv_loc(lv);
         if !plain {
             return;
         }
-        let ids: BTreeSet<usize> = deps.iter().filter_map(|r| th.taint.get(r)).flatten().copied().collect();
         for u in th.unordered.iter_mut().filter(|u| ids.contains(&u.id)) {
             u.lrs.push(x.to_string());
         }
@@ -926,9 +927,9 @@ impl Cx<'_> {
         id
     }
 
-    /// The reads register `r` depends on (see [`Th::taint`]).
-    fn taint_of(th: &Th, regs: &[&str]) -> BTreeSet<usize> {
-        regs.iter().filter_map(|r| th.taint.get(*r)).flatten().copied().collect()
+    /// The reads the registers `regs` depend on (see [`Th::taint`]).
+    fn taint_of<'r>(th: &Th, regs: impl IntoIterator<Item = &'r str>) -> BTreeSet<usize> {
+        regs.into_iter().filter_map(|r| th.taint.get(r)).flatten().copied().collect()
     }
 
     /// A thread-private guess (`__VERIFIER_nondet_int()`) for the result of the instruction at
@@ -1009,7 +1010,7 @@ impl Cx<'_> {
             let (addr, other) = if aa { (oa, ob) } else { (ob, oa) };
             let Opnd::Reg(ar) = addr else { unreachable!("checked above") };
             let RV::Addr { loc: x, off } = self.state(th, &ar) else { unreachable!("checked above") };
-            let t = Self::taint_of(th, &[ar.as_str(), reg_of(&other).as_deref().unwrap_or("")]);
+            let t = Self::taint_of(th, [ar.as_str()].into_iter().chain(other.reg()));
             let ov = match other {
                 Opnd::Imm(0) => None,
                 Opnd::Imm(v) => return Err(unsupported(loc, format!("a non-zero displacement ({v})"))),
@@ -1031,7 +1032,7 @@ impl Cx<'_> {
             th.regs.insert(rd, RV::Addr { loc: x, off: new_off });
             return Ok(());
         }
-        let (a_reg, b_reg) = (reg_of(&oa), reg_of(&ob));
+        let t = Self::taint_of(th, oa.reg().into_iter().chain(ob.reg()));
         let va = match oa {
             Opnd::Imm(v) => v.to_string(),
             Opnd::Reg(r) => self.int(th, &r, loc)?,
@@ -1040,7 +1041,6 @@ impl Cx<'_> {
             Opnd::Imm(v) => v.to_string(),
             Opnd::Reg(r) => self.int(th, &r, loc)?,
         };
-        let t = Self::taint_of(th, &[a_reg.as_deref().unwrap_or(""), b_reg.as_deref().unwrap_or("")]);
         let d = self.def(th, &rd, loc)?;
         th.body.push(format!("{d} = {va} {op} {vb};"));
         th.taint.insert(rd, t);
@@ -1055,10 +1055,7 @@ impl Cx<'_> {
                 return self.arith(th, "+", &rd, src, "#0", loc);
             }
         }
-        let t = match self.opnd(src, loc)? {
-            Opnd::Reg(r) => Self::taint_of(th, &[r.as_str()]),
-            Opnd::Imm(_) => BTreeSet::new(),
-        };
+        let t = Self::taint_of(th, self.opnd(src, loc)?.reg());
         let v = self.val(th, src, loc)?;
         let d = self.def(th, &rd, loc)?;
         th.body.push(format!("{d} = {v};"));
@@ -1474,7 +1471,8 @@ impl Cx<'_> {
                 th.release_last = mu == "STLR";
                 Self::written(th, &lv);
                 let deps: Vec<String> = std::iter::once(ops[0].as_str()).chain(address_regs(&ops[1])).filter_map(|r| self.reg(r, loc).ok()).collect();
-                Self::stored_from(th, &lv, &deps);
+                let ids = Self::taint_of(th, deps.iter().map(String::as_str));
+                Self::stored_from(th, &lv, &ids);
                 if ops.len() == 3 {
                     self.post_index(th, &ops[1], &ops[2], loc)?;
                 }

@@ -176,6 +176,13 @@ fn candidates(aeg: &Aeg, cycles: &[Cycle]) -> Vec<Vec<DelayPair>> {
     cycles.iter().map(|c| cycle_candidates(aeg, c)).collect()
 }
 
+/// Does the first write of a program-order pair `(first, W)` wait in the buffer with the
+/// second when an rfe out of the second is delayed? Only across a fence (`plan_of` delays
+/// it then); so only then is such an rfe a cycle's candidate ([`candidates`]).
+pub(crate) fn buffered_with_rfe(first: Dir, info: &crate::aeg::PairInfo) -> bool {
+    first == Dir::W && !info.fences.is_empty()
+}
+
 /// [`candidates`] of one cycle.
 pub(crate) fn cycle_candidates(aeg: &Aeg, c: &Cycle) -> Vec<DelayPair> {
     let n = c.edges.len();
@@ -187,7 +194,7 @@ pub(crate) fn cycle_candidates(aeg: &Aeg, c: &Cycle) -> Vec<DelayPair> {
         EdgeKind::Rfe => {
             let prev = &c.edges[(i + n - 1) % n];
             match &prev.kind {
-                EdgeKind::Po { info } => aeg.event(prev.from).dir == Dir::W && !info.fences.is_empty(),
+                EdgeKind::Po { info } => buffered_with_rfe(aeg.event(prev.from).dir, info),
                 _ => true,
             }
         }
