@@ -169,6 +169,9 @@ pub fn dot(a: &Analysis) -> String {
     s
 }
 
+/// How many of the instrumented program's approximations the text summary shows with their source.
+const SHOWN_APPROXIMATIONS: usize = 5;
+
 pub fn instrument_summary(file: &str, out: &str, a: &Analysis, arch: &str, strategy: &str, ins: &Instrumented) -> String {
     let mut s = String::new();
     let t = &a.timings;
@@ -210,10 +213,18 @@ pub fn instrument_summary(file: &str, out: &str, a: &Analysis, arch: &str, strat
     for (loc, n) in &sum.notes {
         s.push_str(&render_labels(&a.map, Severity::Warning, n, &[(*loc, String::new())], &[]));
     }
-    // (what `verify` turns a safe verdict into UNKNOWN for)
-    for (loc, n) in &sum.approximations {
+    // (what `verify` turns a safe verdict into UNKNOWN for). A program delayed wholesale
+    // can have hundreds of such places: the first few show the kind, the JSON has them all.
+    for (loc, n) in sum.approximations.iter().take(SHOWN_APPROXIMATIONS) {
         let msg = format!("the instrumented program may lack behaviours of the architecture: {n}");
         s.push_str(&render_labels(&a.map, Severity::Warning, &msg, &[(*loc, String::new())], &[]));
+    }
+    if let Some(more) = sum.approximations.len().checked_sub(SHOWN_APPROXIMATIONS).filter(|&n| n > 0) {
+        let _ = writeln!(
+            s,
+            "warning: ... and {more} more place{} where the instrumented program may lack behaviours of the architecture (all of them: --format json, `summary.approximations`)",
+            if more == 1 { "" } else { "s" }
+        );
     }
     s
 }

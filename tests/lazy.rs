@@ -123,3 +123,27 @@ fn the_fallback_says_it_keeps_lightweight_fences() {
     let (code, stdout, err) = weakc(&[&["verify", "--engine", "instrument", "--mm", "rmo"][..], &fallback[..], &[f][..]].concat());
     assert_eq!(code, 0, "{stdout}{err}");
 }
+
+/// A program the fallback delays wholesale has many places where the instrumentation may lack
+/// behaviours: `instrument`'s text shows the first five with their source and counts the
+/// rest, while the JSON lists every one, each place once.
+#[test]
+fn instrument_shows_a_few_approximations_and_counts_the_rest() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let src = dir.path().join("p.c");
+    std::fs::write(&src, program(3, 4, 50, 8, false)).expect("write");
+    let o = dir.path().join("o.c");
+    let args = ["instrument", "--mm", "rmo", "--max-cycles", "1", "--selection-timeout", "0", "-o", o.to_str().unwrap(), src.to_str().unwrap()];
+    let (code, text, err) = weakc(&args);
+    assert_eq!(code, 0, "{text}{err}");
+    let (code, json, err) = weakc(&[&args[..], &["--format", "json"][..]].concat());
+    assert_eq!(code, 0, "{json}{err}");
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    let all = v["summary"]["approximations"].as_array().expect("approximations").clone();
+    assert!(all.len() > 5, "the program should need more than five approximations: {json}");
+    let distinct: std::collections::HashSet<String> = all.iter().map(|a| a.to_string()).collect();
+    assert_eq!(distinct.len(), all.len(), "repeated places: {json}");
+    let out = format!("{text}{err}");
+    assert_eq!(out.matches("warning: the instrumented program may lack behaviours").count(), 5, "{out}");
+    assert!(out.contains(&format!("... and {} more places", all.len() - 5)), "{out}");
+}
