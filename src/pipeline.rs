@@ -256,7 +256,7 @@ fn delay_fenced_writes(aeg: &Aeg, model: &Model, sel: &Selection, plan: &mut Pla
     }
     for p in sel.pairs.iter().filter(|p| p.kind != PairKind::Rfe && aeg.event(p.from).dir == Dir::W) {
         let Some(info) = aeg.pair(p.from, p.to) else { continue };
-        for &(f, w) in &info.fenced_writes {
+        for &(f, w) in info.fenced_writes.iter() {
             if model.fences.get(&f).is_some_and(|e| e.mark_writes) && !aeg.site(w).atomic {
                 plan.delayed_writes.insert(w);
             }
@@ -283,7 +283,7 @@ fn approximations(aeg: &Aeg, model: &Model, sel: &Selection, plan: &Plan) -> Vec
         let Some(info) = aeg.pair(p.from, p.to) else { continue };
         let first = aeg.event(p.from);
         if first.dir == Dir::W && !model.ww_preserved {
-            for &(f, ws) in &info.fenced_writes {
+            for &(f, ws) in info.fenced_writes.iter() {
                 let marks = model.fences.get(&f).is_some_and(|e| e.mark_writes);
                 let escapes = plan.lw_pass.contains(&(first.site, ws)) || plan.delayed_writes.contains(&ws);
                 if marks && !escapes && seen.insert((p.from, p.to, false, ws.0)) {
@@ -299,7 +299,7 @@ fn approximations(aeg: &Aeg, model: &Model, sel: &Selection, plan: &Plan) -> Vec
                 }
             }
         }
-        for id in &info.crosses {
+        for id in info.crosses.iter() {
             let Some(point) = aeg.points.get(id) else { continue };
             let what = match &point.kind {
                 aeg::PointKind::Release => "a release store",

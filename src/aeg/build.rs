@@ -13,6 +13,7 @@ use crate::ir::*;
 use crate::normalize::{is_lvalue, is_pick_cond, lvalue_is_shared, var_is_shared};
 use crate::source::Error;
 use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
 
 #[derive(Copy, Clone, Debug, Default)]
 pub struct BuildOptions {
@@ -700,12 +701,13 @@ impl Builder {
     }
 }
 
-/// Dataflow facts on entry to a node, for paths from one source event.
+/// Dataflow facts on entry to a node, for paths from one source event. The sets are shared
+/// (copied only where a path changes them): every node of every source's walk holds a copy.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Facts {
-    fences: BTreeSet<Fence>,
+    fences: Arc<BTreeSet<Fence>>,
     /// Locals holding a value computed from the source read, on every path.
-    tainted: BTreeSet<VarId>,
+    tainted: Arc<BTreeSet<VarId>>,
     ctrl: bool,
     ctrl_isync: bool,
     /// Passed an access whose address depends on the source read, on every path.
@@ -713,29 +715,61 @@ struct Facts {
     /// Reached by some path without a loop back-edge.
     direct: bool,
     /// Objects definitely written on every path so far.
-    written: BTreeSet<ObjId>,
+    written: Arc<BTreeSet<ObjId>>,
     /// Over-ordered statements passed on *some* path (may-information: union).
-    crossed: BTreeSet<u32>,
+    crossed: Arc<BTreeSet<u32>>,
     /// Fences passed on some path.
-    may_fences: BTreeSet<Fence>,
-    /// Writes passed on some path after a fence passed before them on that path.
-    fenced_writes: BTreeSet<(Fence, u32)>,
+    may_fences: Arc<BTreeSet<Fence>>,
+    /// Write sites passed on some path after a fence passed before them on that path.
+    fenced_writes: Arc<BTreeSet<(Fence, SiteId)>>,
+}
+
+/// Adds `x` to a shared set, copying the set only when `x` is new.
+fn add<T: Ord + Clone>(s: &mut Arc<BTreeSet<T>>, x: T) {
+    if !s.contains(&x) {
+        Arc::make_mut(s).insert(x);
+    }
+}
+
+/// Removes `x` from a shared set, copying the set only when `x` is in it.
+fn remove<T: Ord + Clone>(s: &mut Arc<BTreeSet<T>>, x: &T) {
+    if s.contains(x) {
+        Arc::make_mut(s).remove(x);
+    }
+}
+
+/// `s ∩= o`; true when `s` changed.
+fn narrow<T: Ord + Clone>(s: &mut Arc<BTreeSet<T>>, o: &Arc<BTreeSet<T>>) -> bool {
+    if Arc::ptr_eq(s, o) || s.is_subset(o) {
+        return false;
+    }
+    *s = Arc::new(s.intersection(o).cloned().collect());
+    true
+}
+
+/// `s ∪= o`; true when `s` changed.
+fn widen<T: Ord + Clone>(s: &mut Arc<BTreeSet<T>>, o: &Arc<BTreeSet<T>>) -> bool {
+    if Arc::ptr_eq(s, o) || o.is_subset(s) {
+        return false;
+    }
+    Arc::make_mut(s).extend(o.iter().cloned());
+    true
 }
 
 impl super::dataflow::Meet for Facts {
     fn meet(&mut self, o: &Facts) -> bool {
-        let before = self.clone();
-        self.fences = self.fences.intersection(&o.fences).copied().collect();
-        self.tainted = self.tainted.intersection(&o.tainted).copied().collect();
-        self.written = self.written.intersection(&o.written).copied().collect();
-        self.crossed.extend(o.crossed.iter().copied());
-        self.may_fences.extend(o.may_fences.iter().copied());
-        self.fenced_writes.extend(o.fenced_writes.iter().copied());
+        let mut changed = narrow(&mut self.fences, &o.fences);
+        changed |= narrow(&mut self.tainted, &o.tainted);
+        changed |= narrow(&mut self.written, &o.written);
+        changed |= widen(&mut self.crossed, &o.crossed);
+        changed |= widen(&mut self.may_fences, &o.may_fences);
+        changed |= widen(&mut self.fenced_writes, &o.fenced_writes);
+        let flags = (self.ctrl, self.ctrl_isync, self.addr_po, self.direct);
         self.ctrl &= o.ctrl;
         self.ctrl_isync &= o.ctrl_isync;
         self.addr_po &= o.addr_po;
         self.direct |= o.direct;
-        *self != before
+        changed || flags != (self.ctrl, self.ctrl_isync, self.addr_po, self.direct)
     }
 }
 
@@ -747,12 +781,12 @@ fn meet_info(a: &mut PairInfo, b: &PairInfo) {
     a.deps.ctrl_isync &= b.deps.ctrl_isync;
     a.deps.addr_po &= b.deps.addr_po;
     a.via_back_edge &= b.via_back_edge;
-    a.writes_between = a.writes_between.intersection(&b.writes_between).copied().collect();
+    narrow(&mut a.writes_between, &b.writes_between);
     a.hw.acquire &= b.hw.acquire;
     a.hw.release &= b.hw.release;
     a.hw.release_acquire &= b.hw.release_acquire;
-    a.crosses.extend(b.crosses.iter().copied());
-    a.fenced_writes.extend(b.fenced_writes.iter().copied());
+    widen(&mut a.crosses, &b.crosses);
+    widen(&mut a.fenced_writes, &b.fenced_writes);
 }
 
 impl Builder {
@@ -780,36 +814,38 @@ impl Builder {
                 _ => continue,
             };
             let mut start = Facts {
-                fences: BTreeSet::new(),
-                tainted: BTreeSet::new(),
+                fences: Arc::default(),
+                tainted: Arc::default(),
                 ctrl: false,
                 ctrl_isync: false,
                 addr_po: false,
                 direct: true,
-                written: BTreeSet::new(),
-                crossed: BTreeSet::new(),
-                may_fences: BTreeSet::new(),
-                fenced_writes: BTreeSet::new(),
+                written: Arc::default(),
+                crossed: Arc::default(),
+                may_fences: Arc::default(),
+                fenced_writes: Arc::default(),
             };
             if let (Dir::R, Some(d)) = (src_dir, src_def) {
-                start.tainted.insert(d);
+                add(&mut start.tainted, d);
             }
             let first: Vec<(usize, Facts)> =
                 cfg.succ[src].iter().map(|&(n, back)| (n, Facts { direct: !back, ..start.clone() })).collect();
+            let site_ids = &self.site_ids;
             let state = super::dataflow::fixpoint(cfg.nodes.len(), first, |n, entry, work| {
                 let mut out = transfer(&cfg.nodes[n], entry);
                 if let Some(o) = must_write[n] {
-                    out.written.insert(o);
+                    add(&mut out.written, o);
                 }
                 if let Some(&id) = cfg.points.get(&n) {
-                    out.crossed.insert(id);
+                    add(&mut out.crossed, id);
                 }
-                if let Some(&id) = cfg.write_stmt.get(&n) {
-                    let fenced: Vec<(Fence, u32)> = out.may_fences.iter().map(|&f| (f, id)).collect();
-                    out.fenced_writes.extend(fenced);
+                if let Some(&w) = cfg.write_stmt.get(&n).and_then(|id| site_ids.get(&(*id, Dir::W))) {
+                    for &f in out.may_fences.clone().iter() {
+                        add(&mut out.fenced_writes, (f, w));
+                    }
                 }
                 if let NodeKind::Fence(f) = &cfg.nodes[n] {
-                    out.may_fences.insert(*f);
+                    add(&mut out.may_fences, *f);
                 }
                 for &(m, back) in &cfg.succ[n] {
                     let mut o = out.clone();
@@ -837,7 +873,7 @@ impl Builder {
                     release_acquire: src_hw.release && dst_hw.acquire == Acquire::Sc,
                 };
                 let info = PairInfo {
-                    fences: facts.fences.clone(),
+                    fences: (*facts.fences).clone(),
                     deps: Deps {
                         addr: from_read && addr,
                         data: from_read && data,
@@ -849,11 +885,7 @@ impl Builder {
                     writes_between: facts.written.clone(),
                     hw,
                     crosses: facts.crossed.clone(),
-                    fenced_writes: facts
-                        .fenced_writes
-                        .iter()
-                        .filter_map(|&(f, stmt)| self.site_ids.get(&(stmt, Dir::W)).map(|&w| (f, w)))
-                        .collect(),
+                    fenced_writes: facts.fenced_writes.clone(),
                 };
                 for &a in &src_events {
                     for &b in dst_events.iter().filter(|e| has_com.contains(e)) {
@@ -899,7 +931,7 @@ impl Builder {
 fn transfer(node: &NodeKind, mut f: Facts) -> Facts {
     match node {
         NodeKind::Fence(fence) => {
-            f.fences.insert(*fence);
+            add(&mut f.fences, *fence);
             if matches!(fence, Fence::Isync | Fence::Isb) && f.ctrl {
                 f.ctrl_isync = true;
             }
@@ -911,9 +943,9 @@ fn transfer(node: &NodeKind, mut f: Facts) -> Facts {
         }
         NodeKind::Local { def: Some(d), uses } => {
             if uses.is_disjoint(&f.tainted) {
-                f.tainted.remove(d);
+                remove(&mut f.tainted, d);
             } else {
-                f.tainted.insert(*d);
+                add(&mut f.tainted, *d);
             }
         }
         NodeKind::Access { def, addr_uses, .. } => {
@@ -922,7 +954,7 @@ fn transfer(node: &NodeKind, mut f: Facts) -> Facts {
             }
             // A value loaded from memory is not a dependency on the source (dd = addr | data).
             if let Some(d) = def {
-                f.tainted.remove(d);
+                remove(&mut f.tainted, d);
             }
         }
         _ => {}

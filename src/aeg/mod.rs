@@ -21,6 +21,7 @@ use crate::ir::{Fence, FuncId, VarId};
 use crate::source::Loc;
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub struct EventId(pub u32);
@@ -113,15 +114,18 @@ pub struct PairInfo {
     pub via_back_edge: bool,
     /// Objects written (by one definite write) on every path strictly between the two
     /// events: a read of such an object after them reads that write or a later one.
-    pub writes_between: BTreeSet<ObjId>,
+    /// (The three sets are shared between pairs: a thread of n accesses has n² pairs, while
+    /// the sets change only at the few places a path writes a new object or crosses a
+    /// barrier, so copies would dominate the graph's memory.)
+    pub writes_between: Arc<BTreeSet<ObjId>>,
     /// Acquire/release instructions at the ends of the pair.
     pub hw: HwPair,
     /// Statements on *some* path strictly between the two events that the rewriter
     /// simulates with more ordering than the architecture has (see [`Aeg::points`]).
-    pub crosses: BTreeSet<u32>,
+    pub crosses: Arc<BTreeSet<u32>>,
     /// Write sites on some path strictly between the two events, each with a fence that
     /// lies before it on that path.
-    pub fenced_writes: BTreeSet<(Fence, SiteId)>,
+    pub fenced_writes: Arc<BTreeSet<(Fence, SiteId)>>,
 }
 
 /// The acquire/release instructions at the two ends of a program-order pair (what they
