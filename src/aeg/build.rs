@@ -961,3 +961,42 @@ fn transfer(node: &NodeKind, mut f: Facts) -> Facts {
     }
     f
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(xs: &[u32]) -> Arc<BTreeSet<u32>> {
+        Arc::new(xs.iter().copied().collect())
+    }
+
+    /// The shared-set operations of the pair facts: the result of the plain set operation,
+    /// "changed" exactly when it differs, and no copy when nothing changes.
+    #[test]
+    fn shared_sets_change_only_when_their_contents_do() {
+        for (a, b) in [(&[1, 2, 3][..], &[2, 3, 4][..]), (&[1, 2], &[1, 2, 3]), (&[], &[5]), (&[7], &[])] {
+            let (sa, sb): (BTreeSet<u32>, BTreeSet<u32>) = (a.iter().copied().collect(), b.iter().copied().collect());
+            let mut n = set(a);
+            let before = Arc::clone(&n);
+            let changed = narrow(&mut n, &set(b));
+            assert_eq!(*n, &sa & &sb, "{a:?} ∩ {b:?}");
+            assert_eq!(changed, *n != sa, "{a:?} ∩ {b:?}");
+            assert_eq!(Arc::ptr_eq(&n, &before), !changed, "{a:?} ∩ {b:?}: copied without a change");
+            let mut w = set(a);
+            let before = Arc::clone(&w);
+            let changed = widen(&mut w, &set(b));
+            assert_eq!(*w, &sa | &sb, "{a:?} ∪ {b:?}");
+            assert_eq!(changed, *w != sa, "{a:?} ∪ {b:?}");
+            assert_eq!(Arc::ptr_eq(&w, &before), !changed, "{a:?} ∪ {b:?}: copied without a change");
+        }
+        let shared = set(&[1]);
+        let mut s = Arc::clone(&shared);
+        add(&mut s, 1);
+        remove(&mut s, &2);
+        assert!(Arc::ptr_eq(&s, &shared), "no change, no copy");
+        add(&mut s, 2);
+        remove(&mut s, &1);
+        assert_eq!(*s, BTreeSet::from([2]));
+        assert_eq!(*shared, BTreeSet::from([1]), "the other holder keeps its set");
+    }
+}
