@@ -219,7 +219,8 @@ pub fn instrument_summary(file: &str, out: &str, a: &Analysis, arch: &str, strat
         let msg = format!("the instrumented program may lack behaviours of the architecture: {n}");
         s.push_str(&render_labels(&a.map, Severity::Warning, &msg, &[(*loc, String::new())], &[]));
     }
-    if let Some(more) = sum.approximations.len().checked_sub(SHOWN_APPROXIMATIONS).filter(|&n| n > 0) {
+    let more = sum.approximations.len().saturating_sub(SHOWN_APPROXIMATIONS);
+    if more > 0 {
         let _ = writeln!(
             s,
             "warning: ... and {more} more place{} where the instrumented program may lack behaviours of the architecture (all of them: --format json, `summary.approximations`)",

@@ -732,13 +732,6 @@ impl Opnd {
     }
 }
 
-/// The register names in an AArch64 address operand (`[X1,W4,SXTW]`: `X1`, `W4`).
-fn address_regs(s: &str) -> Vec<&str> {
-    let inner = s.trim().trim_start_matches('[');
-    let inner = inner.split(']').next().unwrap_or("");
-    inner.split(',').map(str::trim).filter(|p| !p.starts_with('#') && !p.is_empty()).collect()
-}
-
 impl Cx<'_> {
     fn reg(&self, s: &str, loc: Loc) -> Result<String, Error> {
         canon_reg(self.t.arch, s).ok_or_else(|| unsupported(loc, format!("`{s}` is not a {} register", self.t.arch.herd_name())))
@@ -1286,6 +1279,12 @@ impl Cx<'_> {
 
     /// `[Rn]`, `[Rn,Rm]`, `[Rn,#0]`, `[Xn,Wm,SXTW]`, `[Xn,Xm,LSL #k]` as a C lvalue.
     fn arm_addr(&mut self, th: &mut Th, s: &str, loc: Loc) -> Result<String, Error> {
+        let (regs, disp) = self.arm_addr_parts(s, loc)?;
+        self.lvalue(th, &regs, disp, loc)
+    }
+
+    /// The registers (canonical) and the displacement of an ARM address operand.
+    fn arm_addr_parts(&self, s: &str, loc: Loc) -> Result<(Vec<String>, i64), Error> {
         let inner = arm_address_inner(self.t.arch, s).ok_or_else(|| unsupported(loc, format!("address operand `{s}` (pre-indexing is not supported)")))?;
         let parts = operands(inner);
         let mut regs = vec![];
@@ -1301,7 +1300,7 @@ impl Cx<'_> {
                 regs.push(self.reg(p, loc)?);
             }
         }
-        self.lvalue(th, &regs, disp, loc)
+        Ok((regs, disp))
     }
 
     /// AArch64 post-indexing (`LDR W0,[X1],#4`, `STR W0,[X1],#4`): after the access, the base
@@ -1462,7 +1461,8 @@ impl Cx<'_> {
                 if mu != "STR" && !v8 || ops.len() == 3 && !v8 {
                     return Err(unsupported(loc, format!("ARMv7 instruction `{text}`")));
                 }
-                let lv = self.arm_addr(th, &ops[1], loc)?;
+                let (addr_regs, disp) = self.arm_addr_parts(&ops[1], loc)?;
+                let lv = self.lvalue(th, &addr_regs, disp, loc)?;
                 let v = self.val(th, &ops[0], loc)?;
                 if mu == "STLR" && pos.last {
                     Self::fence(th, "dmb sy");
@@ -1470,8 +1470,8 @@ impl Cx<'_> {
                 th.body.push(format!("{lv} = {v};"));
                 th.release_last = mu == "STLR";
                 Self::written(th, &lv);
-                let deps: Vec<String> = std::iter::once(ops[0].as_str()).chain(address_regs(&ops[1])).filter_map(|r| self.reg(r, loc).ok()).collect();
-                let ids = Self::taint_of(th, deps.iter().map(String::as_str));
+                let value = self.opnd(&ops[0], loc)?;
+                let ids = Self::taint_of(th, addr_regs.iter().map(String::as_str).chain(value.reg()));
                 Self::stored_from(th, &lv, &ids);
                 if ops.len() == 3 {
                     self.post_index(th, &ops[1], &ops[2], loc)?;

@@ -273,7 +273,7 @@ pub fn rewrite(prog: &Program, aeg: &Aeg, plan: &Plan, model: &Model, opts: &Opt
     summary.approximations.extend(early_completions.into_inner().into_values());
     // Copies of one statement (inlined calls, unrolled loops) give the same place twice.
     let mut seen = std::collections::HashSet::new();
-    summary.approximations.retain(|(loc, why)| seen.insert((loc.file, loc.line, loc.col, why.clone())));
+    summary.approximations.retain(|a| seen.insert(a.clone()));
     Rewritten { program: out, summary }
 }
 
