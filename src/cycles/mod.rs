@@ -46,7 +46,7 @@ pub(crate) mod tests;
 
 use crate::aeg::{Aeg, Dir, EventId, PairInfo};
 use crate::arch::Arch;
-pub use search::EdgeKey;
+pub use search::{EdgeKey, SearchGraph};
 use serde::Serialize;
 use std::time::Duration;
 
@@ -154,12 +154,12 @@ pub struct CycleSet {
 
 /// All critical cycles of `aeg` for `arch`, within `limits`.
 pub fn critical_cycles(aeg: &Aeg, arch: &Arch, limits: &Limits) -> CycleSet {
-    search::run(aeg, arch, limits, &search::Query { mode: search::Mode::Start, skip: &|_, _| false, chosen_rfe: &|_, _| false, keep: &|_| true, per_edge: usize::MAX, exhausted: None })
+    search::run(&SearchGraph::new(aeg, arch), limits, &search::Query { mode: search::Mode::Start, skip: &|_, _| false, chosen_rfe: &|_, _| false, keep: &|_| true, per_edge: usize::MAX, exhausted: None })
 }
 
-/// The critical cycles of `aeg` for `arch` that `keep` accepts, within `limits` (the cycle
-/// limit counts accepted cycles only), in the event graph without the program-order pairs
-/// `skip` says and without the cycles that a chosen external read-from (`chosen_rfe`)
+/// The critical cycles of `graph` (an event graph and an architecture, prepared once for
+/// all the checks on it) that `keep` accepts, within `limits` (the cycle limit counts
+/// accepted cycles only), in the event graph without the program-order pairs `skip` says and without the cycles that a chosen external read-from (`chosen_rfe`)
 /// breaks: the check of the lazy selection (`select::lazy`), which removes the pairs that
 /// cover every cycle through them and asks for the cycles the selection leaves unbroken.
 /// Only circuits through a relation that may be unsafe are enumerated, at most `per_edge`
@@ -168,8 +168,7 @@ pub fn critical_cycles(aeg: &Aeg, arch: &Arch, limits: &Limits) -> CycleSet {
 /// fewer cycles: [`EdgeKey`]).
 #[allow(clippy::too_many_arguments)]
 pub fn critical_cycles_where(
-    aeg: &Aeg,
-    arch: &Arch,
+    graph: &SearchGraph,
     limits: &Limits,
     skip: &(dyn Fn(EventId, EventId) -> bool + Sync),
     chosen_rfe: &(dyn Fn(EventId, EventId) -> bool + Sync),
@@ -177,7 +176,7 @@ pub fn critical_cycles_where(
     per_edge: usize,
     exhausted: Option<&std::sync::Mutex<std::collections::HashSet<EdgeKey>>>,
 ) -> CycleSet {
-    search::run(aeg, arch, limits, &search::Query { mode: search::Mode::Through, skip, chosen_rfe, keep, per_edge, exhausted })
+    search::run(graph, limits, &search::Query { mode: search::Mode::Through, skip, chosen_rfe, keep, per_edge, exhausted })
 }
 
 /// The strongly connected components (at least two events) of the event graph whose edges

@@ -36,6 +36,8 @@ struct PortGraph<'a> {
     rank: Vec<Vec<u32>>,
     /// The ranked edges, by rank: `(from, index in adj[from])`.
     must: Vec<(u32, usize)>,
+    /// Some segment is unsafe even where every lightweight fence holds.
+    strong_unsafe: bool,
 }
 
 /// The copies of an `Out` port ([`PortGraph`]), as multiples of `n`.
@@ -137,32 +139,106 @@ pub(super) struct Query<'q> {
 /// before it can only become fewer when edges are removed: a search that ran out stays out.
 pub type EdgeKey = (EventId, u8, EventId, u8);
 
+/// The event graph as the searches walk it, built once and reused by every search on it
+/// (the lazy selection searches the same graph round after round, each time without other
+/// pairs): the program-order pairs out of each event in order of their second event, with
+/// what the architecture says of each pair whatever the cycle, and the com steps.
+pub struct SearchGraph<'a> {
+    aeg: &'a Aeg,
+    arch: &'a Arch,
+    pairs_from: Vec<Vec<PairEdge<'a>>>,
+    /// Per event, the events a com step leads to (either direction of a com edge), sorted.
+    com_of: Vec<Vec<EventId>>,
+}
+
+/// A program-order pair out of an event, as [`SearchGraph`] keeps it.
+struct PairEdge<'a> {
+    to: EventId,
+    info: &'a PairInfo,
+    /// Its `Out` port copy ([`OUT_FROM_W`] or [`OUT_OTHER`]).
+    copy: usize,
+    /// Not safe in every cycle (`never_unsafe`): a relation a check ranks.
+    may_be_unsafe: bool,
+    /// Unsafe but for lightweight fences (see `may_be_critical`).
+    strong_unsafe: bool,
+    /// Ordered by an A-cumulative fence after an rfe into its first event.
+    a_cumulative: bool,
+}
+
+impl<'a> SearchGraph<'a> {
+    pub fn new(aeg: &'a Aeg, arch: &'a Arch) -> Self {
+        let nev = aeg.events.len();
+        let dir = |e: EventId| aeg.event(e).dir;
+        let mut pairs_from: Vec<Vec<PairEdge<'a>>> = (0..nev).map(|_| Vec::new()).collect();
+        for (&(a, b), info) in &aeg.pairs {
+            let copy = if crate::select::buffered_with_rfe(dir(a), info) && !arch.pair_then_rfe_safe(Dir::W, info, false) { OUT_FROM_W } else { OUT_OTHER };
+            pairs_from[a.0 as usize].push(PairEdge {
+                to: b,
+                info,
+                copy,
+                may_be_unsafe: !super::never_unsafe(aeg, arch, a, b, info),
+                strong_unsafe: !arch.po_pair_safe_by(dir(a), dir(b), info, true),
+                a_cumulative: arch.rfe_then_pair_safe(dir(b), info, false),
+            });
+        }
+        for v in &mut pairs_from {
+            v.sort_unstable_by_key(|p| p.to);
+        }
+        let mut com_of: Vec<Vec<EventId>> = vec![Vec::new(); nev];
+        for &(a, b) in &aeg.com {
+            if aeg.com_step_possible(a, b) {
+                com_of[a.0 as usize].push(b);
+            }
+            if a != b && aeg.com_step_possible(b, a) {
+                com_of[b.0 as usize].push(a);
+            }
+        }
+        for v in &mut com_of {
+            v.sort_unstable();
+            v.dedup();
+        }
+        SearchGraph { aeg, arch, pairs_from, com_of }
+    }
+
+    /// [`sccs`] of the graph without the pairs `skip` says.
+    fn sccs(&self, skip: &dyn Fn(EventId, EventId) -> bool) -> Vec<Vec<EventId>> {
+        let dir = |e: EventId| self.aeg.event(e).dir;
+        let pairs = self.pairs_from.iter().enumerate().flat_map(|(a, v)| {
+            let a = EventId(a as u32);
+            v.iter().filter(move |p| !skip(a, p.to)).map(move |p| (a, p.to))
+        });
+        let com = self.com_of.iter().enumerate().flat_map(|(a, v)| {
+            let a = EventId(a as u32);
+            v.iter().filter(move |&&b| !(dir(a) == Dir::R && dir(b) == Dir::R)).map(move |&b| (a, b))
+        });
+        components(self.aeg.events.len(), pairs.chain(com))
+    }
+}
+
 /// The strongly connected components of the event graph (po+ pairs but those `skip` says,
 /// com edges both ways; never R–R) with at least two events, each sorted, in sorted order.
 pub(super) fn sccs(aeg: &Aeg, skip: &dyn Fn(EventId, EventId) -> bool) -> Vec<Vec<EventId>> {
-    let nev = aeg.events.len();
-    let mut g = DiGraph::<(), ()>::with_capacity(nev, aeg.pairs.len() + 2 * aeg.com.len());
-    for _ in 0..nev {
+    let dir = |e: EventId| aeg.event(e).dir;
+    let pairs = aeg.pairs.keys().copied().filter(|&(a, b)| !skip(a, b));
+    // (a com step out of an event into a thread joined before it is impossible)
+    let com = aeg
+        .com
+        .iter()
+        .filter(|&&(a, b)| !(dir(a) == Dir::R && dir(b) == Dir::R))
+        .flat_map(|&(a, b)| [(a, b), (b, a)])
+        .filter(|&(a, b)| aeg.com_step_possible(a, b));
+    components(aeg.events.len(), pairs.chain(com))
+}
+
+/// The components of at least two nodes of the graph on `n` events with `edges`, each
+/// sorted, in sorted order.
+fn components(n: usize, edges: impl Iterator<Item = (EventId, EventId)>) -> Vec<Vec<EventId>> {
+    let mut g = DiGraph::<(), ()>::with_capacity(n, 0);
+    for _ in 0..n {
         g.add_node(());
     }
-    let idx = |e: EventId| NodeIndex::new(e.0 as usize);
-    let dir = |e: EventId| aeg.event(e).dir;
-    for &(a, b) in aeg.pairs.keys() {
-        if !skip(a, b) {
-            g.add_edge(idx(a), idx(b), ());
-        }
-    }
-    for &(a, b) in &aeg.com {
-        if dir(a) == Dir::R && dir(b) == Dir::R {
-            continue;
-        }
-        // (a com step out of an event into a thread joined before it is impossible)
-        if aeg.com_step_possible(a, b) {
-            g.add_edge(idx(a), idx(b), ());
-        }
-        if aeg.com_step_possible(b, a) {
-            g.add_edge(idx(b), idx(a), ());
-        }
+    for (a, b) in edges {
+        g.add_edge(NodeIndex::new(a.0 as usize), NodeIndex::new(b.0 as usize), ());
     }
     let mut sccs: Vec<Vec<EventId>> = tarjan_scc(&g)
         .into_iter()
@@ -177,37 +253,13 @@ pub(super) fn sccs(aeg: &Aeg, skip: &dyn Fn(EventId, EventId) -> bool) -> Vec<Ve
     sccs
 }
 
-pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits, q: &Query) -> CycleSet {
-    let nev = aeg.events.len();
-    let sccs = sccs(aeg, q.skip);
+pub(super) fn run(graph: &SearchGraph, limits: &Limits, q: &Query) -> CycleSet {
+    let (aeg, arch) = (graph.aeg, graph.arch);
+    let sccs = graph.sccs(q.skip);
     let mut set = CycleSet { arch: arch.name.to_string(), sccs: sccs.len(), ..CycleSet::default() };
     if arch.relaxes_nothing() {
         // No relation can be unsafe: no candidate is critical.
         return set;
-    }
-
-    // po+ pairs by first event, com neighbours by event
-    let mut pairs_from: Vec<Vec<(EventId, &PairInfo)>> = vec![Vec::new(); nev];
-    for (&(a, b), info) in &aeg.pairs {
-        if !(q.skip)(a, b) {
-            pairs_from[a.0 as usize].push((b, info));
-        }
-    }
-    for v in &mut pairs_from {
-        v.sort_by_key(|p| p.0);
-    }
-    let mut com_of: Vec<Vec<EventId>> = vec![Vec::new(); nev];
-    for &(a, b) in &aeg.com {
-        if aeg.com_step_possible(a, b) {
-            com_of[a.0 as usize].push(b);
-        }
-        if a != b && aeg.com_step_possible(b, a) {
-            com_of[b.0 as usize].push(a);
-        }
-    }
-    for v in &mut com_of {
-        v.sort_unstable();
-        v.dedup();
     }
 
     let shared = Shared {
@@ -230,16 +282,12 @@ pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits, q: &Query) -> CycleSe
         exact: aeg.objects.iter().map(|o| o.exact).collect(),
         keep: q.keep,
     };
-    // Per event: a program-order pair out of it is ordered by an A-cumulative fence (then an
-    // rfe into it may be safe in a cycle).
-    let a_cumulative_after: Vec<bool> =
-        pairs_from.iter().map(|v| v.iter().any(|&(b, info)| arch.rfe_then_pair_safe(aeg.event(b).dir, info, false))).collect();
-    let ctx = Context { pairs_from: &pairs_from, com_of: &com_of, a_cumulative_after: &a_cumulative_after, chosen_rfe: q.chosen_rfe };
+    let ctx = Context { graph, skip: q.skip, chosen_rfe: q.chosen_rfe };
 
     let graphs: Vec<PortGraph> = sccs
         .iter()
-        .map(|scc| port_graph(aeg, arch, scc, &ctx))
-        .filter(|pg| may_be_critical(aeg, arch, pg))
+        .map(|scc| port_graph(scc, &ctx))
+        .filter(|pg| pg.may_be_critical(aeg, arch))
         .collect();
 
     // The searches, one per start (or relation), run in parallel, each stopping after `cap`
@@ -351,37 +399,45 @@ pub(super) fn run(aeg: &Aeg, arch: &Arch, limits: &Limits, q: &Query) -> CycleSe
 
 /// What the port graphs are built from.
 struct Context<'c, 'a> {
-    pairs_from: &'c [Vec<(EventId, &'a PairInfo)>],
-    com_of: &'c [Vec<EventId>],
-    a_cumulative_after: &'c [bool],
+    graph: &'c SearchGraph<'a>,
+    skip: &'c (dyn Fn(EventId, EventId) -> bool + Sync),
     chosen_rfe: &'c (dyn Fn(EventId, EventId) -> bool + Sync),
 }
 
-fn port_graph<'a>(aeg: &Aeg, arch: &Arch, scc: &[EventId], ctx: &Context<'_, 'a>) -> PortGraph<'a> {
+fn port_graph<'a>(scc: &[EventId], ctx: &Context<'_, 'a>) -> PortGraph<'a> {
+    let (aeg, arch) = (ctx.graph.aeg, ctx.graph.arch);
     let n = scc.len();
     let local = |e: EventId| scc.binary_search(&e).ok().map(|i| i as u32);
     let dir = |e: EventId| aeg.event(e).dir;
     let exact = |e: EventId| aeg.object(aeg.event(e).obj).exact;
     let node = |copy: usize, i: usize| (copy * n + i) as u32;
+    // A program-order pair out of the event is ordered by an A-cumulative fence (then an rfe
+    // into it may be safe in a cycle).
+    let a_cumulative_after = |c: EventId| ctx.graph.pairs_from[c.0 as usize].iter().any(|p| p.a_cumulative && !(ctx.skip)(c, p.to));
     let mut adj: Vec<Vec<(u32, Label<'a>)>> = vec![Vec::new(); 4 * n];
+    // per `In` port, per segment edge out of it: whether it may be unsafe in some cycle
+    let mut seg_unsafe: Vec<Vec<bool>> = vec![Vec::new(); n];
+    let mut strong_unsafe = false;
     for (i, &e) in scc.iter().enumerate() {
         // Footnote 4 (ii), as `footnote4_shapes` decides on the closed cycle: a one-event
         // segment on an exact object is the middle of its three accesses, `r fr w rf r'` or
         // `w ws w' rf r` (anything else is a shorter cycle): a write, left towards a read.
         if !exact(e) || dir(e) == Dir::W {
             adj[i].push((node(OUT_LONE, i), Label::Seg(None)));
+            seg_unsafe[i].push(false);
         }
-        for &(b, info) in &ctx.pairs_from[e.0 as usize] {
-            let Some(j) = local(b) else { continue };
+        for p in &ctx.graph.pairs_from[e.0 as usize] {
+            let Some(j) = local(p.to) else { continue };
             // footnote 4 (i): the two events of a segment are to different addresses
-            let (oa, ob) = (aeg.event(e).obj, aeg.event(b).obj);
-            if oa == ob && aeg.object(oa).exact {
+            let (oa, ob) = (aeg.event(e).obj, aeg.event(p.to).obj);
+            if oa == ob && aeg.object(oa).exact || (ctx.skip)(e, p.to) {
                 continue;
             }
-            let copy = if crate::select::buffered_with_rfe(dir(e), info) && !arch.pair_then_rfe_safe(Dir::W, info, false) { OUT_FROM_W } else { OUT_OTHER };
-            adj[i].push((node(copy, j as usize), Label::Seg(Some(info))));
+            adj[i].push((node(p.copy, j as usize), Label::Seg(Some(p.info))));
+            seg_unsafe[i].push(p.may_be_unsafe);
+            strong_unsafe |= p.strong_unsafe;
         }
-        for &c in &ctx.com_of[e.0 as usize] {
+        for &c in &ctx.graph.com_of[e.0 as usize] {
             let Some(j) = local(c) else { continue };
             if dir(e) == Dir::R && dir(c) == Dir::R {
                 continue;
@@ -390,11 +446,7 @@ fn port_graph<'a>(aeg: &Aeg, arch: &Arch, scc: &[EventId], ctx: &Context<'_, 'a>
             // cumulative fence before its write or after its read) and realisable (not
             // entered by a pair from a read or an unfenced one from a write), as
             // `cycles::judge` and `cycle_candidates` say.
-            let broken = !arch.rfe_safe()
-                && dir(e) == Dir::W
-                && dir(c) == Dir::R
-                && !ctx.a_cumulative_after[c.0 as usize]
-                && (ctx.chosen_rfe)(e, c);
+            let broken = !arch.rfe_safe() && dir(e) == Dir::W && dir(c) == Dir::R && (ctx.chosen_rfe)(e, c) && !a_cumulative_after(c);
             if !(exact(e) && dir(c) != Dir::R) && !broken {
                 adj[node(OUT_LONE, i) as usize].push((j, Label::Com));
             }
@@ -414,8 +466,7 @@ fn port_graph<'a>(aeg: &Aeg, arch: &Arch, scc: &[EventId], ctx: &Context<'_, 'a>
         for (k, &(to, lab)) in edges.iter().enumerate() {
             let t = scc[to as usize % n];
             let may_be_unsafe = match lab {
-                Label::Seg(Some(info)) => !super::never_unsafe(aeg, arch, e, t, info),
-                Label::Seg(None) => false,
+                Label::Seg(_) => seg_unsafe[from][k],
                 Label::Com => !arch.rfe_safe() && dir(e) == Dir::W && dir(t) == Dir::R,
             };
             if may_be_unsafe {
@@ -424,25 +475,18 @@ fn port_graph<'a>(aeg: &Aeg, arch: &Arch, scc: &[EventId], ctx: &Context<'_, 'a>
             }
         }
     }
-    PortGraph { events: scc.to_vec(), adj, rank, must }
+    PortGraph { events: scc.to_vec(), adj, rank, must, strong_unsafe }
 }
 
-/// Cheap filter: an SCC without any relation that could be unsafe has no critical cycle.
-fn may_be_critical(aeg: &Aeg, arch: &Arch, pg: &PortGraph) -> bool {
-    let dir = |e: EventId| aeg.event(e).dir;
-    let n = pg.n();
-    (0..n).any(|i| {
-        let e = pg.events[i];
-        let unsafe_pair = pg.adj[i].iter().any(|&(t, l)| match l {
-            // strong fences only: a lightweight one may be relaxed in the cycle's context
-            Label::Seg(Some(info)) => !arch.po_pair_safe_by(dir(e), dir(pg.event(t)), info, true),
-            _ => false,
-        });
-        let rfe = !arch.rfe_safe()
-            && dir(e) == Dir::W
-            && pg.adj[OUT_OTHER * n + i].iter().any(|&(t, _)| dir(pg.event(t)) == Dir::R);
-        unsafe_pair || rfe
-    })
+impl PortGraph<'_> {
+    /// Cheap filter: an SCC without any relation that could be unsafe has no critical cycle.
+    fn may_be_critical(&self, aeg: &Aeg, arch: &Arch) -> bool {
+        let dir = |e: EventId| aeg.event(e).dir;
+        let n = self.n();
+        self.strong_unsafe
+            || !arch.rfe_safe()
+                && (0..n).any(|i| dir(self.events[i]) == Dir::W && self.adj[OUT_OTHER * n + i].iter().any(|&(t, _)| dir(self.event(t)) == Dir::R))
+    }
 }
 
 struct Frame {

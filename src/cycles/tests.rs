@@ -680,7 +680,7 @@ fn through_relations_finds_what_from_starts_finds() {
             let arch = by_name(a).unwrap();
             let limits = Limits { max_cycles: 1_000_000, time_budget: Duration::from_secs(60), ..Limits::default() };
             let start = critical_cycles(&aeg, arch, &limits);
-            let through = critical_cycles_where(&aeg, arch, &limits, &|_, _| false, &|_, _| false, &|_| true, usize::MAX, None);
+            let through = critical_cycles_where(&SearchGraph::new(&aeg, arch), &limits, &|_, _| false, &|_, _| false, &|_| true, usize::MAX, None);
             assert!(start.limit_hit.is_none() && through.limit_hit.is_none());
             let keys = |set: &CycleSet| set.cycles.iter().map(Cycle::key).collect::<std::collections::BTreeSet<_>>();
             assert_eq!(keys(&start), keys(&through), "{nthreads}x{len} on {nvars} vars, {a}");
@@ -706,7 +706,7 @@ fn searches_skip_only_relations_that_ran_out() {
         loop {
             checks += 1;
             let keep = |c: &Cycle| !known.lock().unwrap().contains(&c.key());
-            let found = critical_cycles_where(&aeg, arch, &Limits::default(), &|_, _| false, &|_, _| false, &keep, 1, Some(&exhausted));
+            let found = critical_cycles_where(&SearchGraph::new(&aeg, arch), &Limits::default(), &|_, _| false, &|_, _| false, &keep, 1, Some(&exhausted));
             if found.cycles.is_empty() {
                 break;
             }
@@ -715,7 +715,7 @@ fn searches_skip_only_relations_that_ran_out() {
         assert_eq!(*known.lock().unwrap(), all, "{}", arch.name);
         assert!(checks > 2 && !exhausted.lock().unwrap().is_empty(), "{}: {checks} checks", arch.name);
         // once every relation ran out, a search has nothing left to try
-        let found = critical_cycles_where(&aeg, arch, &Limits::default(), &|_, _| false, &|_, _| false, &|_| true, usize::MAX, Some(&exhausted));
+        let found = critical_cycles_where(&SearchGraph::new(&aeg, arch), &Limits::default(), &|_, _| false, &|_, _| false, &|_| true, usize::MAX, Some(&exhausted));
         assert!(found.cycles.is_empty() && found.candidates == 0, "{}", arch.name);
     }
 }

@@ -17,7 +17,7 @@ use super::ilp::{greedy_cover, reverse_delete};
 use super::{cycle_candidates, index, select_cycles, DelayPair, PairKind, SelectOptions, Selection, Strategy};
 use crate::aeg::{Aeg, Dir, EventId, SiteId};
 use crate::arch::Arch;
-use crate::cycles::{always_unsafe, critical_cycles_where, Cycle, EdgeKind, Limits};
+use crate::cycles::{always_unsafe, critical_cycles_where, Cycle, EdgeKind, Limits, SearchGraph};
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -80,6 +80,7 @@ fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: 
     let exhausted = Mutex::new(HashSet::new());
     // once the cover goes by access: the pairs of each access not delayed yet
     let mut by_access: Option<HashMap<SiteId, Vec<DelayPair>>> = None;
+    let graph = SearchGraph::new(aeg, arch);
     let light = aeg.pairs.iter().any(|(&(a, b), info)| aeg.event(a).dir == Dir::W && aeg.event(b).dir == Dir::W && arch.light_ordered(Dir::W, Dir::W, info));
     for rounds in 1.. {
         let chosen: HashSet<DelayPair> = selection.pairs.iter().copied().collect();
@@ -106,8 +107,7 @@ fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: 
             }
         };
         let found = critical_cycles_where(
-            aeg,
-            arch,
+            &graph,
             &round,
             &|a, b| robust.contains(&(a, b)),
             &|w, r| chosen_rfe.contains(&(w, r)),
