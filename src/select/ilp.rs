@@ -2,6 +2,8 @@
 
 use super::{index, DelayPair};
 use good_lp::{constraint, microlp, variable, Expression, ProblemVariables, Solution, SolutionStatus, SolverModel, WithTimeLimit};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 use std::time::{Duration, Instant};
 
 /// Minimal-cost cover of `cycles` (each a non-empty list of candidate pairs). Returns the
@@ -140,16 +142,19 @@ pub(crate) fn greedy_cover(costs: &[u32], sets: &[Vec<usize>]) -> Vec<bool> {
     let mut covered = vec![false; sets.len()];
     let mut left = sets.len();
     let mut sel = vec![false; m];
+    // The cheapest per fresh cycle first, ties to the lower index. A candidate's fresh count
+    // only falls, so an entry's ratio is never above its candidate's current one: an entry
+    // popped with its current count is the minimum (a stale entry is re-pushed).
+    let mut heap: BinaryHeap<Reverse<Ratio>> = (0..m).filter(|&i| fresh[i] > 0).map(|i| Reverse(Ratio { cost: costs[i], fresh: fresh[i], i })).collect();
     while left > 0 {
-        // minimise cost / fresh, i.e. cost_a * fresh_b < cost_b * fresh_a
-        let best = (0..m)
-            .filter(|&i| !sel[i] && fresh[i] > 0)
-            .min_by(|&a, &b| {
-                ((costs[a] as u64) * fresh[b] as u64)
-                    .cmp(&((costs[b] as u64) * fresh[a] as u64))
-                    .then(a.cmp(&b))
-            })
-            .expect("every cycle has a candidate");
+        let Reverse(top) = heap.pop().expect("every cycle has a candidate");
+        let best = top.i;
+        if top.fresh != fresh[best] {
+            if fresh[best] > 0 {
+                heap.push(Reverse(Ratio { fresh: fresh[best], ..top }));
+            }
+            continue;
+        }
         sel[best] = true;
         for &j in &cycles_of[best] {
             if !covered[j] {
@@ -163,6 +168,33 @@ pub(crate) fn greedy_cover(costs: &[u32], sets: &[Vec<usize>]) -> Vec<bool> {
     }
     reverse_delete_in(costs, sets, &cycles_of, &mut sel);
     sel
+}
+
+/// A candidate's cost per fresh cycle, ordered by `cost / fresh`, then by index.
+struct Ratio {
+    cost: u32,
+    fresh: usize,
+    i: usize,
+}
+
+impl Ord for Ratio {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        ((self.cost as u64) * o.fresh as u64).cmp(&((o.cost as u64) * self.fresh as u64)).then(self.i.cmp(&o.i))
+    }
+}
+
+impl PartialEq for Ratio {
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o).is_eq()
+    }
+}
+
+impl Eq for Ratio {}
+
+impl PartialOrd for Ratio {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
 }
 
 /// Per candidate of `m`, the sets that contain it.

@@ -201,6 +201,49 @@ fn ilp_equals_brute_force_on_random_instances() {
     eprintln!("greedy strictly worse on {greedy_worse} instances");
 }
 
+/// The greedy cover takes what the plain rule says — the candidate of least cost per cycle
+/// not yet covered, ties to the lower index, until all are covered — on random set systems
+/// with many ties (its priority queue must not change the picks).
+#[test]
+fn greedy_cover_picks_the_cheapest_per_fresh_cycle() {
+    fn plain(costs: &[u32], sets: &[Vec<usize>]) -> Vec<usize> {
+        let mut covered = vec![false; sets.len()];
+        let mut picks = Vec::new();
+        while covered.iter().any(|&c| !c) {
+            let fresh = |i: usize| sets.iter().zip(&covered).filter(|(s, &c)| !c && s.contains(&i)).count() as u64;
+            let best = (0..costs.len())
+                .filter(|&i| fresh(i) > 0)
+                .min_by(|&a, &b| (costs[a] as u64 * fresh(b)).cmp(&(costs[b] as u64 * fresh(a))).then(a.cmp(&b)))
+                .unwrap();
+            picks.push(best);
+            for (s, c) in sets.iter().zip(covered.iter_mut()) {
+                *c |= s.contains(&best);
+            }
+        }
+        picks
+    }
+    for seed in 0..300u64 {
+        let mut r = Rng(seed.wrapping_mul(0x9E3779B97F4A7C15) | 1);
+        let m = 2 + r.next(30) as usize;
+        let costs: Vec<u32> = (0..m).map(|_| 1 + r.next(3) as u32).collect();
+        let sets: Vec<Vec<usize>> = (0..1 + r.next(60))
+            .map(|_| {
+                let mut s: Vec<usize> = (0..1 + r.next(5)).map(|_| r.next(m as u64) as usize).collect();
+                s.sort_unstable();
+                s.dedup();
+                s
+            })
+            .collect();
+        // the plain picks, then the same removal of redundant picks
+        let mut want = vec![false; m];
+        for i in plain(&costs, &sets) {
+            want[i] = true;
+        }
+        super::ilp::reverse_delete(&costs, &sets, &mut want);
+        assert_eq!(greedy_cover(&costs, &sets), want, "seed {seed}");
+    }
+}
+
 /// The classic greedy trap, all pairs of cost 1: cycles 1..14, pair S1 in cycles 1–7, S2
 /// in 8–14, T1 in {1,2,8,9}, T2 in {3,4,5,6,10,11,12,13}, T3 in {7,14}. Greedy takes T2,
 /// T1, T3 (cost 3); the optimum is S1, S2 (cost 2).
