@@ -254,6 +254,14 @@ fn components(n: usize, edges: impl Iterator<Item = (EventId, EventId)>) -> Vec<
 }
 
 pub(super) fn run(graph: &SearchGraph, limits: &Limits, q: &Query) -> CycleSet {
+    run_sliced(graph, limits, q, MIN_SLICE)
+}
+
+/// Tasks run together at least, where they run in slices ([`run`]).
+const MIN_SLICE: usize = 1024;
+
+/// [`run`], running tasks that report at most one cycle in slices of at least `min_slice`.
+pub(super) fn run_sliced(graph: &SearchGraph, limits: &Limits, q: &Query, min_slice: usize) -> CycleSet {
     let (aeg, arch) = (graph.aeg, graph.arch);
     let sccs = graph.sccs(q.skip);
     let mut set = CycleSet { arch: arch.name.to_string(), sccs: sccs.len(), ..CycleSet::default() };
@@ -320,43 +328,61 @@ pub(super) fn run(graph: &SearchGraph, limits: &Limits, q: &Query) -> CycleSet {
     let mut more: Vec<bool> = vec![true; tasks.len()];
     loop {
         let todo: Vec<usize> = (0..tasks.len()).filter(|&i| more[i]).collect();
-        let results: Vec<(usize, Found, bool)> = todo
-            .par_iter()
-            .map_init(
-                || None::<(usize, Search)>,
-                |cache, &i| {
-                    let (g, s) = tasks[i];
-                    if cache.as_ref().is_none_or(|(cg, _)| *cg != g) {
-                        *cache = Some((g, Search::new(&shared, &graphs[g])));
-                    }
-                    let st = &mut cache.as_mut().expect("set above").1;
-                    let pg = &graphs[g];
-                    match q.mode {
-                        Mode::Start => {
-                            let (found, ran_out) = st.run_within(s, None, cap, steps);
-                            (i, found, !ran_out)
+        // Where a task reports at most one cycle, the merge below keeps the first distinct
+        // cycles in task order: the tasks then run in slices, in order, until those are
+        // enough (the lazy selection's checks would otherwise search through every relation
+        // of a large graph each round for a few thousand cycles).
+        let one_each = match q.mode {
+            Mode::Start => cap,
+            Mode::Through => q.per_edge.min(cap),
+        } == 1;
+        let slice = if one_each { want.max(min_slice) } else { todo.len().max(1) };
+        let mut distinct: HashSet<Vec<(u32, u32, bool)>> = HashSet::new();
+        for part in todo.chunks(slice) {
+            let results: Vec<(usize, Found, bool)> = part
+                .par_iter()
+                .map_init(
+                    || None::<(usize, Search)>,
+                    |cache, &i| {
+                        let (g, s) = tasks[i];
+                        if cache.as_ref().is_none_or(|(cg, _)| *cg != g) {
+                            *cache = Some((g, Search::new(&shared, &graphs[g])));
                         }
-                        Mode::Through => {
-                            let key = pg.edge_key(s);
-                            if q.exhausted.is_some_and(|x| x.lock().expect("no panics while locked").contains(&key)) {
-                                return (i, Vec::new(), false);
+                        let st = &mut cache.as_mut().expect("set above").1;
+                        let pg = &graphs[g];
+                        match q.mode {
+                            Mode::Start => {
+                                let (found, ran_out) = st.run_within(s, None, cap, steps);
+                                (i, found, !ran_out)
                             }
-                            let max = q.per_edge.min(cap);
-                            let (found, ran_out) = st.run_from(pg.must[s as usize].0, Some(s), max);
-                            if let (true, Some(x)) = (ran_out, q.exhausted) {
-                                x.lock().expect("no panics while locked").insert(key);
+                            Mode::Through => {
+                                let key = pg.edge_key(s);
+                                if q.exhausted.is_some_and(|x| x.lock().expect("no panics while locked").contains(&key)) {
+                                    return (i, Vec::new(), false);
+                                }
+                                let max = q.per_edge.min(cap);
+                                let (found, ran_out) = st.run_from(pg.must[s as usize].0, Some(s), max);
+                                if let (true, Some(x)) = (ran_out, q.exhausted) {
+                                    x.lock().expect("no panics while locked").insert(key);
+                                }
+                                // (stopped at `per_edge` itself: that is all this relation gives)
+                                let full = !ran_out && found.len() >= max && max < q.per_edge;
+                                (i, found, full)
                             }
-                            // (stopped at `per_edge` itself: that is all this relation gives)
-                            let full = !ran_out && found.len() >= max && max < q.per_edge;
-                            (i, found, full)
                         }
-                    }
-                },
-            )
-            .collect();
-        for (i, found, full) in results {
-            lists[i] = found;
-            more[i] = full;
+                    },
+                )
+                .collect();
+            for (i, found, full) in results {
+                if one_each {
+                    distinct.extend(found.iter().map(|(k, _)| k.clone()));
+                }
+                lists[i] = found;
+                more[i] = full;
+            }
+            if one_each && distinct.len() >= want || shared.stop.load(Relaxed) {
+                break;
+            }
         }
         let total: usize = lists.iter().map(Vec::len).sum();
         if total >= want || !more.iter().any(|&m| m) || shared.stop.load(Relaxed) {

@@ -689,6 +689,30 @@ fn through_relations_finds_what_from_starts_finds() {
     }
 }
 
+/// A search whose tasks report one cycle each runs them in slices until it has enough
+/// cycles: it keeps the same cycles (the first distinct ones in task order) and says the
+/// same of its limit as a search that runs every task at once.
+#[test]
+fn slices_of_tasks_keep_the_cycles_all_tasks_keep() {
+    let aeg = litmus(&["Wx Ry Wz Rw Rx Wy", "Wy Rx Ww Rz Wx Ry", "Wz Rx Wy Rw", "Ww Ry Rz Wx"]);
+    for arch in ["tso", "pso", "power"] {
+        let g = SearchGraph::new(&aeg, by_name(arch).unwrap());
+        for (max_cycles, per_edge) in [(1, 1), (7, 1), (40, 1), (1000, 1), (7, usize::MAX)] {
+            let limits = Limits { max_cycles, ..Limits::default() };
+            let q = search::Query { mode: search::Mode::Through, skip: &|_, _| false, chosen_rfe: &|_, _| false, keep: &|_| true, per_edge, exhausted: None };
+            let whole = search::run_sliced(&g, &limits, &q, usize::MAX);
+            let sliced = search::run_sliced(&g, &limits, &q, 1);
+            let keys = |set: &CycleSet| set.cycles.iter().map(Cycle::key).collect::<Vec<_>>();
+            assert_eq!(keys(&whole), keys(&sliced), "{arch}, {max_cycles} cycles, {per_edge} per relation");
+            assert_eq!(whole.limit_hit, sliced.limit_hit, "{arch}, {max_cycles} cycles");
+            assert!(!whole.cycles.is_empty());
+            if max_cycles == 7 && per_edge == 1 {
+                assert!(whole.limit_hit.is_some() && sliced.candidates < whole.candidates, "{arch}: slices ran every task");
+            }
+        }
+    }
+}
+
 /// Relations whose circuits ran out are skipped by later searches, and only those: checks
 /// that each accept one new cycle per relation and remember the relations that ran out
 /// still find, together, every critical cycle (a relation marked after stopping at its
