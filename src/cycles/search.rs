@@ -163,6 +163,8 @@ struct PairEdge<'a> {
     strong_unsafe: bool,
     /// Ordered by an A-cumulative fence after an rfe into its first event.
     a_cumulative: bool,
+    /// Unsafe in every cycle (`always_unsafe`).
+    always_unsafe: bool,
 }
 
 impl<'a> SearchGraph<'a> {
@@ -179,6 +181,7 @@ impl<'a> SearchGraph<'a> {
                 may_be_unsafe: !super::never_unsafe(aeg, arch, a, b, info),
                 strong_unsafe: !arch.po_pair_safe_by(dir(a), dir(b), info, true),
                 a_cumulative: arch.rfe_then_pair_safe(dir(b), info, false),
+                always_unsafe: super::always_unsafe(aeg, arch, a, b, info),
             });
         }
         for v in &mut pairs_from {
@@ -198,6 +201,13 @@ impl<'a> SearchGraph<'a> {
             v.dedup();
         }
         SearchGraph { aeg, arch, pairs_from, com_of }
+    }
+
+    /// The program-order pair `a → b` is unsafe in every cycle through it (as
+    /// `cycles::always_unsafe` says; false where there is no such pair).
+    pub fn always_unsafe(&self, a: EventId, b: EventId) -> bool {
+        let out = &self.pairs_from[a.0 as usize];
+        out.binary_search_by_key(&b, |p| p.to).is_ok_and(|i| out[i].always_unsafe)
     }
 
     /// [`sccs`] of the graph without the pairs `skip` says.

@@ -17,7 +17,7 @@ use super::ilp::{greedy_cover, reverse_delete};
 use super::{cycle_candidates, index, select_cycles, DelayPair, PairKind, SelectOptions, Selection, Strategy};
 use crate::aeg::{Aeg, Dir, EventId, SiteId};
 use crate::arch::Arch;
-use crate::cycles::{always_unsafe, critical_cycles_where, Cycle, EdgeKind, Limits, SearchGraph};
+use crate::cycles::{critical_cycles_where, Cycle, EdgeKind, Limits, SearchGraph};
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 use std::time::Instant;
@@ -84,8 +84,12 @@ fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: 
     let light = aeg.pairs.iter().any(|(&(a, b), info)| aeg.event(a).dir == Dir::W && aeg.event(b).dir == Dir::W && arch.light_ordered(Dir::W, Dir::W, info));
     for rounds in 1.. {
         let chosen: HashSet<DelayPair> = selection.pairs.iter().copied().collect();
-        let robust: HashSet<(EventId, EventId)> =
-            selection.pairs.iter().filter(|p| breaks_every_cycle_through(aeg, arch, p)).map(|p| (p.from, p.to)).collect();
+        // per first event, the second events (sorted: the selection is): asked of every pair
+        // of the graph by each check
+        let mut robust: Vec<Vec<EventId>> = vec![Vec::new(); aeg.events.len()];
+        for p in selection.pairs.iter().filter(|p| p.kind != PairKind::Rfe && graph.always_unsafe(p.from, p.to)) {
+            robust[p.from.0 as usize].push(p.to);
+        }
         let chosen_rfe: HashSet<(EventId, EventId)> = selection.pairs.iter().filter(|p| p.kind == PairKind::Rfe).map(|p| (p.from, p.to)).collect();
         let left = limits.time_budget.saturating_sub(start.elapsed());
         if left.is_zero() {
@@ -109,7 +113,7 @@ fn cover_by(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: 
         let found = critical_cycles_where(
             &graph,
             &round,
-            &|a, b| robust.contains(&(a, b)),
+            &|a, b| robust[a.0 as usize].binary_search(&b).is_ok(),
             &|w, r| chosen_rfe.contains(&(w, r)),
             &keep,
             PER_EDGE,
@@ -236,12 +240,6 @@ fn candidate_set(aeg: &Aeg, c: &Cycle) -> Vec<DelayPair> {
     let mut v = cycle_candidates(aeg, c);
     v.sort_unstable();
     v
-}
-
-/// A chosen program-order pair that is unsafe, hence a candidate, in every cycle through
-/// it: the check can drop it from the graph.
-fn breaks_every_cycle_through(aeg: &Aeg, arch: &Arch, p: &DelayPair) -> bool {
-    p.kind != PairKind::Rfe && aeg.pair(p.from, p.to).is_some_and(|info| always_unsafe(aeg, arch, p.from, p.to, info))
 }
 
 /// The cycle has a chosen unsafe rfe right after an unsafe write-write pair of its writer:
