@@ -159,9 +159,10 @@ pub fn critical_cycles(aeg: &Aeg, arch: &Arch, limits: &Limits) -> CycleSet {
 
 /// The critical cycles of `graph` (an event graph and an architecture, prepared once for
 /// all the checks on it) that `keep` accepts, within `limits` (the cycle limit counts
-/// accepted cycles only), in the event graph without the program-order pairs `skip` says and without the cycles that a chosen external read-from (`chosen_rfe`)
-/// breaks: the check of the lazy selection (`select::lazy`), which removes the pairs that
-/// cover every cycle through them and asks for the cycles the selection leaves unbroken.
+/// accepted cycles only), in the event graph without the program-order pairs `skip` says
+/// and without the cycles that a chosen external read-from (`chosen_rfe`) breaks: the
+/// check of the lazy selection (`select::lazy`), which removes the pairs that cover every
+/// cycle through them and asks for the cycles the selection leaves unbroken.
 /// Only circuits through a relation that may be unsafe are enumerated, at most `per_edge`
 /// through each; relations listed in `exhausted` are skipped, and those whose circuits run
 /// out are added to it (valid for later searches that only remove edges and reject no
