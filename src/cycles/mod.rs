@@ -184,7 +184,7 @@ pub fn critical_cycles_where(
 /// are the program-order pairs and the com edges in both directions: every critical cycle
 /// lies within one.
 pub fn sccs(aeg: &Aeg) -> Vec<Vec<EventId>> {
-    search::sccs(aeg, &|_, _| false)
+    search::sccs(aeg)
 }
 
 /// A segment of a candidate cycle: one event, or a program-order pair.

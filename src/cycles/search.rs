@@ -210,7 +210,7 @@ impl<'a> SearchGraph<'a> {
         out.binary_search_by_key(&b, |p| p.to).is_ok_and(|i| out[i].always_unsafe)
     }
 
-    /// [`sccs`] of the graph without the pairs `skip` says.
+    /// The [`sccs`] of the graph without the pairs `skip` says.
     fn sccs(&self, skip: &dyn Fn(EventId, EventId) -> bool) -> Vec<Vec<EventId>> {
         let dir = |e: EventId| self.aeg.event(e).dir;
         let pairs = self.pairs_from.iter().enumerate().flat_map(|(a, v)| {
@@ -225,11 +225,11 @@ impl<'a> SearchGraph<'a> {
     }
 }
 
-/// The strongly connected components of the event graph (po+ pairs but those `skip` says,
-/// com edges both ways; never R–R) with at least two events, each sorted, in sorted order.
-pub(super) fn sccs(aeg: &Aeg, skip: &dyn Fn(EventId, EventId) -> bool) -> Vec<Vec<EventId>> {
+/// The strongly connected components of the event graph (po+ pairs, com edges both ways;
+/// never R–R) with at least two events, each sorted, in sorted order.
+pub(super) fn sccs(aeg: &Aeg) -> Vec<Vec<EventId>> {
     let dir = |e: EventId| aeg.event(e).dir;
-    let pairs = aeg.pairs.keys().copied().filter(|&(a, b)| !skip(a, b));
+    let pairs = aeg.pairs.keys().copied();
     // (a com step out of an event into a thread joined before it is impossible)
     let com = aeg
         .com
