@@ -322,14 +322,14 @@ fn judge(aeg: &Aeg, arch: &Arch, segs: &[Seg]) -> Option<Judged> {
 /// A program-order pair `a → b` is safe in every cycle through it, even where a cycle
 /// relaxes its lightweight fences: what [`judge`] decides with the context every cycle has
 /// (a read is always left by fr, so the rules for a read left by fr always apply).
-pub(crate) fn never_unsafe(aeg: &Aeg, arch: &Arch, a: EventId, b: EventId, info: &PairInfo) -> bool {
+fn never_unsafe(aeg: &Aeg, arch: &Arch, a: EventId, b: EventId, info: &PairInfo) -> bool {
     pair_safe_whatever_the_cycle(aeg, arch, a, b, info, true)
 }
 
 /// A program-order pair `a → b` is unsafe in every cycle through it (as [`judge`] decides:
 /// only the rule for a read-modify-write's write entered by ws depends on the cycle, and
 /// is assumed to apply).
-pub(crate) fn always_unsafe(aeg: &Aeg, arch: &Arch, a: EventId, b: EventId, info: &PairInfo) -> bool {
+fn always_unsafe(aeg: &Aeg, arch: &Arch, a: EventId, b: EventId, info: &PairInfo) -> bool {
     !pair_safe_whatever_the_cycle(aeg, arch, a, b, info, false) && !aeg.rmw_partner.contains_key(&a)
 }
 

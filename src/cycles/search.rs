@@ -187,20 +187,7 @@ impl<'a> SearchGraph<'a> {
         for v in &mut pairs_from {
             v.sort_unstable_by_key(|p| p.to);
         }
-        let mut com_of: Vec<Vec<EventId>> = vec![Vec::new(); nev];
-        for &(a, b) in &aeg.com {
-            if aeg.com_step_possible(a, b) {
-                com_of[a.0 as usize].push(b);
-            }
-            if a != b && aeg.com_step_possible(b, a) {
-                com_of[b.0 as usize].push(a);
-            }
-        }
-        for v in &mut com_of {
-            v.sort_unstable();
-            v.dedup();
-        }
-        SearchGraph { aeg, arch, pairs_from, com_of }
+        SearchGraph { aeg, arch, pairs_from, com_of: com_steps(aeg) }
     }
 
     /// The program-order pair `a → b` is unsafe in every cycle through it (as
@@ -212,42 +199,50 @@ impl<'a> SearchGraph<'a> {
 
     /// The [`sccs`] of the graph without the pairs `skip` says.
     fn sccs(&self, skip: &dyn Fn(EventId, EventId) -> bool) -> Vec<Vec<EventId>> {
-        let dir = |e: EventId| self.aeg.event(e).dir;
         let pairs = self.pairs_from.iter().enumerate().flat_map(|(a, v)| {
             let a = EventId(a as u32);
             v.iter().filter(move |p| !skip(a, p.to)).map(move |p| (a, p.to))
         });
-        let com = self.com_of.iter().enumerate().flat_map(|(a, v)| {
-            let a = EventId(a as u32);
-            v.iter().filter(move |&&b| !(dir(a) == Dir::R && dir(b) == Dir::R)).map(move |&b| (a, b))
-        });
-        components(self.aeg.events.len(), pairs.chain(com))
+        components(self.aeg, pairs, &self.com_of)
     }
+}
+
+/// Per event, the events a com step leads to (either direction of a com edge; a com step
+/// out of an event into a thread joined before it is impossible), sorted.
+fn com_steps(aeg: &Aeg) -> Vec<Vec<EventId>> {
+    let mut com_of: Vec<Vec<EventId>> = vec![Vec::new(); aeg.events.len()];
+    for &(a, b) in &aeg.com {
+        if aeg.com_step_possible(a, b) {
+            com_of[a.0 as usize].push(b);
+        }
+        if a != b && aeg.com_step_possible(b, a) {
+            com_of[b.0 as usize].push(a);
+        }
+    }
+    for v in &mut com_of {
+        v.sort_unstable();
+        v.dedup();
+    }
+    com_of
 }
 
 /// The strongly connected components of the event graph (po+ pairs, com edges both ways;
 /// never R–R) with at least two events, each sorted, in sorted order.
 pub(super) fn sccs(aeg: &Aeg) -> Vec<Vec<EventId>> {
-    let dir = |e: EventId| aeg.event(e).dir;
-    let pairs = aeg.pairs.keys().copied();
-    // (a com step out of an event into a thread joined before it is impossible)
-    let com = aeg
-        .com
-        .iter()
-        .filter(|&&(a, b)| !(dir(a) == Dir::R && dir(b) == Dir::R))
-        .flat_map(|&(a, b)| [(a, b), (b, a)])
-        .filter(|&(a, b)| aeg.com_step_possible(a, b));
-    components(aeg.events.len(), pairs.chain(com))
+    components(aeg, aeg.pairs.keys().copied(), &com_steps(aeg))
 }
 
-/// The components of at least two nodes of the graph on `n` events with `edges`, each
-/// sorted, in sorted order.
-fn components(n: usize, edges: impl Iterator<Item = (EventId, EventId)>) -> Vec<Vec<EventId>> {
+/// The components of at least two events of the graph of the program-order `pairs` and the
+/// com steps `com_of` (but R–R), each sorted, in sorted order.
+fn components(aeg: &Aeg, pairs: impl Iterator<Item = (EventId, EventId)>, com_of: &[Vec<EventId>]) -> Vec<Vec<EventId>> {
+    let dir = |e: EventId| aeg.event(e).dir;
+    let n = aeg.events.len();
     let mut g = DiGraph::<(), ()>::with_capacity(n, 0);
     for _ in 0..n {
         g.add_node(());
     }
-    for (a, b) in edges {
+    let com = com_of.iter().enumerate().flat_map(|(a, v)| v.iter().map(move |&b| (EventId(a as u32), b)));
+    for (a, b) in pairs.chain(com.filter(|&(a, b)| !(dir(a) == Dir::R && dir(b) == Dir::R))) {
         g.add_edge(NodeIndex::new(a.0 as usize), NodeIndex::new(b.0 as usize), ());
     }
     let mut sccs: Vec<Vec<EventId>> = tarjan_scc(&g)
