@@ -154,7 +154,7 @@ pub struct CycleSet {
 
 /// All critical cycles of `aeg` for `arch`, within `limits`.
 pub fn critical_cycles(aeg: &Aeg, arch: &Arch, limits: &Limits) -> CycleSet {
-    search::run(&SearchGraph::new(aeg, arch), limits, &search::Query { mode: search::Mode::Start, skip: &|_, _| false, chosen_rfe: &|_, _| false, keep: &|_| true, per_edge: usize::MAX, exhausted: None })
+    search::run(&SearchGraph::new(aeg, arch), limits, &search::Query { mode: search::Mode::Start, skip: &|_, _| false, chosen_rfe: &|_, _| false, keep: &|_| true, per_edge: usize::MAX, exhausted: None, budget: None })
 }
 
 /// The critical cycles of `graph` (an event graph and an architecture, prepared once for
@@ -166,7 +166,9 @@ pub fn critical_cycles(aeg: &Aeg, arch: &Arch, limits: &Limits) -> CycleSet {
 /// Only circuits through a relation that may be unsafe are enumerated, at most `per_edge`
 /// through each; relations listed in `exhausted` are skipped, and those whose circuits run
 /// out are added to it (valid for later searches that only remove edges and reject no
-/// fewer cycles: [`EdgeKey`]).
+/// fewer cycles: [`EdgeKey`]). With `budget`, the search through one relation stops after
+/// that many steps, and a relation whose search stopped there with no cycle is added to
+/// the list (sorted) instead: whether a cycle runs through it is not known.
 #[allow(clippy::too_many_arguments)]
 pub fn critical_cycles_where(
     graph: &SearchGraph,
@@ -176,8 +178,14 @@ pub fn critical_cycles_where(
     keep: &(dyn Fn(&Cycle) -> bool + Sync),
     per_edge: usize,
     exhausted: Option<&std::sync::Mutex<std::collections::HashSet<EdgeKey>>>,
+    budget: Option<(u64, &std::sync::Mutex<Vec<EdgeKey>>)>,
 ) -> CycleSet {
-    search::run(graph, limits, &search::Query { mode: search::Mode::Through, skip, chosen_rfe, keep, per_edge, exhausted })
+    let set = search::run(graph, limits, &search::Query { mode: search::Mode::Through, skip, chosen_rfe, keep, per_edge, exhausted, budget });
+    if let Some((_, undecided)) = budget {
+        // (in the order the parallel searches finished)
+        undecided.lock().expect("no panics while locked").sort_unstable();
+    }
+    set
 }
 
 /// The strongly connected components (at least two events) of the event graph whose edges

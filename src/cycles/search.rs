@@ -131,6 +131,9 @@ pub(super) struct Query<'q> {
     /// every circuit through them was reported or rejected). Those listed are skipped, and
     /// each search that runs out adds its edge. See [`EdgeKey`].
     pub exhausted: Option<&'q Mutex<HashSet<EdgeKey>>>,
+    /// [`Mode::Through`]: search steps the search through one edge may take, and where the
+    /// edges go whose search took them without a cycle or running out (*undecided*).
+    pub budget: Option<(u64, &'q Mutex<Vec<EdgeKey>>)>,
 }
 
 /// An edge of a port graph, stable across searches on subgraphs of one event graph: its
@@ -366,9 +369,14 @@ pub(super) fn run_sliced(graph: &SearchGraph, limits: &Limits, q: &Query, min_sl
                                     return (i, Vec::new(), false);
                                 }
                                 let max = q.per_edge.min(cap);
-                                let (found, ran_out) = st.run_from(pg.must[s as usize].0, Some(s), max);
+                                let before = st.steps;
+                                let budget = q.budget.map_or(u64::MAX, |b| b.0);
+                                let (found, ran_out) = st.run_within(pg.must[s as usize].0, Some(s), max, budget);
                                 if let (true, Some(x)) = (ran_out, q.exhausted) {
                                     x.lock().expect("no panics while locked").insert(key);
+                                }
+                                if let Some((_, undecided)) = q.budget.filter(|_| !ran_out && found.is_empty() && st.steps - before > budget) {
+                                    undecided.lock().expect("no panics while locked").push(key);
                                 }
                                 // (stopped at `per_edge` itself: that is all this relation gives)
                                 let full = !ran_out && found.len() >= max && max < q.per_edge;
@@ -690,14 +698,9 @@ impl<'s, 'a> Search<'s, 'a> {
 
     /// Johnson 1975, iteratively. Without `through`: all circuits whose smallest port is
     /// `In(s)`. With `through = Some(k)`: all circuits that take the `k`-th ranked edge (out
-    /// of `s`) and no edge ranked before it. Stops after `max` reported cycles. The flag says
-    /// whether the search ran out of circuits (rather than stopping at `max` or a limit).
-    fn run_from(&mut self, s: u32, through: Option<u32>, max: usize) -> (Found, bool) {
-        self.run_within(s, through, max, u64::MAX)
-    }
-
-    /// [`Search::run_from`] that also stops after `budget` steps (deterministic work, unlike
-    /// time); it then has not run out.
+    /// of `s`) and no edge ranked before it. Stops after `max` reported cycles, a limit, or
+    /// `budget` steps (deterministic work, unlike time). The flag says whether the search
+    /// ran out of circuits (rather than stopping at `max`, a limit or the budget).
     fn run_within(&mut self, s: u32, through: Option<u32>, max: usize, budget: u64) -> (Found, bool) {
         let mut out = Vec::new();
         let first_step = self.steps;

@@ -680,7 +680,7 @@ fn through_relations_finds_what_from_starts_finds() {
             let arch = by_name(a).unwrap();
             let limits = Limits { max_cycles: 1_000_000, time_budget: Duration::from_secs(60), ..Limits::default() };
             let start = critical_cycles(&aeg, arch, &limits);
-            let through = critical_cycles_where(&SearchGraph::new(&aeg, arch), &limits, &|_, _| false, &|_, _| false, &|_| true, usize::MAX, None);
+            let through = critical_cycles_where(&SearchGraph::new(&aeg, arch), &limits, &|_, _| false, &|_, _| false, &|_| true, usize::MAX, None, None);
             assert!(start.limit_hit.is_none() && through.limit_hit.is_none());
             let keys = |set: &CycleSet| set.cycles.iter().map(Cycle::key).collect::<std::collections::BTreeSet<_>>();
             assert_eq!(keys(&start), keys(&through), "{nthreads}x{len} on {nvars} vars, {a}");
@@ -699,7 +699,7 @@ fn slices_of_tasks_keep_the_cycles_all_tasks_keep() {
         let g = SearchGraph::new(&aeg, by_name(arch).unwrap());
         for (max_cycles, per_edge) in [(1, 1), (7, 1), (40, 1), (1000, 1), (7, usize::MAX)] {
             let limits = Limits { max_cycles, ..Limits::default() };
-            let q = search::Query { mode: search::Mode::Through, skip: &|_, _| false, chosen_rfe: &|_, _| false, keep: &|_| true, per_edge, exhausted: None };
+            let q = search::Query { mode: search::Mode::Through, skip: &|_, _| false, chosen_rfe: &|_, _| false, keep: &|_| true, per_edge, exhausted: None, budget: None };
             let whole = search::run_sliced(&g, &limits, &q, usize::MAX);
             let sliced = search::run_sliced(&g, &limits, &q, 1);
             let keys = |set: &CycleSet| set.cycles.iter().map(Cycle::key).collect::<Vec<_>>();
@@ -730,7 +730,7 @@ fn searches_skip_only_relations_that_ran_out() {
         loop {
             checks += 1;
             let keep = |c: &Cycle| !known.lock().unwrap().contains(&c.key());
-            let found = critical_cycles_where(&SearchGraph::new(&aeg, arch), &Limits::default(), &|_, _| false, &|_, _| false, &keep, 1, Some(&exhausted));
+            let found = critical_cycles_where(&SearchGraph::new(&aeg, arch), &Limits::default(), &|_, _| false, &|_, _| false, &keep, 1, Some(&exhausted), None);
             if found.cycles.is_empty() {
                 break;
             }
@@ -739,7 +739,7 @@ fn searches_skip_only_relations_that_ran_out() {
         assert_eq!(*known.lock().unwrap(), all, "{}", arch.name);
         assert!(checks > 2 && !exhausted.lock().unwrap().is_empty(), "{}: {checks} checks", arch.name);
         // once every relation ran out, a search has nothing left to try
-        let found = critical_cycles_where(&SearchGraph::new(&aeg, arch), &Limits::default(), &|_, _| false, &|_, _| false, &|_| true, usize::MAX, Some(&exhausted));
+        let found = critical_cycles_where(&SearchGraph::new(&aeg, arch), &Limits::default(), &|_, _| false, &|_, _| false, &|_| true, usize::MAX, Some(&exhausted), None);
         assert!(found.cycles.is_empty() && found.candidates == 0, "{}", arch.name);
     }
 }

@@ -685,7 +685,7 @@ impl<'a> Problem<'a> {
         let cycles = match per_relation {
             // circuits through each relation still unsafe, a few per relation: complete for
             // "is any critical cycle left", and fast when few relations are left unsafe
-            Some(n) => cycles::critical_cycles_where(&cycles::SearchGraph::new(&aeg, self.arch), limits, &|_, _| false, &|_, _| false, &|_| true, n, None),
+            Some(n) => cycles::critical_cycles_where(&cycles::SearchGraph::new(&aeg, self.arch), limits, &|_, _| false, &|_, _| false, &|_| true, n, None, None),
             None => cycles::critical_cycles(&aeg, self.arch, limits),
         };
         Ok(Analysis { map: self.base.map.clone(), program, aeg, cycles, timings: Default::default(), lines: self.base.lines, limits: limits.clone(), lazy: false })
@@ -769,7 +769,7 @@ impl<'a> Problem<'a> {
         let lines = texts.iter().map(|t| t.lines().count()).sum();
         let mut a = pipeline::analyze_program(&mut prog, self.arch, &opts, map, Duration::ZERO, lines)?;
         if let Some(n) = per_relation {
-            a.cycles = cycles::critical_cycles_where(&cycles::SearchGraph::new(&a.aeg, self.arch), limits, &|_, _| false, &|_, _| false, &|_| true, n, None);
+            a.cycles = cycles::critical_cycles_where(&cycles::SearchGraph::new(&a.aeg, self.arch), limits, &|_, _| false, &|_, _| false, &|_| true, n, None, None);
         }
         Ok(a)
     }
