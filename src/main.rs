@@ -488,6 +488,7 @@ fn pipeline_options_without_entries(c: &Common) -> pipeline::Options {
             max_cycles: c.max_cycles,
             time_budget: Duration::from_secs_f64(c.cycle_timeout.max(0.0)),
             unbounded_instances: c.thread_instances,
+            step_budget: None,
         },
         lazy_seed: None,
         selection_timeout: Some(Duration::from_secs_f64(c.selection_timeout.max(0.0))),

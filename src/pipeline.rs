@@ -24,14 +24,21 @@ pub struct Options {
     pub atomics: crate::atomics::Options,
     pub build: BuildOptions,
     pub limits: Limits,
-    /// Stop the first cycle search after this many critical cycles (and a tenth of the
-    /// time budget, at most a second): [`choose`] completes the selection lazily (`select::lazy`) from them.
+    /// Stop the first cycle search after this many critical cycles (or [`SEED_STEPS`]
+    /// search steps, or a tenth of the time budget): [`choose`] completes the selection
+    /// lazily (`select::lazy`) from them.
     /// `None`: the search runs to `limits` (for listing cycles).
     pub lazy_seed: Option<usize>,
     /// Time budget of the lazy selection (`None`: the search's, `limits.time_budget`). When
     /// it runs out, every relaxable pair on a cycle of the event graph is delayed.
     pub selection_timeout: Option<Duration>,
 }
+
+/// Search steps of the first cycle search of the lazy selection (about half a second on
+/// this project's 2-core machine): a bound of work, not time, so that where it binds (large
+/// programs) the seed, and with it the selection, does not depend on the machine's speed.
+/// (A tenth of the time budget stays as a guard.)
+const SEED_STEPS: u64 = 40_000_000;
 
 /// Wall-clock time of each stage, for the summary and the benchmarks.
 #[derive(Clone, Debug, Default, serde::Serialize)]
@@ -108,7 +115,8 @@ pub fn analyze_program(
     let seed = match opts.lazy_seed {
         Some(n) => Limits {
             max_cycles: n.min(opts.limits.max_cycles),
-            time_budget: (opts.limits.time_budget / 10).min(Duration::from_secs(1)),
+            time_budget: opts.limits.time_budget / 10,
+            step_budget: Some(SEED_STEPS),
             ..opts.limits.clone()
         },
         None => opts.limits.clone(),

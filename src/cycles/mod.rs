@@ -63,11 +63,15 @@ pub struct Limits {
     /// cycle may go through (default 2). Without a bound such threads give infinitely many
     /// cycles; longer rings through more instances repeat the same abstract pairs.
     pub unbounded_instances: u32,
+    /// Search steps all the searches from start nodes may take together (`None`: no bound
+    /// but time). Work, not time: where it binds, the cycles found do not depend on the
+    /// machine's speed or thread count.
+    pub step_budget: Option<u64>,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { max_cycles: 10_000, time_budget: Duration::from_secs(60), unbounded_instances: 2 }
+        Limits { max_cycles: 10_000, time_budget: Duration::from_secs(60), unbounded_instances: 2, step_budget: None }
     }
 }
 

@@ -334,8 +334,23 @@ pub(super) fn run_sliced(graph: &SearchGraph, limits: &Limits, q: &Query, min_sl
     let mut steps: u64 = START_STEPS;
     let mut lists: Vec<Found> = vec![Vec::new(); tasks.len()];
     let mut more: Vec<bool> = vec![true; tasks.len()];
+    // [`Limits::step_budget`]: the steps the passes have taken; a pass gives each start at
+    // most an equal share of what is left
+    let mut spent: u64 = 0;
     loop {
         let todo: Vec<usize> = (0..tasks.len()).filter(|&i| more[i]).collect();
+        let mut pass_steps = steps;
+        if let (Mode::Start, Some(total)) = (q.mode, limits.step_budget) {
+            pass_steps = steps.min(total.saturating_sub(spent) / todo.len().max(1) as u64);
+            if pass_steps == 0 {
+                let found: usize = lists.iter().map(Vec::len).sum();
+                shared.halt(format!(
+                    "critical-cycle search stopped: step budget of {total} exhausted after {} critical cycles; further critical cycles may exist, so the instrumentation may be unsound (raise the step budget)",
+                    found.min(limits.max_cycles)
+                ));
+                break;
+            }
+        }
         // Where a task reports at most one cycle, the merge below keeps the first distinct
         // cycles in task order: the tasks then run in slices, in order, until those are
         // enough (the lazy selection's checks would otherwise search through every relation
@@ -347,7 +362,7 @@ pub(super) fn run_sliced(graph: &SearchGraph, limits: &Limits, q: &Query, min_sl
         let slice = if one_each { want.max(min_slice) } else { todo.len().max(1) };
         let mut distinct: HashSet<Vec<(u32, u32, bool)>> = HashSet::new();
         for part in todo.chunks(slice) {
-            let results: Vec<(usize, Found, bool)> = part
+            let results: Vec<(usize, Found, bool, u64)> = part
                 .par_iter()
                 .map_init(
                     || None::<(usize, Search)>,
@@ -360,13 +375,14 @@ pub(super) fn run_sliced(graph: &SearchGraph, limits: &Limits, q: &Query, min_sl
                         let pg = &graphs[g];
                         match q.mode {
                             Mode::Start => {
-                                let (found, ran_out) = st.run_within(s, None, cap, steps);
-                                (i, found, !ran_out)
+                                let before = st.steps;
+                                let (found, ran_out) = st.run_within(s, None, cap, pass_steps);
+                                (i, found, !ran_out, st.steps - before)
                             }
                             Mode::Through => {
                                 let key = pg.edge_key(s);
                                 if q.exhausted.is_some_and(|x| x.lock().expect("no panics while locked").contains(&key)) {
-                                    return (i, Vec::new(), false);
+                                    return (i, Vec::new(), false, 0);
                                 }
                                 let max = q.per_edge.min(cap);
                                 let before = st.steps;
@@ -380,13 +396,14 @@ pub(super) fn run_sliced(graph: &SearchGraph, limits: &Limits, q: &Query, min_sl
                                 }
                                 // (stopped at `per_edge` itself: that is all this relation gives)
                                 let full = !ran_out && found.len() >= max && max < q.per_edge;
-                                (i, found, full)
+                                (i, found, full, st.steps - before)
                             }
                         }
                     },
                 )
                 .collect();
-            for (i, found, full) in results {
+            for (i, found, full, took) in results {
+                spent += took;
                 if one_each {
                     distinct.extend(found.iter().map(|(k, _)| k.clone()));
                 }

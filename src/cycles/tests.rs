@@ -432,6 +432,33 @@ fn limits() {
     assert!(set.limit_hit.expect("time limit").contains("time budget"));
 }
 
+/// A step budget stops the search from start nodes after the same work however many
+/// threads search, says so, and keeps what a larger budget keeps first.
+#[test]
+fn step_budget_is_work_not_time() {
+    let aeg = litmus(&["Wx Ry Wz Rw", "Wy Rx Wz Rw", "Wz Rx Wy Rw", "Ww Rz Wx Ry", "Wx Wy Rz Rw"]);
+    let arch = by_name("tso").unwrap();
+    let all = critical_cycles(&aeg, arch, &Limits::default());
+    assert!(all.limit_hit.is_none() && all.cycles.len() > 20, "{}", all.cycles.len());
+    let with = |steps: u64, threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| critical_cycles(&aeg, arch, &Limits { step_budget: Some(steps), ..Limits::default() }))
+    };
+    let small = with(2000, 1);
+    let msg = small.limit_hit.clone().expect("the budget binds");
+    assert!(msg.contains("step budget of 2000") && msg.contains("unsound"), "{msg}");
+    assert!(!small.cycles.is_empty() && small.cycles.len() < all.cycles.len(), "{} of {}", small.cycles.len(), all.cycles.len());
+    for t in [2, 4] {
+        assert_eq!(with(2000, t).cycles, small.cycles, "{t} threads");
+    }
+    // every cycle found is one of the full search's
+    assert!(small.cycles.iter().all(|c| all.cycles.contains(c)));
+    // a budget that does not bind changes nothing
+    let big = with(1 << 30, 2);
+    assert!(big.limit_hit.is_none());
+    assert_eq!(big.cycles, all.cycles);
+}
+
 #[test]
 fn deterministic() {
     let aeg = litmus(&["Wx Ry Wz", "Wy Rx Rz", "Wz Rx Wy", "Rz Wx"]);

@@ -118,7 +118,7 @@ fn cover_by(
         if left.is_zero() {
             return Err(format!("time budget of {:.1} s exhausted after {rounds} round(s) of lazy selection", limits.time_budget.as_secs_f64()));
         }
-        let round = Limits { max_cycles: round, time_budget: left, unbounded_instances: limits.unbounded_instances };
+        let round = Limits { max_cycles: round, time_budget: left, ..limits.clone() };
         // (sets seen in earlier rounds; two cycles of this round with one set are told
         // apart after the search, in its order, so that the outcome does not depend on
         // which parallel search found one first)
