@@ -200,7 +200,10 @@ fn cover_by(
             }
             return Ok(Lazy { selection, cycles, rounds, examined });
         }
+        // (one pair may be the relation of several port copies)
         forced.extend(newly_forced);
+        forced.sort_unstable();
+        forced.dedup();
         let mut new = Vec::new();
         for c in found.cycles {
             let cands = candidate_set(aeg, &c);
@@ -351,6 +354,24 @@ mod tests {
         s + "  return 0;\n}\n"
     }
 
+    /// The analysis of `src` with every critical cycle enumerated.
+    fn analysed(src: &str, arch: &Arch) -> crate::pipeline::Analysis {
+        let mut map = SourceMap::default();
+        let mut prog = crate::frontend::load_str("r.c", src, &Default::default(), &mut map).expect("parses");
+        let a = crate::pipeline::analyze_program(&mut prog, arch, &Default::default(), map, std::time::Duration::ZERO, 0).expect("analyses");
+        assert!(a.cycles.limit_hit.is_none());
+        a
+    }
+
+    /// Every enumerated critical cycle has a candidate in `selection`.
+    fn assert_breaks_all(a: &crate::pipeline::Analysis, selection: &Selection, what: &str) {
+        let chosen: HashSet<DelayPair> = selection.pairs.iter().copied().collect();
+        for c in &a.cycles.cycles {
+            let cands = cycle_candidates(&a.aeg, c);
+            assert!(cands.is_empty() || cands.iter().any(|p| chosen.contains(p)), "{what}: lazy selection leaves {} unbroken", c.describe(&a.aeg));
+        }
+    }
+
     /// Wherever exhaustive enumeration finishes, the lazy selection started from a few of
     /// the cycles breaks every cycle and costs what the exhaustive optimum costs.
     #[test]
@@ -362,10 +383,7 @@ mod tests {
             let src = random_program(seed, threads, stmts, 3);
             for arch in ["tso", "pso", "rmo", "power", "power-esop", "arm", "aarch64"] {
                 let arch = by_name(arch).unwrap();
-                let mut map = SourceMap::default();
-                let mut prog = crate::frontend::load_str("r.c", &src, &Default::default(), &mut map).expect("parses");
-                let a = crate::pipeline::analyze_program(&mut prog, arch, &Default::default(), map, std::time::Duration::ZERO, 0).expect("analyses");
-                assert!(a.cycles.limit_hit.is_none());
+                let a = analysed(&src, arch);
                 let full = select(&a.aeg, &a.cycles, arch, Strategy::Ilp);
                 assert!(full.optimal);
                 // (rounds of 7 cycles: checks stopped at their limit drop cycles they accepted)
@@ -375,16 +393,7 @@ mod tests {
                     let after = if by_access { (0, 0) } else { (usize::MAX, usize::MAX) };
                     let l = cover_by(&a.aeg, arch, seed_cycles, Strategy::Ilp, &Limits::default(), &Default::default(), round, after, THROUGH_STEPS).expect("finishes");
                     lazy_rounds += l.rounds;
-                    let chosen: HashSet<DelayPair> = l.selection.pairs.iter().copied().collect();
-                    for c in &a.cycles.cycles {
-                        let cands = cycle_candidates(&a.aeg, c);
-                        assert!(
-                            cands.is_empty() || cands.iter().any(|p| chosen.contains(p)),
-                            "seed {seed}, {}: lazy selection leaves {} unbroken\n{src}",
-                            arch.name,
-                            c.describe(&a.aeg)
-                        );
-                    }
+                    assert_breaks_all(&a, &l.selection, &format!("seed {seed}, {}\n{src}", arch.name));
                     // With the default round size these small programs never reach the greedy
                     // phase: the selection is the exhaustive optimum.
                     assert!(l.selection.optimal || round != ROUND, "seed {seed}, {}: not proven optimal after {} round(s), {} cycles: {:?}\n{src}", arch.name, l.rounds, l.cycles.len(), l.selection.note);
@@ -418,20 +427,13 @@ mod tests {
             let src = random_program(seed, 3, 8, 3);
             for arch in ["tso", "pso", "rmo", "power", "aarch64"] {
                 let arch = by_name(arch).unwrap();
-                let mut map = SourceMap::default();
-                let mut prog = crate::frontend::load_str("r.c", &src, &Default::default(), &mut map).expect("parses");
-                let a = crate::pipeline::analyze_program(&mut prog, arch, &Default::default(), map, std::time::Duration::ZERO, 0).expect("analyses");
-                assert!(a.cycles.limit_hit.is_none());
+                let a = analysed(&src, arch);
                 let full = select(&a.aeg, &a.cycles, arch, Strategy::Ilp);
                 let seed_cycles = &a.cycles.cycles[..3.min(a.cycles.cycles.len())];
                 let after = (usize::MAX, usize::MAX);
                 match cover_by(&a.aeg, arch, seed_cycles, Strategy::Ilp, &Limits::default(), &Default::default(), ROUND, after, 4) {
                     Ok(l) => {
-                        let chosen: HashSet<DelayPair> = l.selection.pairs.iter().copied().collect();
-                        for c in &a.cycles.cycles {
-                            let cands = cycle_candidates(&a.aeg, c);
-                            assert!(cands.is_empty() || cands.iter().any(|p| chosen.contains(p)), "seed {seed}, {}: {} unbroken\n{src}", arch.name, c.describe(&a.aeg));
-                        }
+                        assert_breaks_all(&a, &l.selection, &format!("seed {seed}, {}\n{src}", arch.name));
                         assert!(l.selection.total_cost >= full.total_cost);
                         if let Some(n) = l.selection.note.as_deref().filter(|n| n.contains("delayed outright")) {
                             assert!(!l.selection.optimal && n.contains("above the optimum"), "{n}");
