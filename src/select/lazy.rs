@@ -169,11 +169,8 @@ fn cover_by(
                 // The greedy extension may have left picks that later picks made redundant
                 // on the cycles known: drop them (most expensive first) and check again.
                 prunes += 1;
-                let mut pruned = prune(aeg, &cycles, &selection.pairs);
                 // (no known cycle needs a forced pair: it stays)
-                pruned.extend(forced.iter().copied());
-                pruned.sort_unstable();
-                pruned.dedup();
+                let pruned = with_forced(prune(aeg, &cycles, &selection.pairs), &forced);
                 if pruned.len() < selection.pairs.len() {
                     selection = Selection::from_pairs(pruned, false, selection.note.clone());
                     exhausted.lock().expect("no panics while locked").clear();
@@ -201,9 +198,7 @@ fn cover_by(
             return Ok(Lazy { selection, cycles, rounds, examined });
         }
         // (one pair may be the relation of several port copies)
-        forced.extend(newly_forced);
-        forced.sort_unstable();
-        forced.dedup();
+        forced = with_forced(forced, &newly_forced);
         let mut new = Vec::new();
         for c in found.cycles {
             let cands = candidate_set(aeg, &c);
@@ -257,13 +252,19 @@ fn cover_by(
             selection = Selection::from_pairs(pairs, false, selection.note.clone());
         }
         if !forced.is_empty() {
-            let mut pairs = selection.pairs.clone();
-            pairs.extend(forced.iter().copied());
-            let lacks = selection.lacks.take();
-            selection = Selection { lacks, ..Selection::from_pairs(pairs, false, selection.note.clone()) };
+            let pairs = with_forced(std::mem::take(&mut selection.pairs), &forced);
+            selection = Selection { lacks: selection.lacks.take(), ..Selection::from_pairs(pairs, false, selection.note.take()) };
         }
     }
     unreachable!("the loop returns")
+}
+
+/// `pairs` and `forced` together, sorted, without duplicates.
+fn with_forced(mut pairs: Vec<DelayPair>, forced: &[DelayPair]) -> Vec<DelayPair> {
+    pairs.extend_from_slice(forced);
+    pairs.sort_unstable();
+    pairs.dedup();
+    pairs
 }
 
 /// `chosen` without the pairs no known cycle needs (each of its cycles has another chosen
