@@ -143,8 +143,6 @@ const HERD_SPURIOUS: &[(&str, &str)] = &[
     // the litmus translator writes SWP and CAS as a plain read and write (issue 20)
     ("MP+rel+SWP-dmb.ld", "aarch64"),
     ("MP+rel+CAS-ok-bothRs-addr", "aarch64"),
-    // `addr; rfi` into an acquire read is in aarch64.cat's `dob`, not in weakc's table
-    ("MP+rel+addr-lrs-acq", "aarch64"),
 ];
 
 /// herd tests herd7 allows that the axiomatic route reports unreachable, because the C

@@ -113,6 +113,11 @@ pub struct DepRules {
     /// What an access with an address computed from the read, between the two, preserves
     /// (herd's `addr; po`, towards writes on Power, ARM and AArch64).
     pub addr_po: PairSet,
+    /// A read that takes its value from its own thread's write comes after the reads that
+    /// write's address or value depends on (herd's `(addr | data); rfi` in `ii0` of ppc.cat
+    /// and arm.cat, `(addr | data); lrs` in aarch64.cat's `dob`): the write's value is known
+    /// only then.
+    pub dd_rfi: bool,
     /// Spelling of ctrl+isync in diy names (`DpCtrlIsyncdR` on Power, `DpCtrlIsbdR` on ARM).
     pub isync_diy: &'static str,
     /// Why the dependencies do or do not matter on this architecture (documentation).

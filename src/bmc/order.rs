@@ -103,8 +103,9 @@ pub fn encode(sx: &mut Symex) -> Option<Encoding> {
     e.joins();
     let po_clauses = e.sx.sat.clauses - c0;
     e.reads();
-    if e.sx.opts.model.as_ref().is_some_and(|m| m.relaxed.is_some()) {
+    if let Some(m) = e.sx.opts.model.as_ref().and_then(|m| m.relaxed.clone()) {
         e.read_read_coherence();
+        e.dependent_forwarding(&m);
     }
     let stopped = e.sx.sat.check_limits().is_some();
     if debug {

@@ -68,8 +68,9 @@
 //!   same location whose write precedes it in `lrs` (herd's `rmw; lrs; [A | Q]`), or a read
 //!   that the value or address of the store preceding it in `lrs` depends on (herd's
 //!   `(addr | data); lrs`, MP+rel+data-lrs-acq; a store to a computed address, `[X5,W4]`,
-//!   is not known to be to the acquire read's location and does not count:
-//!   MP+rel+addr-lrs-acq stays spurious).
+//!   counts where the index registers hold zero whatever was read, herd's false
+//!   dependencies `EOR W4,W2,W2`: MP+rel+addr-lrs-acq; any other computed address is not
+//!   known to be the acquire read's location).
 //!
 //! Registers are versioned: a register's first definition in a thread writes its C variable,
 //! later ones a fresh `__unbuffered_pT_R_vN` (where paths naming different versions meet, a
@@ -163,6 +164,9 @@ struct Th {
     /// results, whose dependencies are pick ones): a store whose value or address has one
     /// puts that read before a later read of the store's location in `lrs`.
     taint: HashMap<String, BTreeSet<usize>>,
+    /// Registers that hold zero whatever was read (`EOR W4,W2,W2`, `SUB W4,W2,W2`: herd's
+    /// false dependencies): an address indexed by them is its base location.
+    zero: BTreeSet<String>,
     /// Reads so far (the next [`Unordered::id`]).
     reads: usize,
     /// The last memory access was an AArch64 `STLR` (see [`Cx::release_acquire`]).
@@ -362,6 +366,7 @@ pub fn translate(t: &Litmus) -> Result<CTest, Error> {
             straight: true,
             unordered: vec![],
             taint: HashMap::new(),
+            zero: BTreeSet::new(),
             reads: 0,
             release_last: false,
             body: vec![],
@@ -828,6 +833,7 @@ impl Cx<'_> {
     /// Register `r` is overwritten: a compare that read it no longer holds its operands.
     fn clobber(th: &mut Th, r: &str) {
         th.taint.remove(r);
+        th.zero.remove(r);
         if th.flags_clobbered.is_none() && th.flag_regs.iter().any(|f| f == r) {
             th.flags_clobbered = Some(r.to_string());
         }
@@ -1036,6 +1042,9 @@ impl Cx<'_> {
         };
         let d = self.def(th, &rd, loc)?;
         th.body.push(format!("{d} = {va} {op} {vb};"));
+        if matches!(op, "^" | "-") && va == vb {
+            th.zero.insert(rd.clone());
+        }
         th.taint.insert(rd, t);
         Ok(())
     }
@@ -1469,10 +1478,12 @@ impl Cx<'_> {
                 }
                 th.body.push(format!("{lv} = {v};"));
                 th.release_last = mu == "STLR";
-                Self::written(th, &lv);
+                // (indexed only by registers that hold zero: the base location itself)
+                let at = if addr_regs.iter().all(|r| matches!(self.state(th, r), RV::Addr { off: None, .. }) || th.zero.contains(r)) { lv_loc(&lv).0.to_string() } else { lv.clone() };
+                Self::written(th, &at);
                 let value = self.opnd(&ops[0], loc)?;
                 let ids = Self::taint_of(th, addr_regs.iter().map(String::as_str).chain(value.reg()));
-                Self::stored_from(th, &lv, &ids);
+                Self::stored_from(th, &at, &ids);
                 if ops.len() == 3 {
                     self.post_index(th, &ops[1], &ops[2], loc)?;
                 }

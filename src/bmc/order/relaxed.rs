@@ -298,6 +298,30 @@ impl Enc<'_, '_> {
         }
     }
 
+    /// A read that takes its value from its own thread's write comes after the reads that
+    /// write's address or value depends on, where the model says so ([`DepRules::dd_rfi`]:
+    /// herd's `(addr | data); rfi` on Power and ARM, `(addr | data); lrs` on AArch64, which
+    /// with an acquire read of the location orders the first read before everything after
+    /// it: MP+rel+addr-lrs-acq). Needs the sources (`reads` first).
+    ///
+    /// [`DepRules::dd_rfi`]: crate::arch::DepRules::dd_rfi
+    pub(super) fn dependent_forwarding(&mut self, m: &Relaxed) {
+        if !m.deps.dd_rfi {
+            return;
+        }
+        let mut links = vec![];
+        for (r, sources) in &self.sx.rf_choices {
+            for &(w, s) in sources {
+                let Some(w) = w.filter(|&w| self.sx.events[w].thread == self.sx.events[*r].thread) else { continue };
+                let Some(d) = &self.sx.events[w].deps else { continue };
+                links.extend(d.addr.entries().iter().chain(d.data.entries()).map(|&(r1, c)| (r1 as usize, *r, [s, c])));
+            }
+        }
+        for (r1, r, conds) in links {
+            self.link_events(r1, r, &conds);
+        }
+    }
+
     /// The clock of the source of the read of `rf_choices[c]`, with a top bit set for a
     /// write (the initial value comes first).
     fn source_key(&mut self, c: usize, keys: &mut HashMap<usize, Vec<Lit>>) -> Vec<Lit> {

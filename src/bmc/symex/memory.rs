@@ -124,7 +124,10 @@ impl<'p> Symex<'p> {
             return self.sat.fresh_bv(width);
         }
         self.note_deref(&addr, loc, false);
-        if self.collected.is_some() {
+        // (An acquire read stays an event where dependencies are tracked: what it orders
+        // after it depends on when it is satisfied, `(addr | data); lrs; [A]` on AArch64.)
+        let acquire = self.track && self.cur_hw.acquire != Acquire::None;
+        if self.collected.is_some() && !acquire {
             if let Some(a) = as_const(&addr) {
                 if self.resolvable(a) {
                     let v = match self.state.mem.get(&a) {
