@@ -446,7 +446,7 @@ pub fn choose(a: &mut Analysis, arch: &Arch, strategy: Strategy) -> Chosen {
         {
             Ok(l) => {
                 let note = format!(
-                    "the cycle search stopped at {} cycle(s); the selection was completed lazily: {} round(s), {} critical cycle(s) used, and a last search found no critical cycle it leaves unbroken",
+                    "the first cycle search stopped at a limit after {} cycle(s); the selection was completed lazily: {} round(s), {} critical cycle(s) used, and a last search found no critical cycle it leaves unbroken",
                     a.cycles.cycles.len(),
                     l.rounds,
                     l.cycles.len()
@@ -463,8 +463,10 @@ pub fn choose(a: &mut Analysis, arch: &Arch, strategy: Strategy) -> Chosen {
             Err(why) => {
                 chosen.fallback = true;
                 chosen.selection = select::fallback(&a.aeg, arch);
+                // (only a time budget is helped by more time)
+                let hint = if why.contains("time budget") { "; --selection-timeout gives the lazy selection more time" } else { "" };
                 chosen.selection.note = Some(format!(
-                    "the cycle search was incomplete ({first}) and so was the lazy selection ({why}); every relaxable pair on a cycle of the event graph was delayed instead of strategy `{}` (sound, but the program is larger and slower to verify; --selection-timeout gives the lazy selection more time)",
+                    "the cycle search was incomplete ({first}) and so was the lazy selection ({why}); every relaxable pair on a cycle of the event graph was delayed instead of strategy `{}` (sound, but the program is larger and slower to verify{hint})",
                     strategy.name()
                 ));
                 a.cycles.limit_hit = Some(first);
