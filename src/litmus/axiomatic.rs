@@ -1356,7 +1356,8 @@ fn valid(
         if let Some(ri) = we.rmw_read {
             aob_rfi.push((base[k] + ri, r));
         }
-        let mut deps = we.addr | we.data;
+        // (not in rmo.cat, nor needed where read pairs are kept anyway: `DepRules::dd_rfi`)
+        let mut deps = if arch.deps.dd_rfi { we.addr | we.data } else { 0 };
         while deps != 0 {
             let m = deps.trailing_zeros() as usize;
             deps &= deps - 1;
