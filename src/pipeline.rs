@@ -155,6 +155,7 @@ pub fn model_of(arch: &Arch) -> Model {
         ctrl_orders_writes: arch.deps.ctrl.contains(Dir::R, Dir::W),
         ctrl_isync_orders_reads: arch.deps.ctrl_isync.contains(Dir::R, Dir::R),
         rfi_relaxed: !arch.rfi_safe(),
+        dd_rfi: arch.deps.dd_rfi,
         rfe_relaxed: !arch.rfe_safe(),
         fences,
     }

@@ -247,3 +247,45 @@ fn a_data_dependent_store_read_back_by_an_acquire_load_orders_the_first_read() {
         assert_eq!(rs[0].reachable, Some(false), "{name}: instrumentation: {:?}", rs[0].note);
     }
 }
+
+/// `(addr | data); rfi` then an address dependency (ppc.cat's `ii0`, aarch64.cat's `dob`):
+/// a read forwarded from its thread's store whose address depends on an earlier read orders
+/// a read whose address it computes after that earlier read, on Power and AArch64. The
+/// instrumentation let the forwarded value's dependents run before the earlier read
+/// completed (spurious "reachable" until session 33). Without the store's dependency
+/// (`po-rfi-addr`) the outcome is allowed.
+#[test]
+fn a_forwarded_value_orders_its_dependent_reads_after_the_stores_dependencies() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/litmus");
+    for (file, mm, reachable) in [
+        ("AArch64/MP+dmb.sy+addr-rfi-addr", "aarch64", false),
+        ("AArch64/MP+dmb.sy+po-rfi-addr", "aarch64", true),
+        ("PPC/MP+sync+addr-rfi-addr", "power", false),
+    ] {
+        let f = root.join(format!("{file}.litmus"));
+        let mut map = SourceMap::default();
+        let t = weakc::litmus::parse_file(&f, &mut map).unwrap_or_else(|e| panic!("{}", e.render(&map, false)));
+        let r = axiomatic::check(&t, weakc::arch::by_name(mm).unwrap(), &Limits::default()).unwrap_or_else(|e| panic!("{}", e.render(&map, false)));
+        assert_eq!(r.reachable, Some(reachable), "{file}: axiomatic");
+        let opts = RunOptions { mm: Some(mm.into()), emit_c: None, timeout: Duration::from_secs(60), unwind: 2, engine: Engine::Instrument };
+        let rs = runner::run_all(&[f], &opts, None, None, None).expect("runs");
+        assert_eq!(rs[0].reachable, Some(reachable), "{file}: instrumentation: {:?}", rs[0].note);
+    }
+}
+
+/// herd gives a successful `CAS` two executions (`DataFromRRs`, `DataFromRx`): its result
+/// register takes the compare value `Xs` (depending on what `Xs` depends on, and by pick on
+/// the read) or the value read (depending on the read), and an outcome is allowed if one of
+/// them allows it. Only the two together forbid MP+rel+CAS-ok-bothRs-addr (spurious until
+/// session 33); each alone allows RsRs or MRs, and the pick forbids LB+rel+CAS-ok-MRs-addr.
+#[test]
+fn a_successful_cas_result_is_the_compare_value_or_the_value_read() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/litmus/AArch64");
+    for (name, reachable) in [("MP+rel+CAS-ok-bothRs-addr", false), ("MP+rel+CAS-ok-RsRs-addr", true), ("MP+rel+CAS-ok-MRs-addr", true), ("LB+rel+CAS-ok-MRs-addr", false)] {
+        let f = dir.join(format!("{name}.litmus"));
+        let mut map = SourceMap::default();
+        let t = weakc::litmus::parse_file(&f, &mut map).unwrap_or_else(|e| panic!("{}", e.render(&map, false)));
+        let r = axiomatic::check(&t, weakc::arch::by_name("aarch64").unwrap(), &Limits::default()).unwrap_or_else(|e| panic!("{}", e.render(&map, false)));
+        assert_eq!(r.reachable, Some(reachable), "{name}");
+    }
+}

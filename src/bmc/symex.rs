@@ -76,8 +76,9 @@ pub struct State {
     blk: BTreeMap<u128, (Lit, Bv)>,
     /// Under a model with dependencies: per local, per cell, the reads its value depends on.
     taint: HashMap<VKey, Vec<Taint>>,
-    /// Likewise per constant address of `mem`: a read taken from there depends on what the
-    /// value written was computed from, as through a register.
+    /// Likewise per constant address of `mem`, where the model has `(addr | data); rfi` (or
+    /// the cell is an `__unbuffered_*` register): a read taken from there depends on what
+    /// the write's address and value were computed from.
     mem_taint: HashMap<u128, Taint>,
     deps: taint::PathDeps,
 }
@@ -338,6 +339,10 @@ pub struct Symex<'p> {
     ctx: Ctx,
     /// Dependencies are recorded ([`super::StoreBufferModel::tracks_deps`]).
     track: bool,
+    /// A read of its thread's write depends on what that write's address and value depend
+    /// on ([`crate::arch::DepRules::dd_rfi`]): seen where such a read is resolved from path
+    /// memory and has no event of its own.
+    dd_rfi: bool,
     /// Reads the expression being evaluated depends on so far (see [`taint`]).
     acc: Vec<(u32, Lit)>,
     /// Dependencies of the shared-memory accesses about to be made: their address, and a
@@ -399,6 +404,7 @@ impl<'p> Symex<'p> {
             state: start_state(Lit::TRUE, HashMap::new()),
             ctx: Ctx { thread: 0, po: 0, last_block: 0, frames: vec![] },
             track: opts.model.as_ref().is_some_and(|m| m.tracks_deps()),
+            dd_rfi: opts.model.as_ref().and_then(|m| m.relaxed.as_ref()).is_some_and(|r| r.deps.dd_rfi),
             acc: vec![],
             cur_addr: Taint::default(),
             cur_data: Taint::default(),

@@ -57,12 +57,13 @@
 //!   keeps none of this but acquire/release (it cannot keep atomicity soundly), so it may
 //!   report reachable where this engine does not. Pick dependencies (herd's `iico_ctrl`) are
 //!   kept where a write uses them (`[Exp]; pick-dep; [W]`): a `CAS` write comes after what its
-//!   compare value `Xs` depends on, and a successful `CAS`'s result carries a pick dependency
-//!   on its read (none on `Xs`), which orders a write computed from it but not a read
-//!   addressed by it. Not kept (more executions, never fewer): pick dependencies through a
-//!   branch or to a read before an `ISB`, through the value of a read they address, and
-//!   `CSEL`'s on its flags (its result depends on the selected register only). herd forbids
-//!   `MP+rel+CAS-ok-bothRs-addr`, which this engine allows.
+//!   compare value `Xs` depends on, and a successful `CAS`'s result is, as in herd, either
+//!   `Xs` (a dependency on what `Xs` depends on, and a pick dependency on the read, which
+//!   orders a write computed from it but not a read addressed by it) or the value read (a
+//!   dependency on the read): two executions, the outcome allowed if one allows it. Not
+//!   kept (more executions, never fewer): pick dependencies through a branch or to a read
+//!   before an `ISB`, through the value of a read they address, and `CSEL`'s on its flags
+//!   (its result depends on the selected register only).
 //! * The read of a value is the value of the chosen write (initial write included); a read
 //!   whose address depends on a value is resolved when the thread is executed, so every
 //!   branch and address is concrete in a candidate. Addresses are a location plus an integer
@@ -459,6 +460,13 @@ impl<'a> Setup<'a> {
         self.set(st, &rd, RegV { v, taint, pick }, loc)
     }
 
+    /// The next choice point of the run, with `n` alternatives: which one this run takes.
+    fn choose(&self, st: &mut St, n: usize) -> usize {
+        let k = st.radix.len();
+        st.radix.push(n);
+        st.choices.get(k).copied().unwrap_or(0).min(n - 1)
+    }
+
     /// A read of `addr` into `rd` (None: discard). Returns the local event index.
     fn read(&self, st: &mut St, dom: &Domain, addr: &RegV, loc: Loc) -> Result<(usize, RegV), Error> {
         let Val::Addr(x, off) = &addr.v else {
@@ -471,10 +479,7 @@ impl<'a> Setup<'a> {
         };
         let zero = Val::Int(0);
         let vals = if vals.is_empty() { vec![&zero] } else { vals };
-        let k = st.radix.len();
-        let pick = st.choices.get(k).copied().unwrap_or(0).min(vals.len() - 1);
-        st.radix.push(vals.len());
-        let v = vals[pick].clone();
+        let v = vals[self.choose(st, vals.len())].clone();
         let idx = new_event_index(st, loc)?;
         st.run.events.push(Ev {
             dir: Dir::R,
@@ -559,8 +564,8 @@ impl<'a> Setup<'a> {
     /// The read is acquire for the `A` forms unless the result register is the zero register
     /// (then it is `NoRet`), the write release for the `L` forms. Dependencies: the value
     /// written depends on `Xs` (`SWP`, `LD<op>`) or `Xt` (`CAS`); the register receiving the
-    /// old value depends on the read, except after a successful `CAS`, where herd's
-    /// dependencies into `Xs` are pick ones (`iico_ctrl`), which no engine here keeps.
+    /// old value depends on the read, or after a successful `CAS` (a choice point) on what
+    /// `Xs` depended on and by pick (`iico_ctrl`) on the read.
     fn arm_rmw(&self, st: &mut St, dom: &Domain, text: &str, r: Rmw, ops: &[String], loc: Loc) -> Result<(), Error> {
         if let Some(sz) = r.size {
             let what = if sz == 'B' { "byte" } else { "halfword" };
@@ -578,10 +583,20 @@ impl<'a> Setup<'a> {
             RmwOp::Cas => {
                 let t = self.opnd(st, &ops[1], loc)?;
                 let ok = old.v == rs.v;
-                // On success the result is a selection (herd: `iico_ctrl` from the compare):
-                // a pick dependency on the read, none on `Xs` (LB+rel+CAS-ok-MRs-addr is
-                // forbidden, LB+rel+CAS-ok-RsRs-addr allowed); on failure the value read.
-                (ok.then_some(t), if ok { RegV { v: old.v.clone(), taint: 0, pick: old.taint } } else { old.clone() })
+                // On success herd builds two executions (`DataFromRRs`, `DataFromRx`): the
+                // result takes its value from `Xs`, with a pick dependency (`iico_ctrl` from
+                // the compare) on the read, or from the read itself. An outcome is allowed
+                // if one of them allows it: LB+rel+CAS-ok-MRs-addr and
+                // MP+rel+CAS-ok-bothRs-addr are forbidden, the RsRs and MRs ones allowed. On
+                // failure the result is the value read.
+                let result = if !ok {
+                    old.clone()
+                } else if self.choose(st, 2) == 0 {
+                    RegV { v: old.v.clone(), taint: rs.taint, pick: rs.pick | old.taint }
+                } else {
+                    old.clone()
+                };
+                (ok.then_some(t), result)
             }
             RmwOp::Swp => (Some(rs.clone()), old.clone()),
             RmwOp::Ld(op) => {

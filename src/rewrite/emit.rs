@@ -2,7 +2,7 @@
 //! architecture orders before it, and shared accesses go through the buffer helpers.
 
 use super::*;
-use super::pending::vars_used;
+use super::pending::{plain_read, vars_used};
 
 pub(super) struct Ctx {
     pub(super) func: FuncId,
@@ -314,6 +314,7 @@ impl Rewriter<'_> {
         let mut pre = vec![];
         // A read of a location a deferred store will write must see that store.
         let read_objs = self.stmt_objects(s.id, Some(Dir::R));
+        let reads_plainly = plain_read(self.src, s);
         let mut forward: Option<(usize, &PendingRead, &Forward)> = None;
         // Completions not yet emitted: consecutive ones form one cascade (see `complete`).
         let mut triggers = vec![];
@@ -400,6 +401,12 @@ impl Rewriter<'_> {
                     Some(all) => and(waiting, not(all)),
                     None => waiting,
                 });
+            }
+            if self.model.dd_rfi && reads_plainly && deferring.is_none() {
+                // A read whose address comes from a value forwarded early comes after that
+                // value's store, hence after the pending read (`(addr | data); rfi; addr`).
+                let after = p.fwd.iter().filter(|f| f.site != s.id && self.forward_orders(ctx, f, s.id));
+                when.extend(after.map(|f| var(f.flag, &Type::Bool)));
             }
             if always {
                 triggers.push((i, None));

@@ -86,6 +86,10 @@ pub struct Model {
     /// Store forwarding (`rfi`) is not in global happens-before: a read may take the value of
     /// its thread's earlier store while that store still waits for a delayed read (RMO).
     pub rfi_relaxed: bool,
+    /// A read that takes its thread's store comes after the reads the store's address or
+    /// value depends on (herd's `(addr | data); rfi` on Power, ARM and AArch64): so does
+    /// what that read orders after it (see [`Forward`]).
+    pub dd_rfi: bool,
     pub fences: HashMap<Fence, FenceEffect>,
 }
 
@@ -233,6 +237,10 @@ struct Forward {
     guess: VarId,
     mem: VarId,
     addr: VarId,
+    /// The read is an acquire under [`Model::dd_rfi`]: taking the store's value orders it,
+    /// and so everything after it, after the pending read. The guess is then only for
+    /// where the store turns out to write elsewhere; the read waits otherwise.
+    acquire: bool,
 }
 
 /// A branch whose condition uses a pending read's value does not wait for the read: the

@@ -385,9 +385,7 @@ impl Rewriter<'_> {
             let mut found: Vec<(usize, Stmt, Stmt)> = vec![];
             for block in blocks {
                 for (k, r) in block.iter().enumerate() {
-                    let StmtKind::Assign { lhs, rhs } = &r.kind else { continue };
-                    let plain_read = matches!(lhs.kind, ExprKind::Var(_)) && !lvalue_is_shared(self.src, lhs) && is_lvalue(rhs) && lvalue_is_shared(self.src, rhs);
-                    if !plain_read || self.pending_of_site.contains_key(&r.id) {
+                    if !plain_read(self.src, r) || self.pending_of_site.contains_key(&r.id) {
                         continue;
                     }
                     let robjs = self.stmt_objects(r.id, Some(Dir::R));
@@ -421,10 +419,16 @@ impl Rewriter<'_> {
                 let guess = mk(self, format!("{base}_guess"), lhs.ty.clone());
                 let mem = mk(self, format!("{base}_mem"), lhs.ty.clone());
                 let addr = mk(self, format!("{base}_addr"), Type::ptr_to(rhs.ty.clone()));
-                self.pending.get_mut(&func).expect("exists")[pi].fwd.push(Forward { site: r.id, store, flag, guess, mem, addr });
+                let acquire = self.model.dd_rfi && r.hw.acquire != Acquire::None;
+                self.pending.get_mut(&func).expect("exists")[pi].fwd.push(Forward { site: r.id, store, flag, guess, mem, addr, acquire });
             }
         }
     }
+}
+
+/// `r = <shared lvalue>`: a read whose only other part is its address.
+pub(super) fn plain_read(prog: &Program, s: &Stmt) -> bool {
+    matches!(&s.kind, StmtKind::Assign { lhs, rhs } if matches!(lhs.kind, ExprKind::Var(_)) && !lvalue_is_shared(prog, lhs) && is_lvalue(rhs) && lvalue_is_shared(prog, rhs))
 }
 
 /// Every statement list of a body (the body, branches, loop bodies and latches, blocks):

@@ -7,10 +7,14 @@
  * model that relaxes read-read pairs; with -DNO_DEP (a store to z that depends on nothing)
  * on AArch64 and Power, whose acquire load orders only itself before what follows (LDAR;
  * ld; cmp; bc; isync), not on ARMv7 or RMO, where the barrier after it (dmb; membar
- * #LoadLoad|#LoadStore) orders every earlier read too. tests/dependent_forwarding.rs. */
+ * #LoadLoad|#LoadStore) orders every earlier read too; likewise with -DELSEWHERE, where the
+ * store goes to `w` when `a` is 1 and the acquire load then reads memory, not the store.
+ * With -DNO_ACQUIRE -DADDR_AFTER the read of x has an address computed from the load of z
+ * (`(addr | data); rfi; addr`): forbidden again on AArch64, Power and ARM, allowed on RMO
+ * (rmo.cat orders neither `rfi` nor what follows it). tests/dependent_forwarding.rs. */
 #include <pthread.h>
 #include <assert.h>
-int x, y, z;
+int x, y, z, w;
 int r0, r2;
 
 void *writer(void *arg) {
@@ -25,6 +29,8 @@ void *reader(void *arg) {
   z = 1;
 #elif defined(DATA)
   z = a;
+#elif defined(ELSEWHERE)
+  *(a ? &w : &z) = 1;
 #else
   *(&z + (a ^ a)) = 1;
 #endif
@@ -33,7 +39,11 @@ void *reader(void *arg) {
 #else
   int c = __atomic_load_n(&z, __ATOMIC_ACQUIRE);
 #endif
+#ifdef ADDR_AFTER
+  int d = *(&x + (c ^ c));
+#else
   int d = x;
+#endif
   r2 = a;
   r0 = d;
   return 0;

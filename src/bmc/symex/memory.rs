@@ -201,7 +201,14 @@ impl<'p> Symex<'p> {
             Some(a) => {
                 if ((a >> OFF_BITS) as u32) < self.stable_objs {
                     self.state.mem.insert(a, val.clone());
-                    if self.track {
+                    // `(addr | data); rfi`: a read resolved from this cell comes after the
+                    // reads its address or value was computed from. rmo.cat has no such rule
+                    // (a read of the thread's own write depends on nothing), but for the
+                    // `__unbuffered_*` globals, which are registers, as through a local.
+                    if self.dd_rfi {
+                        let t = self.cur_data.union(&self.cur_addr, &mut self.sat);
+                        self.state.mem_taint.insert(a, t);
+                    } else if self.track && self.objects[(a >> OFF_BITS) as usize].name.starts_with(crate::normalize::UNBUFFERED_PREFIX) {
                         self.state.mem_taint.insert(a, self.cur_data.clone());
                     }
                 }
