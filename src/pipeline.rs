@@ -443,7 +443,7 @@ pub fn choose(a: &mut Analysis, arch: &Arch, strategy: Strategy) -> Chosen {
         Some(first) => match a
             .lazy
             .then(|| select::lazy::cover(&a.aeg, arch, &a.cycles.cycles, strategy, &a.limits, &Default::default()))
-            .unwrap_or_else(|| Err("--exhaustive: not attempted".into()))
+            .unwrap_or_else(|| Err(select::lazy::Incomplete { why: "--exhaustive: not attempted".into(), out_of_time: false }))
         {
             Ok(l) => {
                 let note = format!(
@@ -464,8 +464,7 @@ pub fn choose(a: &mut Analysis, arch: &Arch, strategy: Strategy) -> Chosen {
             Err(why) => {
                 chosen.fallback = true;
                 chosen.selection = select::fallback(&a.aeg, arch);
-                // (only a time budget is helped by more time)
-                let hint = if why.contains("time budget") { "; --selection-timeout gives the lazy selection more time" } else { "" };
+                let hint = if why.out_of_time { "; --selection-timeout gives the lazy selection more time" } else { "" };
                 chosen.selection.note = Some(format!(
                     "the cycle search was incomplete ({first}) and so was the lazy selection ({why}); every relaxable pair on a cycle of the event graph was delayed instead of strategy `{}` (sound, but the program is larger and slower to verify{hint})",
                     strategy.name()

@@ -65,10 +65,28 @@ pub struct Lazy {
     pub examined: u64,
 }
 
+/// Why the lazy selection stopped before a check came back empty.
+#[derive(Clone, Debug)]
+pub struct Incomplete {
+    pub why: String,
+    /// The time budget ran out (more time may finish it); otherwise a work limit stopped it.
+    pub out_of_time: bool,
+}
+
+impl std::fmt::Display for Incomplete {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.why)
+    }
+}
+
+fn stopped(why: String) -> Incomplete {
+    Incomplete { why, out_of_time: false }
+}
+
 /// Completes the selection for `strategy` (not [`Strategy::All`]) from the `seed` cycles,
 /// within `limits.time_budget` for all rounds together. `Err` says why it stopped before a
 /// check came back empty (then the selection may miss cycles).
-pub fn cover(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: &Limits, opts: &SelectOptions) -> Result<Lazy, String> {
+pub fn cover(aeg: &Aeg, arch: &Arch, seed: &[Cycle], strategy: Strategy, limits: &Limits, opts: &SelectOptions) -> Result<Lazy, Incomplete> {
     cover_by(aeg, arch, seed, strategy, limits, opts, ROUND, (BY_ACCESS_CYCLES, BY_ACCESS_ROUNDS), THROUGH_STEPS, Some(STALL))
 }
 
@@ -88,7 +106,7 @@ fn cover_by(
     by_access_after: (usize, usize),
     through_steps: u64,
     stall: Option<usize>,
-) -> Result<Lazy, String> {
+) -> Result<Lazy, Incomplete> {
     let start = Instant::now();
     let mut known: HashSet<Vec<(u32, u32, bool)>> = seed.iter().map(Cycle::key).collect();
     // A cycle whose candidates are those of a known cycle adds nothing to the cover problem.
@@ -127,7 +145,8 @@ fn cover_by(
         let chosen_rfe: HashSet<(EventId, EventId)> = selection.pairs.iter().filter(|p| p.kind == PairKind::Rfe).map(|p| (p.from, p.to)).collect();
         let left = limits.time_budget.saturating_sub(start.elapsed());
         if left.is_zero() {
-            return Err(format!("time budget of {:.1} s exhausted after {rounds} round(s) of lazy selection", limits.time_budget.as_secs_f64()));
+            let why = format!("time budget of {:.1} s exhausted after {rounds} round(s) of lazy selection", limits.time_budget.as_secs_f64());
+            return Err(Incomplete { why, out_of_time: true });
         }
         let round = Limits { max_cycles: round, time_budget: left, ..limits.clone() };
         // (sets seen in earlier rounds; two cycles of this round with one set are told
@@ -159,11 +178,11 @@ fn cover_by(
             // (a segment leaves an `In` port, copy 0; a com edge an `Out` port)
             if from_copy != 0 || !graph.always_unsafe(a, b) {
                 let what = if from_copy == 0 { "program-order pair" } else { "external read-from" };
-                return Err(format!(
+                return Err(stopped(format!(
                     "the search for an unbroken critical cycle through the {what} from line {} to line {} took more than {through_steps} steps, and delaying that relation would not break every cycle through it",
                     aeg.event(a).loc.line,
                     aeg.event(b).loc.line
-                ));
+                )));
             }
             newly_forced.push(DelayPair::new(a, b, PairKind::po(aeg.event(a).dir, aeg.event(b).dir)));
         }
@@ -174,7 +193,7 @@ fn cover_by(
         examined += found.candidates;
         if found.cycles.is_empty() && newly_forced.is_empty() {
             if let Some(why) = found.limit_hit {
-                return Err(why);
+                return Err(Incomplete { why, out_of_time: start.elapsed() >= limits.time_budget });
             }
             if greedy_from.is_some() && prunes < PRUNES && by_access.is_none() {
                 // The greedy extension may have left picks that later picks made redundant
@@ -262,10 +281,10 @@ fn cover_by(
                     let added = delayed.len() - sites_of(aeg, &selection.pairs).len();
                     let all = *fallback_sites.get_or_insert_with(|| sites_of(aeg, &super::on_some_cycle(aeg, arch)).len());
                     if added.saturating_mul(n) < all {
-                        return Err(format!(
+                        return Err(stopped(format!(
                             "after {rounds} round(s) its checks still found {} critical cycles each that the delayed accesses leave unbroken, and the last round delayed {added} more of the {all} accesses the fallback delays (fewer than 1 in {n})",
                             round.max_cycles
-                        ));
+                        )));
                     }
                 }
                 for s in &delayed {
@@ -466,7 +485,7 @@ mod tests {
                         same += 1;
                     }
                     Err(why) => {
-                        assert!(why.contains("fewer than 1 in 1") && why.contains("critical cycles each"), "{why}");
+                        assert!(why.why.contains("fewer than 1 in 1") && why.why.contains("critical cycles each") && !why.out_of_time, "{why}");
                         stalled += 1;
                     }
                 }
@@ -501,7 +520,7 @@ mod tests {
                         }
                     }
                     Err(why) => {
-                        assert!(why.contains("took more than 4 steps") && why.contains("would not break every cycle"), "{why}");
+                        assert!(why.why.contains("took more than 4 steps") && why.why.contains("would not break every cycle") && !why.out_of_time, "{why}");
                         gave_up += 1;
                     }
                 }
