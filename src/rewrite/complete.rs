@@ -524,10 +524,11 @@ impl Rewriter<'_> {
             let guess = var(f.guess, &gty);
             let hit = eq(addr_of(slhs.clone()), var(f.addr, &aty));
             let value = Expr::new(ExprKind::Cast(Box::new(srhs.clone())), gty.clone());
-            let took = if f.acquire { int(0) } else { eq(guess.clone(), value) };
+            let nomatch = var(f.nomatch, &Type::Bool);
             let check = vec![
-                if_(hit, vec![assume(took, loc)], vec![assume(eq(guess, var(f.mem, &gty)), loc)], loc),
+                if_(hit, vec![assume(and(not(nomatch.clone()), eq(guess.clone(), value)), loc)], vec![assume(eq(guess, var(f.mem, &gty)), loc)], loc),
                 assign(var(f.flag, &Type::Bool), int(0), loc),
+                assign(nomatch, int(0), loc),
             ];
             body.push(if_(var(f.flag, &Type::Bool), check, vec![], loc));
         }

@@ -88,21 +88,37 @@ impl Rewriter<'_> {
     }
 
     /// Completes the reads whose value a branch has guessed (a control dependency orders them
-    /// before what follows). `picks`: also those only picks guessed (before an assertion,
-    /// which must see real values; a pick orders nothing).
-    fn complete_speculated(&self, ctx: &Ctx, loc: Loc, picks: bool) -> Block {
+    /// before what follows), and those whose deferred store a read forwarded that the
+    /// statement depends on: for `need` (see [`Need`]).
+    fn complete_speculated(&self, ctx: &Ctx, loc: Loc, need: Need) -> Block {
         let Some(pending) = self.pending.get(&ctx.func) else { return vec![] };
-        let triggers = pending
-            .iter()
-            .enumerate()
-            .filter_map(|(i, p)| {
-                let fwd = p.fwd.iter().filter(|f| ctx.at.is_none_or(|at| self.forward_orders(ctx, f, at)));
-                let flags = p.spec.iter().filter(|sp| picks || sp.ctrl).map(|sp| sp.flag).chain(fwd.map(|f| f.flag));
-                let any = flags.map(|f| var(f, &Type::Bool)).reduce(or)?;
-                Some((i, Some(any)))
-            })
-            .collect();
-        self.complete(ctx, triggers, loc)
+        let mut b = vec![];
+        let mut triggers = vec![];
+        for (i, p) in pending.iter().enumerate() {
+            let picks = need == Need::Picks;
+            let mut conds: Vec<Expr> = p.spec.iter().filter(|sp| picks || sp.ctrl).map(|sp| var(sp.flag, &Type::Bool)).collect();
+            for f in p.fwd.iter().filter(|f| ctx.at.is_none_or(|at| self.forward_orders(ctx, f, at))) {
+                conds.push(match need {
+                    Need::Order => self.unless_elsewhere(f, &mut b, loc),
+                    Need::Values | Need::Picks => var(f.flag, &Type::Bool),
+                });
+            }
+            if let Some(any) = conds.into_iter().reduce(or) {
+                triggers.push((i, Some(any)));
+            }
+        }
+        b.extend(self.complete(ctx, triggers, loc));
+        b
+    }
+
+    /// For an access ordered after forwarded read `f` (see [`Forward`]): either the pending
+    /// read completes first, or the read is bound to have taken its value elsewhere than
+    /// from the deferred store (`nomatch`), which then orders nothing. Pushes the choice to
+    /// `b` and returns the completion's condition.
+    fn unless_elsewhere(&self, f: &Forward, b: &mut Block, loc: Loc) -> Expr {
+        let (on, nomatch) = (var(f.flag, &Type::Bool), var(f.nomatch, &Type::Bool));
+        b.push(if_(and(on.clone(), nondet_bool()), vec![assign(nomatch.clone(), int(1), loc)], vec![], loc));
+        and(on, not(nomatch))
     }
 
     /// Whether a forwarded read (see [`Forward`]) orders statement `at` after the pending
@@ -193,7 +209,7 @@ impl Rewriter<'_> {
             b.extend(self.flush_lw_call(ctx, pass, loc));
         }
         if self.model.ctrl_orders_writes && skip.is_none() {
-            b.extend(self.complete_speculated(ctx, loc, false));
+            b.extend(self.complete_speculated(ctx, loc, Need::Order));
         }
         // A read delayed past a later write to the same location would break coherence.
         // Coherence only asks the read to take a value coherence-before the write; where it
@@ -248,6 +264,7 @@ impl Rewriter<'_> {
                 }
                 for f in &p.fwd {
                     prologue.push(assign(var(f.flag, &Type::Bool), int(0), loc));
+                    prologue.push(assign(var(f.nomatch, &Type::Bool), int(0), loc));
                 }
                 if let Some(h) = p.hold {
                     prologue.push(assign(var(h.held, &Type::Bool), int(0), loc));
@@ -405,8 +422,9 @@ impl Rewriter<'_> {
             if self.model.dd_rfi && reads_plainly && deferring.is_none() {
                 // A read whose address comes from a value forwarded early comes after that
                 // value's store, hence after the pending read (`(addr | data); rfi; addr`).
-                let after = p.fwd.iter().filter(|f| f.site != s.id && self.forward_orders(ctx, f, s.id));
-                when.extend(after.map(|f| var(f.flag, &Type::Bool)));
+                for f in p.fwd.iter().filter(|f| f.site != s.id && self.forward_orders(ctx, f, s.id)) {
+                    when.push(self.unless_elsewhere(f, &mut pre, loc));
+                }
             }
             if always {
                 triggers.push((i, None));
@@ -430,6 +448,9 @@ impl Rewriter<'_> {
             early.push(assign(var(f.guess, &gty), Expr::new(ExprKind::Nondet, gty.clone()), loc));
             early.push(assign(lhs.clone(), var(f.guess, &gty), loc));
             early.push(assign(var(f.flag, &Type::Bool), int(1), loc));
+            if f.acquire {
+                early.push(assign(var(f.nomatch, &Type::Bool), int(1), loc));
+            }
             let mut wait = self.wrap(ctx, self.complete(ctx, vec![(pi, None)], loc), loc);
             self.emit(s, ctx, &mut wait, deferring);
             let forward = if_(and(ne(var(p.ptr, &pty), null(&pty)), nondet_bool()), early, wait, loc);
@@ -481,7 +502,7 @@ impl Rewriter<'_> {
         let mut b = vec![];
         let ctrl = self.model.ctrl_orders_writes && !acc.writes.is_empty();
         if ctrl {
-            b.extend(self.complete_speculated(ctx, s.loc, false));
+            b.extend(self.complete_speculated(ctx, s.loc, Need::Values));
         }
         // The pointer arguments the callee writes or reads through, when that is all it does.
         let through = |dir: Dir| -> Option<Vec<Expr>> {
@@ -818,14 +839,14 @@ impl Rewriter<'_> {
             }
             StmtKind::Assert { .. } => {
                 // A property is checked on real values only: guesses are confirmed first.
-                let b = self.complete_speculated(ctx, loc, true);
+                let b = self.complete_speculated(ctx, loc, Need::Picks);
                 out.extend(self.wrap(ctx, b, loc));
                 out.push(s.clone());
             }
             StmtKind::Fence(f) => {
                 let mut b = vec![];
                 if matches!(f, Fence::Isync | Fence::Isb) && self.model.ctrl_isync_orders_reads {
-                    b.extend(self.complete_speculated(ctx, loc, false));
+                    b.extend(self.complete_speculated(ctx, loc, Need::Order));
                 }
                 b.extend(self.fence_stmts(ctx, self.fence_effect(*f), loc));
                 out.extend(self.wrap(ctx, b, loc));
@@ -838,7 +859,7 @@ impl Rewriter<'_> {
                     let reads = self.must_fences.get(g).is_some_and(|fs| fs.iter().any(|f| self.fence_effect(*f).flush_reads));
                     let isync = self.model.ctrl_isync_orders_reads && self.must_fences.get(g).is_some_and(|fs| fs.iter().any(|f| matches!(f, Fence::Isync | Fence::Isb)));
                     if isync && !reads {
-                        let b = self.complete_speculated(ctx, loc, false);
+                        let b = self.complete_speculated(ctx, loc, Need::Order);
                         out.extend(self.wrap(ctx, b, loc));
                     }
                     if reads {

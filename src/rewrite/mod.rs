@@ -237,10 +237,25 @@ struct Forward {
     guess: VarId,
     mem: VarId,
     addr: VarId,
-    /// The read is an acquire under [`Model::dd_rfi`]: taking the store's value orders it,
-    /// and so everything after it, after the pending read. The guess is then only for
-    /// where the store turns out to write elsewhere; the read waits otherwise.
+    /// Set when an access ordered after the read went ahead of the pending read: under
+    /// [`Model::dd_rfi`] that is only possible where the read did not take the store's value
+    /// (the check then asks the store to have written elsewhere).
+    nomatch: VarId,
+    /// The read is an acquire under [`Model::dd_rfi`]: everything after it is ordered after
+    /// it, so taking the guess sets `nomatch` (the read waits where it takes the store's
+    /// value).
     acquire: bool,
+}
+
+/// What a statement needs of the guesses made before it (see [`Speculation`], [`Forward`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Need {
+    /// To be ordered after the reads its guessed values come from (a write, an `isync`).
+    Order,
+    /// Real values (a call, which may check them).
+    Values,
+    /// Real values, also those only picks guessed (an assertion).
+    Picks,
 }
 
 /// A branch whose condition uses a pending read's value does not wait for the read: the

@@ -11,7 +11,9 @@
  * store goes to `w` when `a` is 1 and the acquire load then reads memory, not the store.
  * With -DNO_ACQUIRE -DADDR_AFTER the read of x has an address computed from the load of z
  * (`(addr | data); rfi; addr`): forbidden again on AArch64, Power and ARM, allowed on RMO
- * (rmo.cat orders neither `rfi` nor what follows it). tests/dependent_forwarding.rs. */
+ * (rmo.cat orders neither `rfi` nor what follows it); with -DELSEWHERE too it is allowed
+ * everywhere but TSO: the load of z reads memory, not the store, and orders nothing.
+ * tests/dependent_forwarding.rs. */
 #include <pthread.h>
 #include <assert.h>
 int x, y, z, w;
