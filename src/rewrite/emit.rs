@@ -94,8 +94,8 @@ impl Rewriter<'_> {
         let Some(pending) = self.pending.get(&ctx.func) else { return vec![] };
         let mut b = vec![];
         let mut triggers = vec![];
+        let picks = need == Need::Picks;
         for (i, p) in pending.iter().enumerate() {
-            let picks = need == Need::Picks;
             let mut conds: Vec<Expr> = p.spec.iter().filter(|sp| picks || sp.ctrl).map(|sp| var(sp.flag, &Type::Bool)).collect();
             for f in p.fwd.iter().filter(|f| ctx.at.is_none_or(|at| self.forward_orders(ctx, f, at))) {
                 conds.push(match need {
