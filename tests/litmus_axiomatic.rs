@@ -16,6 +16,25 @@ use weakc::litmus::axiomatic::{self, Limits};
 use weakc::litmus::runner::{self, Engine, Expectations, Outcome, RunOptions};
 use weakc::source::SourceMap;
 
+/// A test kept in `tests/litmus/` (`DIR/NAME`, without `.litmus`).
+fn kept(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/litmus").join(format!("{name}.litmus"))
+}
+
+/// The axiomatic engine's verdict on `f` under `mm`.
+fn axiomatic_verdict(f: &Path, mm: &str) -> Option<bool> {
+    let mut map = SourceMap::default();
+    let t = weakc::litmus::parse_file(f, &mut map).unwrap_or_else(|e| panic!("{}", e.render(&map, false)));
+    let r = axiomatic::check(&t, weakc::arch::by_name(mm).unwrap(), &Limits::default()).unwrap_or_else(|e| panic!("{}", e.render(&map, false)));
+    r.reachable
+}
+
+/// The instrumentation's result on `f` under `mm` (unwind 2).
+fn instrumented(f: &Path, mm: &str) -> runner::TestResult {
+    let opts = RunOptions { mm: Some(mm.into()), emit_c: None, timeout: Duration::from_secs(60), unwind: 2, engine: Engine::Instrument };
+    runner::run_all(&[f.to_path_buf()], &opts, None, None, None).expect("runs").remove(0)
+}
+
 fn herd() -> Option<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/litmus/herd");
     if root.join("verdicts.tsv").exists() {
@@ -168,17 +187,10 @@ fn a_thread_with_more_than_64_accesses_is_refused() {
 /// forbidden, MP with it is allowed.
 #[test]
 fn arm_short_address_form_is_a_plain_address() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/litmus/ARM");
     for (name, reachable) in [("CoRW1", false), ("CoWW", false), ("MP+short", true)] {
-        let f = dir.join(format!("{name}.litmus"));
-        let mut map = SourceMap::default();
-        let t = weakc::litmus::parse_file(&f, &mut map).unwrap_or_else(|e| panic!("{}", e.render(&map, false)));
-        let arch = weakc::arch::by_name("arm").unwrap();
-        let r = axiomatic::check(&t, arch, &Limits::default()).unwrap_or_else(|e| panic!("{}", e.render(&map, false)));
-        assert_eq!(r.reachable, Some(reachable), "{name}: axiomatic");
-        let opts = RunOptions { mm: Some("arm".into()), emit_c: None, timeout: Duration::from_secs(60), unwind: 2, engine: Engine::Instrument };
-        let rs = runner::run_all(&[f], &opts, None, None, None).expect("runs");
-        assert_eq!(rs[0].reachable, Some(reachable), "{name}: instrumentation");
+        let f = kept(&format!("ARM/{name}"));
+        assert_eq!(axiomatic_verdict(&f, "arm"), Some(reachable), "{name}: axiomatic");
+        assert_eq!(instrumented(&f, "arm").reachable, Some(reachable), "{name}: instrumentation");
     }
 }
 
@@ -190,19 +202,13 @@ fn arm_short_address_form_is_a_plain_address() {
 /// unreachable. The axiomatic engine finds both.
 #[test]
 fn aarch64_atomics_after_a_delayed_read_are_found_or_unknown() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/litmus/AArch64");
-    for (name, instrumented) in [("LB+SWP-RsRt-addr+rel", Some(true)), ("CAS+data1", None)] {
-        let f = dir.join(format!("{name}.litmus"));
-        let mut map = SourceMap::default();
-        let t = weakc::litmus::parse_file(&f, &mut map).unwrap_or_else(|e| panic!("{}", e.render(&map, false)));
-        let arch = weakc::arch::by_name("aarch64").unwrap();
-        let r = axiomatic::check(&t, arch, &Limits::default()).unwrap_or_else(|e| panic!("{}", e.render(&map, false)));
-        assert_eq!(r.reachable, Some(true), "{name}: axiomatic");
-        let opts = RunOptions { mm: Some("aarch64".into()), emit_c: None, timeout: Duration::from_secs(60), unwind: 2, engine: Engine::Instrument };
-        let rs = runner::run_all(&[f], &opts, None, None, None).expect("runs");
-        assert_eq!(rs[0].reachable, instrumented, "{name}: instrumentation ({:?})", rs[0].note);
-        if instrumented.is_none() {
-            assert!(rs[0].note.as_deref().is_some_and(|n| n.contains("may lack behaviours")), "{name}: {:?}", rs[0].note);
+    for (name, instrumented_verdict) in [("LB+SWP-RsRt-addr+rel", Some(true)), ("CAS+data1", None)] {
+        let f = kept(&format!("AArch64/{name}"));
+        assert_eq!(axiomatic_verdict(&f, "aarch64"), Some(true), "{name}: axiomatic");
+        let r = instrumented(&f, "aarch64");
+        assert_eq!(r.reachable, instrumented_verdict, "{name}: instrumentation ({:?})", r.note);
+        if instrumented_verdict.is_none() {
+            assert!(r.note.as_deref().is_some_and(|n| n.contains("may lack behaviours")), "{name}: {:?}", r.note);
         }
     }
 }
@@ -214,14 +220,11 @@ fn aarch64_atomics_after_a_delayed_read_are_found_or_unknown() {
 /// reachable (confirmed).
 #[test]
 fn a_split_atomic_reaching_a_forbidden_outcome_gives_no_verdict() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/litmus/AArch64");
     for (name, verdict) in [("LB+rel+CAS", None), ("MP+rel+SWPacq", None), ("R+CAS-rfi-ctrl+DMBST", None), ("LB+SWP-RsRt-addr+rel", Some(true))] {
-        let f = dir.join(format!("{name}.litmus"));
-        let opts = RunOptions { mm: Some("aarch64".into()), emit_c: None, timeout: Duration::from_secs(60), unwind: 2, engine: Engine::Instrument };
-        let rs = runner::run_all(&[f], &opts, None, None, None).expect("runs");
-        assert_eq!(rs[0].reachable, verdict, "{name}: {:?}", rs[0].note);
+        let r = instrumented(&kept(&format!("AArch64/{name}")), "aarch64");
+        assert_eq!(r.reachable, verdict, "{name}: {:?}", r.note);
         if verdict.is_none() {
-            assert!(rs[0].note.as_deref().is_some_and(|n| n.contains("splits") && n.contains("finds the outcome unreachable")), "{name}: {:?}", rs[0].note);
+            assert!(r.note.as_deref().is_some_and(|n| n.contains("splits") && n.contains("finds the outcome unreachable")), "{name}: {:?}", r.note);
         }
     }
 }
@@ -237,14 +240,10 @@ fn a_split_atomic_reaching_a_forbidden_outcome_gives_no_verdict() {
 #[test]
 fn a_data_dependent_store_read_back_by_an_acquire_load_orders_the_first_read() {
     for name in ["MP+rel+data-lrs-acq", "MP+rel+addr-lrs-acq"] {
-        let f = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/litmus/AArch64/{name}.litmus"));
-        let mut map = SourceMap::default();
-        let t = weakc::litmus::parse_file(&f, &mut map).unwrap_or_else(|e| panic!("{}", e.render(&map, false)));
-        let r = axiomatic::check(&t, weakc::arch::by_name("aarch64").unwrap(), &Limits::default()).unwrap_or_else(|e| panic!("{}", e.render(&map, false)));
-        assert_eq!(r.reachable, Some(false), "{name}: axiomatic");
-        let opts = RunOptions { mm: Some("aarch64".into()), emit_c: None, timeout: Duration::from_secs(60), unwind: 2, engine: Engine::Instrument };
-        let rs = runner::run_all(&[f], &opts, None, None, None).expect("runs");
-        assert_eq!(rs[0].reachable, Some(false), "{name}: instrumentation: {:?}", rs[0].note);
+        let f = kept(&format!("AArch64/{name}"));
+        assert_eq!(axiomatic_verdict(&f, "aarch64"), Some(false), "{name}: axiomatic");
+        let r = instrumented(&f, "aarch64");
+        assert_eq!(r.reachable, Some(false), "{name}: instrumentation: {:?}", r.note);
     }
 }
 
@@ -256,20 +255,15 @@ fn a_data_dependent_store_read_back_by_an_acquire_load_orders_the_first_read() {
 /// (`po-rfi-addr`) the outcome is allowed.
 #[test]
 fn a_forwarded_value_orders_its_dependent_reads_after_the_stores_dependencies() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/litmus");
     for (file, mm, reachable) in [
         ("AArch64/MP+dmb.sy+addr-rfi-addr", "aarch64", false),
         ("AArch64/MP+dmb.sy+po-rfi-addr", "aarch64", true),
         ("PPC/MP+sync+addr-rfi-addr", "power", false),
     ] {
-        let f = root.join(format!("{file}.litmus"));
-        let mut map = SourceMap::default();
-        let t = weakc::litmus::parse_file(&f, &mut map).unwrap_or_else(|e| panic!("{}", e.render(&map, false)));
-        let r = axiomatic::check(&t, weakc::arch::by_name(mm).unwrap(), &Limits::default()).unwrap_or_else(|e| panic!("{}", e.render(&map, false)));
-        assert_eq!(r.reachable, Some(reachable), "{file}: axiomatic");
-        let opts = RunOptions { mm: Some(mm.into()), emit_c: None, timeout: Duration::from_secs(60), unwind: 2, engine: Engine::Instrument };
-        let rs = runner::run_all(&[f], &opts, None, None, None).expect("runs");
-        assert_eq!(rs[0].reachable, Some(reachable), "{file}: instrumentation: {:?}", rs[0].note);
+        let f = kept(file);
+        assert_eq!(axiomatic_verdict(&f, mm), Some(reachable), "{file}: axiomatic");
+        let r = instrumented(&f, mm);
+        assert_eq!(r.reachable, Some(reachable), "{file}: instrumentation: {:?}", r.note);
     }
 }
 
@@ -280,12 +274,7 @@ fn a_forwarded_value_orders_its_dependent_reads_after_the_stores_dependencies() 
 /// session 33); each alone allows RsRs or MRs, and the pick forbids LB+rel+CAS-ok-MRs-addr.
 #[test]
 fn a_successful_cas_result_is_the_compare_value_or_the_value_read() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/litmus/AArch64");
     for (name, reachable) in [("MP+rel+CAS-ok-bothRs-addr", false), ("MP+rel+CAS-ok-RsRs-addr", true), ("MP+rel+CAS-ok-MRs-addr", true), ("LB+rel+CAS-ok-MRs-addr", false)] {
-        let f = dir.join(format!("{name}.litmus"));
-        let mut map = SourceMap::default();
-        let t = weakc::litmus::parse_file(&f, &mut map).unwrap_or_else(|e| panic!("{}", e.render(&map, false)));
-        let r = axiomatic::check(&t, weakc::arch::by_name("aarch64").unwrap(), &Limits::default()).unwrap_or_else(|e| panic!("{}", e.render(&map, false)));
-        assert_eq!(r.reachable, Some(reachable), "{name}");
+        assert_eq!(axiomatic_verdict(&kept(&format!("AArch64/{name}")), "aarch64"), Some(reachable), "{name}");
     }
 }

@@ -589,14 +589,8 @@ impl<'a> Setup<'a> {
                 // if one of them allows it: LB+rel+CAS-ok-MRs-addr and
                 // MP+rel+CAS-ok-bothRs-addr are forbidden, the RsRs and MRs ones allowed. On
                 // failure the result is the value read.
-                let result = if !ok {
-                    old.clone()
-                } else if self.choose(st, 2) == 0 {
-                    RegV { v: old.v.clone(), taint: rs.taint, pick: rs.pick | old.taint }
-                } else {
-                    old.clone()
-                };
-                (ok.then_some(t), result)
+                let from_xs = ok && self.choose(st, 2) == 0;
+                (ok.then_some(t), if from_xs { RegV { v: old.v.clone(), taint: rs.taint, pick: rs.pick | old.taint } } else { old.clone() })
             }
             RmwOp::Swp => (Some(rs.clone()), old.clone()),
             RmwOp::Ld(op) => {

@@ -448,7 +448,7 @@ impl Rewriter<'_> {
             early.push(assign(var(f.guess, &gty), Expr::new(ExprKind::Nondet, gty.clone()), loc));
             early.push(assign(lhs.clone(), var(f.guess, &gty), loc));
             early.push(assign(var(f.flag, &Type::Bool), int(1), loc));
-            if f.acquire {
+            if self.model.dd_rfi && s.hw.acquire != Acquire::None {
                 early.push(assign(var(f.nomatch, &Type::Bool), int(1), loc));
             }
             let mut wait = self.wrap(ctx, self.complete(ctx, vec![(pi, None)], loc), loc);

@@ -239,12 +239,9 @@ struct Forward {
     addr: VarId,
     /// Set when an access ordered after the read went ahead of the pending read: under
     /// [`Model::dd_rfi`] that is only possible where the read did not take the store's value
-    /// (the check then asks the store to have written elsewhere).
+    /// (the check then asks the store to have written elsewhere). An acquire read, which
+    /// orders everything after it, sets it when it takes the guess.
     nomatch: VarId,
-    /// The read is an acquire under [`Model::dd_rfi`]: everything after it is ordered after
-    /// it, so taking the guess sets `nomatch` (the read waits where it takes the store's
-    /// value).
-    acquire: bool,
 }
 
 /// What a statement needs of the guesses made before it (see [`Speculation`], [`Forward`]).

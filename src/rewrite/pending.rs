@@ -420,8 +420,7 @@ impl Rewriter<'_> {
                 let mem = mk(self, format!("{base}_mem"), lhs.ty.clone());
                 let addr = mk(self, format!("{base}_addr"), Type::ptr_to(rhs.ty.clone()));
                 let nomatch = mk(self, format!("{base}_elsewhere"), Type::Bool);
-                let acquire = self.model.dd_rfi && r.hw.acquire != Acquire::None;
-                self.pending.get_mut(&func).expect("exists")[pi].fwd.push(Forward { site: r.id, store, flag, guess, mem, addr, nomatch, acquire });
+                self.pending.get_mut(&func).expect("exists")[pi].fwd.push(Forward { site: r.id, store, flag, guess, mem, addr, nomatch });
             }
         }
     }
