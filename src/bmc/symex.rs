@@ -478,8 +478,24 @@ impl<'p> Symex<'p> {
         self.threads[t].start = b;
     }
 
+    /// The thread's copies of the thread-local variables that live on the path (see
+    /// `is_mem_var`), initialised as their declarations say.
+    fn init_thread_locals(&mut self) -> R<()> {
+        for i in 0..self.prog.vars.len() {
+            let v = VarId(i as u32);
+            let var = self.prog.var(v);
+            if matches!(var.storage, Storage::ThreadLocal) && !self.is_mem_var(v) {
+                let (ty, init) = (var.ty.clone(), var.init.clone());
+                let cells = self.init_cells(&ty, init.as_ref())?;
+                self.state.vars.insert((TLS_FRAME + self.ctx.thread as u32, v.0), cells);
+            }
+        }
+        Ok(())
+    }
+
     fn run_thread_body(&mut self, f: FuncId, args: Vec<Value>) -> R<()> {
         let loc = self.prog.func(f).loc;
+        self.init_thread_locals()?;
         let (ret, _) = self.inline_call(f, args, vec![], loc)?;
         let t = self.ctx.thread;
         if t != 0 {

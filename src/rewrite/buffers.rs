@@ -4,8 +4,10 @@
 use super::*;
 
 impl Rewriter<'_> {
+    /// A variable of the buffers' state: one per thread where buffers are owned.
     fn global(&mut self, name: String, ty: Type) -> VarId {
-        let v = self.out.add_var(Var { name, ty, storage: Storage::Global, init: None, address_taken: false, loc: Loc::default() });
+        let storage = if self.owned { Storage::ThreadLocal } else { Storage::Global };
+        let v = self.out.add_var(Var { name, ty, storage, init: None, address_taken: false, loc: Loc::default() });
         self.out.globals.push(v);
         v
     }
@@ -179,6 +181,7 @@ impl Rewriter<'_> {
         };
         let fenced = self.model.fences.values().any(|e| e.mark_writes);
         let tso_fifo = self.tso_fifo;
+        let owned = self.owned;
 
         // Flush every entry of `me` (and, per address, everything ahead of it): fences that
         // order W→R, thread end, and W→W on TSO.
@@ -220,8 +223,6 @@ impl Rewriter<'_> {
         } else {
             (None, None)
         };
-        // Non-deterministic flush of the oldest entries per address, inserted before reads
-        // where its effect can be observed (§4.4).
         let lw_blocked = self.lw_blocked;
         // `__weakc_lw_blocked(thread, lwsyncs after it[, what it passes])` for entry i
         let blocked_args = |i: u64| -> Vec<Expr> {
@@ -229,12 +230,23 @@ impl Rewriter<'_> {
             a.extend(gv.pass.as_ref().map(|p| at(p, i)));
             a
         };
-        let flush_some = self.new_func(format!("{base}_flush_some"), &[], Type::Void, |s, _| {
+        // `one`: at most one entry leaves (the drain step of owned buffers), and its write to
+        // memory is made once, at the address chosen, instead of once per slot: a verifier
+        // then sees one store through a pointer per step, not one per slot.
+        let make_flush = |s: &mut Self, name: String, one: bool| s.new_func(name, &[], Type::Void, |s, _| {
             let fid = FuncId(s.out.funcs.len() as u32 - 1);
             let mut b = vec![];
             // One forward scan with flags per object (and per thread id on TSO) where they
             // are known: O(entries × objects) instead of O(entries²).
-            let tids: Option<Vec<Expr>> = if tso_fifo { max_tid.map(|m| (0..=m).map(int).collect()) } else { Some(vec![]) };
+            // (Owned buffers hold one thread's entries: one thread id.)
+            let tids: Option<Vec<Expr>> = if !tso_fifo {
+                Some(vec![])
+            } else if owned {
+                Some(vec![int(0)])
+            } else {
+                max_tid.map(|m| (0..=m).map(int).collect())
+            };
+            let thd_of = |i: u64| if owned { int(0) } else { at(&gv.thd, i) };
             let linear = match (&objs, tids) {
                 (Some(addrs), Some(tids)) => {
                     let at_obj: Vec<Expr> = (0..addrs.len()).map(|o| s.local(fid, &format!("older_at{o}"), Type::Bool)).collect();
@@ -244,8 +256,36 @@ impl Rewriter<'_> {
                 }
                 _ => None,
             };
+            // The entry chosen to leave, with `one`: whether there is one, its address, value
+            // and (held reads) snapshot pointer.
+            let chosen = one.then(|| {
+                let done = s.local(fid, "done", Type::Bool);
+                let a = s.local(fid, "a", pty.clone());
+                let v = s.local(fid, "v", elem.clone());
+                let c = gv.cap.as_ref().map(|_| s.local(fid, "c", pty.clone()));
+                b.push(assign(done.clone(), int(0), l));
+                b.push(assign(a.clone(), null(&pty), l));
+                (done, a, v, c)
+            });
+            let leave = |i: u64| -> Block {
+                match &chosen {
+                    None => flush_i(&gv, i),
+                    Some((done, a, v, c)) => {
+                        let mut t = vec![assign(a.clone(), at(&gv.addr, i), l), assign(v.clone(), at(&gv.val, i), l)];
+                        if let (Some(c), Some(cap)) = (c, &gv.cap) {
+                            t.push(assign(c.clone(), at(cap, i), l));
+                            t.push(assign(at(cap, i), null(&pty), l));
+                        }
+                        t.extend([assign(at(&gv.live, i), int(0), l), assign(done.clone(), int(1), l)]);
+                        t
+                    }
+                }
+            };
             for i in 0..n {
                 let mut c = and(at(&gv.live, i), nondet_bool());
+                if let Some((done, ..)) = &chosen {
+                    c = and(not(done.clone()), c);
+                }
                 if let Some(f) = lw_blocked {
                     // An entry leaves only after its thread's entries from before an lwsync
                     // that follows it (W1 with lwsync in ab; they may still be read early).
@@ -262,12 +302,12 @@ impl Rewriter<'_> {
                         // flags: a live entry older than this one is at the object / of the thread
                         c = and(c, not(flag_of(&at(&gv.addr, i), addrs, at_obj)));
                         if tso_fifo {
-                            c = and(c, not(flag_of(&at(&gv.thd, i), tids, of_thd)));
+                            c = and(c, not(flag_of(&thd_of(i), tids, of_thd)));
                         }
-                        b.push(if_(c, flush_i(&gv, i), vec![], l));
+                        b.push(if_(c, leave(i), vec![], l));
                         let mut mark = set_flag(&at(&gv.addr, i), addrs, at_obj);
                         if tso_fifo {
-                            mark.extend(set_flag(&at(&gv.thd, i), tids, of_thd));
+                            mark.extend(set_flag(&thd_of(i), tids, of_thd));
                         }
                         b.push(if_(at(&gv.live, i), mark, vec![], l));
                     }
@@ -275,17 +315,34 @@ impl Rewriter<'_> {
                         for k in 0..i {
                             let mut older = eq(at(&gv.addr, k), at(&gv.addr, i));
                             if tso_fifo {
-                                older = or(older, eq(at(&gv.thd, k), at(&gv.thd, i)));
+                                older = or(older, eq(thd_of(k), thd_of(i)));
                             }
                             c = and(c, not(and(at(&gv.live, k), older)));
                         }
-                        b.push(if_(c, flush_i(&gv, i), vec![], l));
+                        b.push(if_(c, leave(i), vec![], l));
                     }
                 }
+            }
+            if let Some((done, a, v, c)) = &chosen {
+                let mut w = vec![];
+                if let Some(c) = c {
+                    // A read held past this write takes memory's value from just before it.
+                    w.push(if_(ne(c.clone(), null(&pty)), vec![assign(deref(c.clone()), deref(a.clone()), l)], vec![], l));
+                }
+                w.push(assign(deref(a.clone()), v.clone(), l));
+                b.push(if_(done.clone(), w, vec![], l));
             }
             b.push(reset(&gv));
             b
         });
+        // Non-deterministic flush of the oldest entries per address, inserted before reads
+        // where its effect can be observed (§4.4); owned buffers leave one entry per step of
+        // their own thread instead (`drain_steps`).
+        let (flush_some, drain_one) = if owned {
+            (None, Some(make_flush(self, format!("{base}_drain_one"), true)))
+        } else {
+            (Some(make_flush(self, format!("{base}_flush_some"), false)), None)
+        };
         // READ FROM memory or buffer: own newest entry (rfi, store forwarding); with
         // non-atomic writes (rfe relaxed) also another thread's entry (R6, visible(w, r)).
         let rfe = self.model.rfe_relaxed;
@@ -429,7 +486,8 @@ impl Rewriter<'_> {
             flush_own: Some(flush_own),
             flush_lw,
             mark_lw,
-            flush_some: Some(flush_some),
+            flush_some,
+            drain_one,
             read: Some(read),
             read_own,
             write: Some(write),

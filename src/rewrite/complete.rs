@@ -491,7 +491,8 @@ impl Rewriter<'_> {
         let mut body = vec![];
         match p.group.map(|g| self.groups[g].fns) {
             Some(fns) => {
-                body.push(call(fns.flush_some.expect("made"), vec![], loc));
+                // (Owned buffers: only the reader's own entries, which it reads anyway.)
+                body.extend(fns.flush_some.map(|f| call(f, vec![], loc)));
                 let read = stmt(
                     StmtKind::Call { dest: Some(var(p.dest, &dty)), callee: Callee::Direct(fns.read.expect("made")), args: vec![ptr.clone(), ctx.me.clone()] },
                     loc,

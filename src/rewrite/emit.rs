@@ -272,12 +272,16 @@ impl Rewriter<'_> {
             }
         }
         let mut ctx = Ctx { func: f, me, entry, atomic_depth: 0, at: None };
+        self.plan_drains(f, entry, &body);
         self.plan_cascades(f, &ctx);
         prologue.extend(self.cascade_prologue(f, loc));
         let mut out = prologue;
         out.extend(self.block(&body, &mut ctx));
         // Falling off the end of a thread: THREAD END flushes everything.
         ctx.at = None;
+        if entry {
+            out.extend(self.drain_steps(&ctx, None, loc));
+        }
         out.extend(self.end_of_thread(&ctx, loc));
         self.out.funcs[f.0 as usize].body = Some(out);
     }
@@ -300,6 +304,23 @@ impl Rewriter<'_> {
 
     fn stmt(&self, s: &Stmt, ctx: &mut Ctx, out: &mut Block) {
         ctx.at = Some(s.id);
+        let mut now = vec![];
+        self.stmt_flagged(s, ctx, &mut now);
+        // Owned buffers leave before what others can observe: the statement's own accesses,
+        // or the steps the rewriter made for it (completions of pending reads read memory).
+        // (Statements inside a branch or loop drain for themselves.)
+        let mut steps = false;
+        match s.kind {
+            StmtKind::If { .. } | StmtKind::Loop { .. } | StmtKind::Block(_) => steps = now.iter().any(|x| matches!(x.kind, StmtKind::AtomicBegin)),
+            _ => walk_stmts(&now, &mut |x| steps |= matches!(x.kind, StmtKind::AtomicBegin)),
+        }
+        if steps || self.observable(s, ctx) {
+            out.extend(self.drain_steps(ctx, Some(s.id), s.loc));
+        }
+        out.extend(now);
+    }
+
+    fn stmt_flagged(&self, s: &Stmt, ctx: &mut Ctx, out: &mut Block) {
         let pending: &[PendingRead] = self.pending.get(&ctx.func).map_or(&[], Vec::as_slice);
         let deferred = pending.iter().enumerate().find_map(|(i, p)| p.deferred.iter().find(|d| d.stmt.id == s.id).map(|d| (i, d.clone())));
         if let Some((pi, d)) = deferred {
@@ -767,6 +788,7 @@ impl Rewriter<'_> {
                 out.extend(self.wrap(ctx, b, loc));
             }
             StmtKind::Assign { lhs, rhs } if is_lvalue(rhs) && lvalue_is_shared(self.src, rhs) => {
+                let grouped = self.group_of_stmt(s.id, Dir::R).is_some();
                 let normal: Block = match self.group_of_stmt(s.id, Dir::R) {
                     Some(g) => {
                         let fns = self.groups[g].fns;
@@ -774,10 +796,10 @@ impl Rewriter<'_> {
                             ss.iter().filter(|&&x| self.aeg.site(x).dir == Dir::R).all(|x| self.plan.global_reads.contains(x))
                         });
                         let read = if global { fns.read_own.or(fns.read) } else { fns.read };
-                        vec![
-                            call(fns.flush_some.expect("made"), vec![], loc),
-                            stmt(StmtKind::Call { dest: Some(lhs.clone()), callee: Callee::Direct(read.expect("made")), args: vec![addr_of(rhs.clone()), ctx.me.clone()] }, loc),
-                        ]
+                        // (Owned buffers leave in their threads' own steps instead.)
+                        let flush = fns.flush_some.map(|f| call(f, vec![], loc));
+                        let read = stmt(StmtKind::Call { dest: Some(lhs.clone()), callee: Callee::Direct(read.expect("made")), args: vec![addr_of(rhs.clone()), ctx.me.clone()] }, loc);
+                        flush.into_iter().chain([read]).collect()
                     }
                     None => vec![s.clone()],
                 };
@@ -791,7 +813,7 @@ impl Rewriter<'_> {
                         now.extend(normal);
                         out.extend(self.wrap(ctx, vec![if_(nondet_bool(), delay, now, loc)], loc));
                     }
-                    None if normal.len() > 1 => out.extend(self.wrap(ctx, normal, loc)),
+                    None if grouped => out.extend(self.wrap(ctx, normal, loc)),
                     None => out.push(s.clone()),
                 }
             }
@@ -811,8 +833,8 @@ impl Rewriter<'_> {
                 if let Some(g) = self.group_of_stmt(s.id, Dir::W).or_else(|| self.group_of_stmt(s.id, Dir::R)) {
                     let fns = self.groups[g].fns;
                     // Another thread's buffered write may be what the read takes: it may
-                    // reach memory first.
-                    b.push(call(fns.flush_some.expect("made"), vec![], loc));
+                    // reach memory first (owned buffers: in that thread's own steps).
+                    b.extend(fns.flush_some.map(|f| call(f, vec![], loc)));
                     if let Some(f) = fns.flush_addr {
                         b.push(call(f, vec![r.ptr.clone(), ctx.me.clone()], loc));
                         // a compare-exchange also reads (and may write) `*expected`

@@ -8,13 +8,15 @@
 //! reads keep the address they will read from in a per-destination pointer, the read set
 //! `rs`. Each rule is one generated helper function, named after the rule it implements.
 //! Flushes happen (i) non-deterministically before each read of the group (lazily, where
-//! they can be observed, §4.4), (ii) when the architecture orders the flushed write before
+//! they can be observed, §4.4) — or, where only a write's own thread can make it visible,
+//! in the owner's own drain steps with thread-local buffers (see `drain`) —, (ii) when the architecture orders the flushed write before
 //! the current event (fences, `W→W` on TSO, coherence), and (iii) at thread end. A full
 //! buffer blocks further delays (`assume`), so overflow never raises a false alarm.
 
 mod buffers;
 mod build;
 mod complete;
+mod drain;
 mod emit;
 mod groups;
 mod pending;
@@ -141,6 +143,9 @@ struct GroupFns {
     flush_lw: Option<FuncId>,
     mark_lw: Option<FuncId>,
     flush_some: Option<FuncId>,
+    /// One of the thread's entries (or none) leaves memory-bound: a drain step of owned
+    /// buffers (`Rewriter::owned`), instead of `flush_some`.
+    drain_one: Option<FuncId>,
     read: Option<FuncId>,
     /// `read` without other threads' entries (memory or the thread's own newest entry), for
     /// [`Plan::global_reads`].
@@ -332,6 +337,13 @@ struct Rewriter<'a> {
     /// TSO with one FIFO buffer for every written object: writes queue behind the thread's
     /// pending writes, flushes follow each thread's program order.
     tso_fifo: bool,
+    /// Only a write's own thread can make it visible ([`Model::rfe_relaxed`] off): the
+    /// buffers are thread-local (`__thread`) and each thread drains its own at its statement
+    /// boundaries (`drain_steps`), so the buffer bookkeeping is no shared memory at all.
+    owned: bool,
+    /// Per function, how many entries each group can hold before each statement (see
+    /// `drain`).
+    drain_bounds: HashMap<FuncId, drain::Bounds>,
     /// How each function's pending reads are completed (see `complete`).
     cascades: HashMap<FuncId, complete::Cascades>,
     /// While the code of a deferred statement is made: the completions it asks for, recorded
@@ -390,6 +402,8 @@ impl<'a> Rewriter<'a> {
             lw_blocked: None,
             entry_me: HashMap::new(),
             tso_fifo: false,
+            owned: !model.rfe_relaxed,
+            drain_bounds: HashMap::new(),
             cascades: HashMap::new(),
             sink: Default::default(),
             early_completions: Default::default(),

@@ -11,7 +11,7 @@ void *P1(void *);
 void store_buffer__g0_flush_own(int);
 void store_buffer__g0_flush_lw(int);
 void store_buffer__g0_mark_lw(int);
-void store_buffer__g0_flush_some();
+void store_buffer__g0_drain_one();
 int store_buffer__g0_read(int *, int);
 void store_buffer__g0_delay(int *, int, int);
 void store_buffer__g0_write(int *, int, int);
@@ -28,12 +28,12 @@ int r0 = 0;
 int r1 = 0;
 #line 30 "target/snapshot-out/sb_tso.c"
 int __weakc_next_tid;
-int *store_buffer__g0_addr[2];
-int store_buffer__g0_val[2];
-int store_buffer__g0_thd[2];
-int store_buffer__g0_lw[2];
-_Bool store_buffer__g0_live[2];
-int store_buffer__g0_n;
+_Thread_local int *store_buffer__g0_addr[2];
+_Thread_local int store_buffer__g0_val[2];
+_Thread_local int store_buffer__g0_thd[2];
+_Thread_local int store_buffer__g0_lw[2];
+_Thread_local _Bool store_buffer__g0_live[2];
+_Thread_local int store_buffer__g0_n;
 
 #line 8 "tests/c/sb.c"
 int main()
@@ -87,8 +87,6 @@ int main()
     pthread_join(__weakc_tmp10, 0);
     __VERIFIER_atomic_begin();
 #line 14 "tests/c/sb.c"
-    store_buffer__g0_flush_some();
-#line 14 "tests/c/sb.c"
     __weakc_tmp11 = store_buffer__g0_read(&r0, __weakc_me);
 #line 14 "tests/c/sb.c"
     __VERIFIER_atomic_end();
@@ -96,8 +94,6 @@ int main()
     if (__weakc_tmp11 == 0) {
 #line 14 "tests/c/sb.c"
         __VERIFIER_atomic_begin();
-#line 14 "tests/c/sb.c"
-        store_buffer__g0_flush_some();
 #line 14 "tests/c/sb.c"
         __weakc_tmp12 = store_buffer__g0_read(&r1, __weakc_me);
 #line 14 "tests/c/sb.c"
@@ -117,6 +113,18 @@ int main()
     __VERIFIER_atomic_end();
 #line 15 "tests/c/sb.c"
     return 0;
+#line 8 "tests/c/sb.c"
+    __VERIFIER_atomic_begin();
+#line 8 "tests/c/sb.c"
+    store_buffer__g0_drain_one();
+#line 8 "tests/c/sb.c"
+    __VERIFIER_atomic_end();
+#line 8 "tests/c/sb.c"
+    __VERIFIER_atomic_begin();
+#line 8 "tests/c/sb.c"
+    store_buffer__g0_drain_one();
+#line 8 "tests/c/sb.c"
+    __VERIFIER_atomic_end();
 #line 8 "tests/c/sb.c"
     __VERIFIER_atomic_begin();
 #line 8 "tests/c/sb.c"
@@ -149,9 +157,19 @@ void *P0(void *arg)
 #line 6 "tests/c/sb.c"
     __VERIFIER_atomic_begin();
 #line 6 "tests/c/sb.c"
-    store_buffer__g0_flush_some();
+    store_buffer__g0_drain_one();
+#line 6 "tests/c/sb.c"
+    __VERIFIER_atomic_end();
+#line 6 "tests/c/sb.c"
+    __VERIFIER_atomic_begin();
 #line 6 "tests/c/sb.c"
     __weakc_tmp13 = store_buffer__g0_read(&y, __weakc_me);
+#line 6 "tests/c/sb.c"
+    __VERIFIER_atomic_end();
+#line 6 "tests/c/sb.c"
+    __VERIFIER_atomic_begin();
+#line 6 "tests/c/sb.c"
+    store_buffer__g0_drain_one();
 #line 6 "tests/c/sb.c"
     __VERIFIER_atomic_end();
 #line 6 "tests/c/sb.c"
@@ -163,11 +181,35 @@ void *P0(void *arg)
 #line 6 "tests/c/sb.c"
     __VERIFIER_atomic_begin();
 #line 6 "tests/c/sb.c"
+    store_buffer__g0_drain_one();
+#line 6 "tests/c/sb.c"
+    __VERIFIER_atomic_end();
+#line 6 "tests/c/sb.c"
+    __VERIFIER_atomic_begin();
+#line 6 "tests/c/sb.c"
+    store_buffer__g0_drain_one();
+#line 6 "tests/c/sb.c"
+    __VERIFIER_atomic_end();
+#line 6 "tests/c/sb.c"
+    __VERIFIER_atomic_begin();
+#line 6 "tests/c/sb.c"
     __weakc_flush_all_own(__weakc_me);
 #line 6 "tests/c/sb.c"
     __VERIFIER_atomic_end();
 #line 6 "tests/c/sb.c"
     return ((void *)0);
+#line 6 "tests/c/sb.c"
+    __VERIFIER_atomic_begin();
+#line 6 "tests/c/sb.c"
+    store_buffer__g0_drain_one();
+#line 6 "tests/c/sb.c"
+    __VERIFIER_atomic_end();
+#line 6 "tests/c/sb.c"
+    __VERIFIER_atomic_begin();
+#line 6 "tests/c/sb.c"
+    store_buffer__g0_drain_one();
+#line 6 "tests/c/sb.c"
+    __VERIFIER_atomic_end();
 #line 6 "tests/c/sb.c"
     __VERIFIER_atomic_begin();
 #line 6 "tests/c/sb.c"
@@ -206,7 +248,11 @@ void *P1(void *arg)
 #line 7 "tests/c/sb.c"
     __VERIFIER_atomic_begin();
 #line 7 "tests/c/sb.c"
-    store_buffer__g0_flush_some();
+    store_buffer__g0_drain_one();
+#line 7 "tests/c/sb.c"
+    __VERIFIER_atomic_end();
+#line 7 "tests/c/sb.c"
+    __VERIFIER_atomic_begin();
 #line 7 "tests/c/sb.c"
     __weakc_tmp14 = store_buffer__g0_read(&x, __weakc_me);
 #line 7 "tests/c/sb.c"
@@ -214,7 +260,25 @@ void *P1(void *arg)
 #line 7 "tests/c/sb.c"
     __VERIFIER_atomic_begin();
 #line 7 "tests/c/sb.c"
+    store_buffer__g0_drain_one();
+#line 7 "tests/c/sb.c"
+    __VERIFIER_atomic_end();
+#line 7 "tests/c/sb.c"
+    __VERIFIER_atomic_begin();
+#line 7 "tests/c/sb.c"
     store_buffer__g0_write(&r1, __weakc_tmp14, __weakc_me);
+#line 7 "tests/c/sb.c"
+    __VERIFIER_atomic_end();
+#line 7 "tests/c/sb.c"
+    __VERIFIER_atomic_begin();
+#line 7 "tests/c/sb.c"
+    store_buffer__g0_drain_one();
+#line 7 "tests/c/sb.c"
+    __VERIFIER_atomic_end();
+#line 7 "tests/c/sb.c"
+    __VERIFIER_atomic_begin();
+#line 7 "tests/c/sb.c"
+    store_buffer__g0_drain_one();
 #line 7 "tests/c/sb.c"
     __VERIFIER_atomic_end();
 #line 7 "tests/c/sb.c"
@@ -228,12 +292,24 @@ void *P1(void *arg)
 #line 7 "tests/c/sb.c"
     __VERIFIER_atomic_begin();
 #line 7 "tests/c/sb.c"
+    store_buffer__g0_drain_one();
+#line 7 "tests/c/sb.c"
+    __VERIFIER_atomic_end();
+#line 7 "tests/c/sb.c"
+    __VERIFIER_atomic_begin();
+#line 7 "tests/c/sb.c"
+    store_buffer__g0_drain_one();
+#line 7 "tests/c/sb.c"
+    __VERIFIER_atomic_end();
+#line 7 "tests/c/sb.c"
+    __VERIFIER_atomic_begin();
+#line 7 "tests/c/sb.c"
     __weakc_flush_all_own(__weakc_me);
 #line 7 "tests/c/sb.c"
     __VERIFIER_atomic_end();
 }
 
-#line 237 "target/snapshot-out/sb_tso.c"
+#line 313 "target/snapshot-out/sb_tso.c"
 void store_buffer__g0_flush_own(int me)
 {
     if (store_buffer__g0_live[0] && ((0 || ((store_buffer__g0_live[0] && (store_buffer__g0_thd[0] == me)) && (store_buffer__g0_addr[0] == store_buffer__g0_addr[0]))) || ((store_buffer__g0_live[1] && (store_buffer__g0_thd[1] == me)) && (store_buffer__g0_addr[1] == store_buffer__g0_addr[0])))) {
@@ -274,15 +350,27 @@ void store_buffer__g0_mark_lw(int me)
     }
 }
 
-void store_buffer__g0_flush_some()
+void store_buffer__g0_drain_one()
 {
-    if (store_buffer__g0_live[0] && __VERIFIER_nondet_bool()) {
-        *store_buffer__g0_addr[0] = store_buffer__g0_val[0];
+    _Bool done;
+    int *a;
+    int v;
+    done = 0;
+    a = (int *)0;
+    if (!done && (store_buffer__g0_live[0] && __VERIFIER_nondet_bool())) {
+        a = store_buffer__g0_addr[0];
+        v = store_buffer__g0_val[0];
         store_buffer__g0_live[0] = 0;
+        done = 1;
     }
-    if ((store_buffer__g0_live[1] && __VERIFIER_nondet_bool()) && !(store_buffer__g0_live[0] && ((store_buffer__g0_addr[0] == store_buffer__g0_addr[1]) || (store_buffer__g0_thd[0] == store_buffer__g0_thd[1])))) {
-        *store_buffer__g0_addr[1] = store_buffer__g0_val[1];
+    if ((!done && (store_buffer__g0_live[1] && __VERIFIER_nondet_bool())) && !(store_buffer__g0_live[0] && ((store_buffer__g0_addr[0] == store_buffer__g0_addr[1]) || (0 == 0)))) {
+        a = store_buffer__g0_addr[1];
+        v = store_buffer__g0_val[1];
         store_buffer__g0_live[1] = 0;
+        done = 1;
+    }
+    if (done) {
+        *a = v;
     }
     if ((1 && !store_buffer__g0_live[0]) && !store_buffer__g0_live[1]) {
         store_buffer__g0_n = 0;

@@ -69,8 +69,14 @@ impl<'p> Symex<'p> {
 
     pub(super) fn is_mem_var(&self, v: VarId) -> bool {
         let var = self.prog.var(v);
-        let local = matches!(var.storage, Storage::Local { .. } | Storage::Temp { .. });
-        !local || var.address_taken || var.init.is_some()
+        match var.storage {
+            Storage::Local { .. } | Storage::Temp { .. } => var.address_taken || var.init.is_some(),
+            // Only its own thread can name a thread-local variable whose address is never
+            // taken: it lives on the path like a local (no memory events; set up by
+            // `Symex::init_thread_locals`), as the instrumentation's buffers do.
+            Storage::ThreadLocal => var.address_taken,
+            Storage::Global => true,
+        }
     }
 
     /// Whether `v` is a `static` local (one object for the whole program).
