@@ -71,7 +71,7 @@ fn scanned_buffers_agree_with_the_axiomatic_route() {
         let file = dir.path().join(format!("b{seed}.c"));
         std::fs::write(&file, &src).unwrap();
         let f = file.to_str().unwrap();
-        for arch in ["tso", "pso"] {
+        for arch in ["tso", "pso", "rmo", "aarch64"] {
             let out = dir.path().join(format!("b{seed}_{arch}.c"));
             let (code, msg) = weakc(&["instrument", "--mm", arch, f, "-o", out.to_str().unwrap()]);
             assert_eq!(code, 0, "{msg}");
@@ -80,6 +80,11 @@ fn scanned_buffers_agree_with_the_axiomatic_route() {
             }
             let (inst, o1) = weakc(&["verify", "--mm", arch, "--engine", "instrument", "--quiet", f]);
             let (axio, o2) = weakc(&["verify", "--mm", arch, "--engine", "axiomatic", "--quiet", f]);
+            // Delayed reads (rmo, aarch64) may leave the instrumentation short of behaviours,
+            // which it says (UNKNOWN, exit 5): no contradiction.
+            if inst == 5 && axio == 0 && o1.contains("may lack behaviours") {
+                continue;
+            }
             assert_eq!(inst, axio, "{arch} seed {seed}: instrument `{o1}` vs axiomatic `{o2}`\n{src}");
             match inst {
                 10 => failed += 1,
@@ -90,4 +95,29 @@ fn scanned_buffers_agree_with_the_axiomatic_route() {
     }
     assert!(linear >= 8, "only {linear} instrumented programs scan their buffers with flags");
     assert!(failed > 0 && held > 0, "the assertions do not discriminate: {failed} violated, {held} hold");
+}
+
+/// Where only a write's own thread can make it visible (tso, pso, rmo, aarch64) the buffers
+/// are thread-local and their thread drains them in steps of its own; on power and arm,
+/// where a write reaches threads one by one, they stay shared and readers let entries leave.
+/// Either way the emitted program compiles, and store buffering is found.
+#[test]
+fn owned_buffers_are_thread_local_and_drained_by_their_thread() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let sb = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/sb.c");
+    let runtime = concat!(env!("CARGO_MANIFEST_DIR"), "/runtime");
+    for (arch, owned) in [("tso", true), ("pso", true), ("rmo", true), ("aarch64", true), ("power", false), ("arm", false)] {
+        let out = dir.path().join(format!("sb_{arch}.c"));
+        let (code, msg) = weakc(&["instrument", "--mm", arch, sb, "-o", out.to_str().unwrap()]);
+        assert_eq!(code, 0, "{msg}");
+        let c = std::fs::read_to_string(&out).unwrap();
+        assert_eq!(c.contains("_Thread_local _Bool"), owned, "{arch}: buffers thread-local?\n{c}");
+        assert_eq!(c.contains("_drain_one();"), owned, "{arch}: drain steps?\n{c}");
+        assert_eq!(c.contains("_flush_some();"), !owned, "{arch}: readers flush?\n{c}");
+        let obj = dir.path().join(format!("sb_{arch}.o"));
+        let cc = Command::new("cc").args(["-c", "-std=c11", "-I", runtime, out.to_str().unwrap(), "-o", obj.to_str().unwrap()]).output().expect("run cc");
+        assert!(cc.status.success(), "{arch}: {}", String::from_utf8_lossy(&cc.stderr));
+        let (code, msg) = weakc(&["verify", "--mm", arch, "--engine", "instrument", "--quiet", sb]);
+        assert_eq!(code, 10, "{arch}: {msg}");
+    }
 }
