@@ -329,7 +329,13 @@ impl Rewriter<'_> {
                     // A read held past this write takes memory's value from just before it.
                     w.push(if_(ne(c.clone(), null(&pty)), vec![assign(deref(c.clone()), deref(a.clone()), l)], vec![], l));
                 }
-                w.push(assign(deref(a.clone()), v.clone(), l));
+                // Where the objects are known, one store per object at its own address: a
+                // verifier then matches each only with the accesses of that object.
+                let store = match &objs {
+                    Some(addrs) => addrs.iter().rev().fold(vec![], |rest, o| vec![if_(eq(a.clone(), o.clone()), vec![assign(deref(o.clone()), v.clone(), l)], rest, l)]),
+                    None => vec![assign(deref(a.clone()), v.clone(), l)],
+                };
+                w.extend(store);
                 b.push(if_(done.clone(), w, vec![], l));
             }
             b.push(reset(&gv));

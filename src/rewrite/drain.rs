@@ -6,8 +6,11 @@
 
 use super::*;
 
-/// Per statement (by id), the most entries each group can hold just before it.
+/// Per statement (by id), the most entries each group can hold just before it; under
+/// [`END`], at the end of the function.
 pub(super) type Bounds = HashMap<u32, Vec<u32>>;
+
+const END: u32 = u32::MAX;
 
 impl Rewriter<'_> {
     /// The drain steps before statement `at` (`None`: the end of the thread): one per entry
@@ -17,7 +20,7 @@ impl Rewriter<'_> {
         if ctx.atomic_depth > 0 {
             return vec![];
         }
-        let bounds = self.drain_bounds.get(&ctx.func).and_then(|b| b.get(&at?));
+        let bounds = self.drain_bounds.get(&ctx.func).and_then(|b| b.get(&at.unwrap_or(END)));
         let mut out = vec![];
         for (g, grp) in self.groups.iter().enumerate() {
             let Some(d) = grp.fns.drain_one else { continue };
@@ -37,19 +40,10 @@ impl Rewriter<'_> {
         if !self.owned || self.groups.is_empty() {
             return false;
         }
-        let memory = |e: &Expr| {
-            let mut m = false;
-            e.visit(&mut |x| match &x.kind {
-                ExprKind::Var(v) => m |= self.src.var(*v).is_global(),
-                ExprKind::Deref(_) => m = true,
-                _ => {}
-            });
-            m
-        };
         self.sites_of.contains_key(&s.id)
             || match &s.kind {
-                StmtKind::Assign { lhs, rhs } => memory(lhs) || memory(rhs),
-                StmtKind::If { cond, .. } | StmtKind::Assert { cond, .. } | StmtKind::Assume(cond) => memory(cond),
+                StmtKind::Assign { lhs, rhs } => self.memory(lhs) || self.memory(rhs),
+                StmtKind::If { cond, .. } | StmtKind::Assert { cond, .. } | StmtKind::Assume(cond) => self.memory(cond),
                 StmtKind::Call { callee: Callee::Direct(g), .. } => self.src.func(*g).body.is_none(),
                 StmtKind::Call { callee: Callee::Indirect(_), .. } => true,
                 StmtKind::Return(_) => ctx.entry,
@@ -62,6 +56,24 @@ impl Rewriter<'_> {
                 | StmtKind::Rmw(_) => true,
                 _ => false,
             }
+    }
+
+    fn memory(&self, e: &Expr) -> bool {
+        let mut m = false;
+        e.visit(&mut |x| match &x.kind {
+            ExprKind::Var(v) => m |= self.src.var(*v).is_global(),
+            ExprKind::Deref(_) => m = true,
+            _ => {}
+        });
+        m
+    }
+
+    /// A plain store on TSO: it may queue behind the thread's buffered writes (`*_write`), so
+    /// the steps that let them leave can all come after it, where the next statement drains.
+    pub(super) fn queues_behind(&self, s: &Stmt) -> bool {
+        let StmtKind::Assign { rhs, .. } = &s.kind else { return false };
+        let only_writes = self.sites_of.get(&s.id).is_some_and(|ss| ss.iter().all(|x| self.aeg.site(*x).dir == Dir::W));
+        self.owned && self.tso_fifo && only_writes && !s.hw.release && !self.memory(rhs) && self.group_of_stmt(s.id, Dir::W).is_some()
     }
 
     /// Bounds the entries each group can hold before each statement of `f`, so that a thread
@@ -81,6 +93,7 @@ impl Rewriter<'_> {
         let mut bounds = Bounds::new();
         let mut count = start;
         self.bound_block(body, &mut count, &depth, &mut bounds);
+        bounds.insert(END, count);
         self.drain_bounds.insert(f, bounds);
     }
 
@@ -137,11 +150,12 @@ impl Rewriter<'_> {
             StmtKind::Fence(fe) if self.model.fences.get(fe).is_some_and(|e| e.flush_writes) => full(count),
             StmtKind::Spawn { .. } | StmtKind::Return(_) => full(count),
             StmtKind::Unlock(_) | StmtKind::Rmw(_) if s.hw.release => full(count),
-            StmtKind::Call { callee: Callee::Direct(g), .. } => {
+            // (An external function buffers nothing: only rewritten code does.)
+            StmtKind::Call { callee: Callee::Direct(g), .. } if self.src.func(*g).body.is_some() => {
                 let acc = self.callee_access.get(g);
                 let fences = self.must_fences.get(g).is_some_and(|fs| fs.iter().any(|f| self.model.fences.get(f).is_some_and(|e| e.flush_writes)));
                 for (k, grp) in self.groups.iter().enumerate() {
-                    let writes = acc.is_none_or(|a| !a.writes.is_disjoint(&grp.objects));
+                    let writes = acc.is_some_and(|a| !a.writes.is_disjoint(&grp.objects));
                     if writes {
                         count[k] = depth[k];
                     } else if fences {

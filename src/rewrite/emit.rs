@@ -314,7 +314,7 @@ impl Rewriter<'_> {
             StmtKind::If { .. } | StmtKind::Loop { .. } | StmtKind::Block(_) => steps = now.iter().any(|x| matches!(x.kind, StmtKind::AtomicBegin)),
             _ => walk_stmts(&now, &mut |x| steps |= matches!(x.kind, StmtKind::AtomicBegin)),
         }
-        if steps || self.observable(s, ctx) {
+        if (steps || self.observable(s, ctx)) && !self.queues_behind(s) {
             out.extend(self.drain_steps(ctx, Some(s.id), s.loc));
         }
         out.extend(now);

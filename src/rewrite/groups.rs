@@ -96,7 +96,9 @@ impl Rewriter<'_> {
             self.aeg.events.iter().filter(|e| self.plan.delayed_writes.contains(&e.site)).map(|e| e.thread).collect();
         for objs in roots {
             let elem = self.common_scalar_type(stmts, &objs);
-            let mut delayed_here = 0u32;
+            // Entries per thread: a shared buffer holds every thread's, an owned one only
+            // its own thread's (see `Rewriter::owned`).
+            let mut per_thread: HashMap<crate::aeg::ThreadId, u32> = HashMap::new();
             let mut bounded = true;
             for (sid, sobjs) in &self.site_objs {
                 if sobjs.is_disjoint(&objs) {
@@ -107,7 +109,7 @@ impl Rewriter<'_> {
                 let queues = |e: &crate::aeg::Event| self.tso_fifo && site.dir == Dir::W && delaying_threads.contains(&e.thread);
                 if self.plan.delayed_writes.contains(sid) || self.tso_fifo && site.dir == Dir::W {
                     for e in self.aeg.events.iter().filter(|e| e.site == *sid && (self.plan.delayed_writes.contains(sid) || queues(e))) {
-                        delayed_here += 1;
+                        *per_thread.entry(e.thread).or_default() += 1;
                         let th = self.aeg.thread(e.thread);
                         if th.instances != crate::aeg::Instances::Count(1) || self.aeg.site(*sid).in_loop {
                             bounded = false;
@@ -115,6 +117,7 @@ impl Rewriter<'_> {
                     }
                 }
             }
+            let delayed_here = if self.owned { per_thread.values().copied().max().unwrap_or(0) } else { per_thread.values().sum() };
             let names: Vec<String> = objs.iter().map(|o| self.aeg.object(*o).name.clone()).collect();
             let Some(elem) = elem else {
                 let loc = self.first_loc(&objs);

@@ -116,18 +116,6 @@ int main()
 #line 8 "tests/c/sb.c"
     __VERIFIER_atomic_begin();
 #line 8 "tests/c/sb.c"
-    store_buffer__g0_drain_one();
-#line 8 "tests/c/sb.c"
-    __VERIFIER_atomic_end();
-#line 8 "tests/c/sb.c"
-    __VERIFIER_atomic_begin();
-#line 8 "tests/c/sb.c"
-    store_buffer__g0_drain_one();
-#line 8 "tests/c/sb.c"
-    __VERIFIER_atomic_end();
-#line 8 "tests/c/sb.c"
-    __VERIFIER_atomic_begin();
-#line 8 "tests/c/sb.c"
     __weakc_flush_all_own(__weakc_me);
 #line 8 "tests/c/sb.c"
     __VERIFIER_atomic_end();
@@ -169,12 +157,6 @@ void *P0(void *arg)
 #line 6 "tests/c/sb.c"
     __VERIFIER_atomic_begin();
 #line 6 "tests/c/sb.c"
-    store_buffer__g0_drain_one();
-#line 6 "tests/c/sb.c"
-    __VERIFIER_atomic_end();
-#line 6 "tests/c/sb.c"
-    __VERIFIER_atomic_begin();
-#line 6 "tests/c/sb.c"
     store_buffer__g0_write(&r0, __weakc_tmp13, __weakc_me);
 #line 6 "tests/c/sb.c"
     __VERIFIER_atomic_end();
@@ -198,18 +180,6 @@ void *P0(void *arg)
     __VERIFIER_atomic_end();
 #line 6 "tests/c/sb.c"
     return ((void *)0);
-#line 6 "tests/c/sb.c"
-    __VERIFIER_atomic_begin();
-#line 6 "tests/c/sb.c"
-    store_buffer__g0_drain_one();
-#line 6 "tests/c/sb.c"
-    __VERIFIER_atomic_end();
-#line 6 "tests/c/sb.c"
-    __VERIFIER_atomic_begin();
-#line 6 "tests/c/sb.c"
-    store_buffer__g0_drain_one();
-#line 6 "tests/c/sb.c"
-    __VERIFIER_atomic_end();
 #line 6 "tests/c/sb.c"
     __VERIFIER_atomic_begin();
 #line 6 "tests/c/sb.c"
@@ -260,12 +230,6 @@ void *P1(void *arg)
 #line 7 "tests/c/sb.c"
     __VERIFIER_atomic_begin();
 #line 7 "tests/c/sb.c"
-    store_buffer__g0_drain_one();
-#line 7 "tests/c/sb.c"
-    __VERIFIER_atomic_end();
-#line 7 "tests/c/sb.c"
-    __VERIFIER_atomic_begin();
-#line 7 "tests/c/sb.c"
     store_buffer__g0_write(&r1, __weakc_tmp14, __weakc_me);
 #line 7 "tests/c/sb.c"
     __VERIFIER_atomic_end();
@@ -292,24 +256,12 @@ void *P1(void *arg)
 #line 7 "tests/c/sb.c"
     __VERIFIER_atomic_begin();
 #line 7 "tests/c/sb.c"
-    store_buffer__g0_drain_one();
-#line 7 "tests/c/sb.c"
-    __VERIFIER_atomic_end();
-#line 7 "tests/c/sb.c"
-    __VERIFIER_atomic_begin();
-#line 7 "tests/c/sb.c"
-    store_buffer__g0_drain_one();
-#line 7 "tests/c/sb.c"
-    __VERIFIER_atomic_end();
-#line 7 "tests/c/sb.c"
-    __VERIFIER_atomic_begin();
-#line 7 "tests/c/sb.c"
     __weakc_flush_all_own(__weakc_me);
 #line 7 "tests/c/sb.c"
     __VERIFIER_atomic_end();
 }
 
-#line 313 "target/snapshot-out/sb_tso.c"
+#line 265 "target/snapshot-out/sb_tso.c"
 void store_buffer__g0_flush_own(int me)
 {
     if (store_buffer__g0_live[0] && ((0 || ((store_buffer__g0_live[0] && (store_buffer__g0_thd[0] == me)) && (store_buffer__g0_addr[0] == store_buffer__g0_addr[0]))) || ((store_buffer__g0_live[1] && (store_buffer__g0_thd[1] == me)) && (store_buffer__g0_addr[1] == store_buffer__g0_addr[0])))) {
