@@ -738,3 +738,21 @@ fn sequential_arrays_at_varying_offsets_agree_with_an_interpreter() {
         safe(&format!("{body}  __VERIFIER_assert(a[{x}] != {missed});\n  return 0;\n}}\n"), 1);
     }
 }
+
+/// Every thread has its own copy of a `_Thread_local` variable, starting from its
+/// initialiser: the instrumentation keeps its buffers in such variables on tso, pso, rmo and
+/// aarch64, so a copy shared between threads would mix their buffers.
+#[test]
+fn thread_local_variables_are_one_copy_per_thread() {
+    let prog = r#"
+_Thread_local int t = 5;
+int seen1, seen2;
+void *a(void *p) { t = t + 1; seen1 = t; return 0; }
+void *b(void *p) { t = 2; seen2 = t; return 0; }
+int main() { pthread_t x, y; pthread_create(&x, 0, a, 0); pthread_create(&y, 0, b, 0);
+  pthread_join(x, 0); pthread_join(y, 0); COND; return 0; }
+"#;
+    safe(&prog.replace("COND", "__VERIFIER_assert(seen1 == 6 && seen2 == 2 && t == 5)"), 2);
+    // and that outcome is reached, not vacuously safe
+    unsafe_(&prog.replace("COND", "__VERIFIER_assert(!(seen1 == 6 && seen2 == 2 && t == 5))"), 2);
+}
