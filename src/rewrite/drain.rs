@@ -79,17 +79,23 @@ impl Rewriter<'_> {
     /// Bounds the entries each group can hold before each statement of `f`, so that a thread
     /// drains no more often than it can have written: a thread starts empty, a write that
     /// may enter a buffer adds one, a barrier that flushes the thread's writes empties them,
-    /// branches take the larger count; a loop that may buffer a write, a jump, or a call of a
-    /// function that writes the group's objects gives up (the group's depth). A function
-    /// that is not a thread's entry may be called with full buffers.
+    /// branches take the larger count; a loop that may buffer a write or a call of a function
+    /// that writes the group's objects gives up (the group's depth), and so does a function
+    /// with jumps, everywhere. A function that is not a thread's entry may be called with
+    /// full buffers.
     pub(super) fn plan_drains(&mut self, f: FuncId, entry: bool, body: &[Stmt]) {
         if !self.owned || self.groups.is_empty() {
             return;
         }
         let depth: Vec<u32> = self.groups.iter().map(|g| g.depth).collect();
+        // A jump may bring entries back to a point the structured walk saw emptied by a
+        // fence (`fence(); L: r = y; x = 1; goto L;`): no bounds, the depth everywhere.
         let mut jumps = false;
         walk_stmts(body, &mut |s| jumps |= matches!(s.kind, StmtKind::Goto(_) | StmtKind::Label(..)));
-        let start = if entry && !jumps { vec![0; depth.len()] } else { depth.clone() };
+        if jumps {
+            return;
+        }
+        let start = if entry { vec![0; depth.len()] } else { depth.clone() };
         let mut bounds = Bounds::new();
         let mut count = start;
         self.bound_block(body, &mut count, &depth, &mut bounds);
@@ -122,10 +128,15 @@ impl Rewriter<'_> {
                             *c = depth[g];
                         }
                     }
+                    // The loop's own count is now at least what any iteration brings back
+                    // (a group that does not grow can only be emptied inside), so the latch,
+                    // which a `continue` reaches from anywhere in the body, and the exit, which
+                    // a `break` does, start from the larger of it and the body's end.
                     let mut inside = count.clone();
                     self.bound_block(body, &mut inside, depth, out);
-                    self.bound_block(latch, &mut inside, depth, out);
-                    for (c, i) in count.iter_mut().zip(inside) {
+                    let mut latch_count: Vec<u32> = count.iter().zip(&inside).map(|(c, i)| (*c).max(*i)).collect();
+                    self.bound_block(latch, &mut latch_count, depth, out);
+                    for (c, i) in count.iter_mut().zip(latch_count) {
                         *c = (*c).max(i);
                     }
                 }
