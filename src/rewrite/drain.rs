@@ -37,9 +37,6 @@ impl Rewriter<'_> {
     /// Local computation, jumps and calls of defined functions (whose own statements say)
     /// cannot.
     pub(super) fn observable(&self, s: &Stmt, ctx: &Ctx) -> bool {
-        if !self.owned || self.groups.is_empty() {
-            return false;
-        }
         self.sites_of.contains_key(&s.id)
             || match &s.kind {
                 StmtKind::Assign { lhs, rhs } => self.memory(lhs) || self.memory(rhs),
@@ -73,7 +70,7 @@ impl Rewriter<'_> {
     pub(super) fn queues_behind(&self, s: &Stmt) -> bool {
         let StmtKind::Assign { rhs, .. } = &s.kind else { return false };
         let only_writes = self.sites_of.get(&s.id).is_some_and(|ss| ss.iter().all(|x| self.aeg.site(*x).dir == Dir::W));
-        self.owned && self.tso_fifo && only_writes && !s.hw.release && !self.memory(rhs) && self.group_of_stmt(s.id, Dir::W).is_some()
+        self.tso_fifo && only_writes && !s.hw.release && !self.memory(rhs) && self.group_of_stmt(s.id, Dir::W).is_some()
     }
 
     /// Bounds the entries each group can hold before each statement of `f`, so that a thread

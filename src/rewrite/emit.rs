@@ -304,6 +304,9 @@ impl Rewriter<'_> {
 
     fn stmt(&self, s: &Stmt, ctx: &mut Ctx, out: &mut Block) {
         ctx.at = Some(s.id);
+        if !self.owned || self.groups.is_empty() {
+            return self.stmt_flagged(s, ctx, out);
+        }
         let mut now = vec![];
         self.stmt_flagged(s, ctx, &mut now);
         // Owned buffers leave before what others can observe: the statement's own accesses,
@@ -788,8 +791,8 @@ impl Rewriter<'_> {
                 out.extend(self.wrap(ctx, b, loc));
             }
             StmtKind::Assign { lhs, rhs } if is_lvalue(rhs) && lvalue_is_shared(self.src, rhs) => {
-                let grouped = self.group_of_stmt(s.id, Dir::R).is_some();
-                let normal: Block = match self.group_of_stmt(s.id, Dir::R) {
+                let group = self.group_of_stmt(s.id, Dir::R);
+                let normal: Block = match group {
                     Some(g) => {
                         let fns = self.groups[g].fns;
                         let global = self.sites_of.get(&s.id).is_some_and(|ss| {
@@ -813,7 +816,7 @@ impl Rewriter<'_> {
                         now.extend(normal);
                         out.extend(self.wrap(ctx, vec![if_(nondet_bool(), delay, now, loc)], loc));
                     }
-                    None if grouped => out.extend(self.wrap(ctx, normal, loc)),
+                    None if group.is_some() => out.extend(self.wrap(ctx, normal, loc)),
                     None => out.push(s.clone()),
                 }
             }

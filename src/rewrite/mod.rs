@@ -9,8 +9,8 @@
 //! `rs`. Each rule is one generated helper function, named after the rule it implements.
 //! Flushes happen (i) non-deterministically before each read of the group (lazily, where
 //! they can be observed, §4.4) — or, where only a write's own thread can make it visible,
-//! in the owner's own drain steps with thread-local buffers (see `drain`) —, (ii) when the architecture orders the flushed write before
-//! the current event (fences, `W→W` on TSO, coherence), and (iii) at thread end. A full
+//! in the owner's own drain steps with thread-local buffers (see `drain`) —, (ii) when the
+//! architecture orders the flushed write before the current event (fences, `W→W` on TSO, coherence), and (iii) at thread end. A full
 //! buffer blocks further delays (`assume`), so overflow never raises a false alarm.
 
 mod buffers;
@@ -338,7 +338,7 @@ struct Rewriter<'a> {
     /// pending writes, flushes follow each thread's program order.
     tso_fifo: bool,
     /// Only a write's own thread can make it visible ([`Model::rfe_relaxed`] off): the
-    /// buffers are thread-local (`__thread`) and each thread drains its own at its statement
+    /// buffers are thread-local (`_Thread_local`) and each thread drains its own at its statement
     /// boundaries (`drain_steps`), so the buffer bookkeeping is no shared memory at all.
     owned: bool,
     /// Per function, how many entries each group can hold before each statement (see
