@@ -97,7 +97,10 @@ impl Rewriter<'_> {
         let gv = GroupVars {
             addr: { let v = self.global(format!("{base}_addr"), arr(pty.clone())); var(v, &arr(pty.clone())) },
             val: { let v = self.global(format!("{base}_val"), arr(elem.clone())); var(v, &arr(elem.clone())) },
-            thd: { let v = self.global(format!("{base}_thd"), arr(Type::INT)); var(v, &arr(Type::INT)) },
+            thd: (!self.owned).then(|| {
+                let v = self.global(format!("{base}_thd"), arr(Type::INT));
+                var(v, &arr(Type::INT))
+            }),
             // How many lwsyncs of its thread follow the entry (0: none, may leave freely).
             lw: { let v = self.global(format!("{base}_lw"), arr(Type::INT)); var(v, &arr(Type::INT)) },
             live: { let v = self.global(format!("{base}_live"), arr(Type::Bool)); var(v, &arr(Type::Bool)) },
@@ -147,7 +150,7 @@ impl Rewriter<'_> {
         // Entry j is the thread's own (live; with `addr`, to that address; with `marked`, as
         // `anchor` says).
         let own = |gv: &GroupVars, j: u64, me: &Expr, addr: Option<&Expr>, marked: Option<Option<&Expr>>| -> Expr {
-            let mut c = and(at(&gv.live, j), eq(at(&gv.thd, j), me.clone()));
+            let mut c = gv.and_mine(at(&gv.live, j), j, me);
             if let Some(a) = addr {
                 c = and(c, eq(at(&gv.addr, j), a.clone()));
             }
@@ -185,13 +188,18 @@ impl Rewriter<'_> {
 
         // Flush every entry of `me` (and, per address, everything ahead of it): fences that
         // order W→R, thread end, and W→W on TSO.
+        // (An owned buffer holds only the thread's entries: all of them leave, in order.)
         let flush_own = self.new_func(format!("{base}_flush_own"), &[("me", Type::INT)], Type::Void, |s, p| {
-            let (mut b, ms) = match &objs {
-                Some(addrs) => anchors(s, &gv, &p[0], None, addrs),
-                None => (vec![], (0..n).map(|i| anchor(&gv, i, &p[0], &at(&gv.addr, i), None)).collect()),
+            let (mut b, ms) = match (&objs, owned) {
+                (_, true) => (vec![], vec![None; n as usize]),
+                (Some(addrs), false) => {
+                    let (b, ms) = anchors(s, &gv, &p[0], None, addrs);
+                    (b, ms.into_iter().map(Some).collect())
+                }
+                (None, false) => (vec![], (0..n).map(|i| Some(anchor(&gv, i, &p[0], &at(&gv.addr, i), None))).collect()),
             };
             for (i, m) in (0..n).zip(ms) {
-                let c = and(at(&gv.live, i), m);
+                let c = m.map_or(at(&gv.live, i), |m| and(at(&gv.live, i), m));
                 b.push(if_(c, flush_i(&gv, i), vec![], l));
             }
             b.push(reset(&gv));
@@ -215,7 +223,7 @@ impl Rewriter<'_> {
                 (0..n)
                     .map(|i| {
                         let bump = assign(at(&gv.lw, i), bin(BinOp::Add, at(&gv.lw, i), int(1)), l);
-                        if_(and(at(&gv.live, i), eq(at(&gv.thd, i), p[0].clone())), vec![bump], vec![], l)
+                        if_(gv.and_mine(at(&gv.live, i), i, &p[0]), vec![bump], vec![], l)
                     })
                     .collect()
             });
@@ -224,9 +232,10 @@ impl Rewriter<'_> {
             (None, None)
         };
         let lw_blocked = self.lw_blocked;
-        // `__weakc_lw_blocked(thread, lwsyncs after it[, what it passes])` for entry i
+        // `__weakc_lw_blocked(thread, lwsyncs after it[, what it passes])` for entry i (an
+        // owned buffer's entries are all the running thread's: no thread to name)
         let blocked_args = |i: u64| -> Vec<Expr> {
-            let mut a = vec![at(&gv.thd, i), at(&gv.lw, i)];
+            let mut a = vec![gv.thd.as_ref().map_or(int(0), |t| at(t, i)), at(&gv.lw, i)];
             a.extend(gv.pass.as_ref().map(|p| at(p, i)));
             a
         };
@@ -246,13 +255,20 @@ impl Rewriter<'_> {
             } else {
                 max_tid.map(|m| (0..=m).map(int).collect())
             };
-            let thd_of = |i: u64| if owned { int(0) } else { at(&gv.thd, i) };
-            let linear = match (&objs, tids) {
+            let thd_of = |i: u64| gv.thd.as_ref().map_or(int(0), |t| at(t, i));
+            // An owned TSO buffer is one FIFO: any older entry holds an entry back, whatever
+            // its address, so the per-object flags would add nothing.
+            let by_addr = match (&objs, tso_fifo && owned) {
+                (_, true) => Some(vec![]),
+                (Some(addrs), false) => Some(addrs.clone()),
+                (None, false) => None,
+            };
+            let linear = match (by_addr, tids) {
                 (Some(addrs), Some(tids)) => {
                     let at_obj: Vec<Expr> = (0..addrs.len()).map(|o| s.local(fid, &format!("older_at{o}"), Type::Bool)).collect();
                     let of_thd: Vec<Expr> = (0..tids.len()).map(|t| s.local(fid, &format!("older_of{t}"), Type::Bool)).collect();
                     b.extend(at_obj.iter().chain(&of_thd).map(|f| assign(f.clone(), int(0), l)));
-                    Some((at_obj, of_thd, tids))
+                    Some((addrs, at_obj, of_thd, tids))
                 }
                 _ => None,
             };
@@ -297,21 +313,25 @@ impl Rewriter<'_> {
                     c = and(c, not(blocked));
                 }
                 // Oldest per address (coherence); on TSO also oldest of its thread.
-                match (&linear, &objs) {
-                    (Some((at_obj, of_thd, tids)), Some(addrs)) => {
+                match &linear {
+                    Some((addrs, at_obj, of_thd, tids)) => {
                         // flags: a live entry older than this one is at the object / of the thread
-                        c = and(c, not(flag_of(&at(&gv.addr, i), addrs, at_obj)));
+                        if !addrs.is_empty() {
+                            c = and(c, not(flag_of(&at(&gv.addr, i), addrs, at_obj)));
+                        }
+                        // (owned: one thread, one flag, no thread id to compare)
                         if tso_fifo {
-                            c = and(c, not(flag_of(&thd_of(i), tids, of_thd)));
+                            let older = if owned { of_thd[0].clone() } else { flag_of(&thd_of(i), tids, of_thd) };
+                            c = and(c, not(older));
                         }
                         b.push(if_(c, leave(i), vec![], l));
                         let mut mark = set_flag(&at(&gv.addr, i), addrs, at_obj);
                         if tso_fifo {
-                            mark.extend(set_flag(&thd_of(i), tids, of_thd));
+                            mark.extend(if owned { vec![assign(of_thd[0].clone(), int(1), l)] } else { set_flag(&thd_of(i), tids, of_thd) });
                         }
                         b.push(if_(at(&gv.live, i), mark, vec![], l));
                     }
-                    _ => {
+                    None => {
                         for k in 0..i {
                             let mut older = eq(at(&gv.addr, k), at(&gv.addr, i));
                             if tso_fifo {
@@ -359,7 +379,9 @@ impl Rewriter<'_> {
                 let v = s.local(fid, "v", elem.clone());
                 let mut b = vec![name_target(s, fid, &p[0], &pty, l), assign(v.clone(), deref(p[0].clone()), l)];
                 for i in 0..n {
-                    let mut who = eq(at(&gv.thd, i), p[1].clone());
+                    // whose entry it may read: its own; with `others`, any
+                    let mine = gv.thd.as_ref().map(|t| eq(at(t, i), p[1].clone()));
+                    let mut who = mine.clone();
                     if others {
                         let mut seen = nondet_bool();
                         if let Some(f) = b_blocked {
@@ -369,9 +391,13 @@ impl Rewriter<'_> {
                             b.push(stmt(StmtKind::Call { dest: Some(blocked.clone()), callee: Callee::Direct(f), args: blocked_args(i) }, l));
                             seen = and(seen, not(blocked));
                         }
-                        who = or(who, seen);
+                        who = Some(match mine {
+                            Some(m) => or(m, seen),
+                            None => int(1),
+                        });
                     }
-                    let c = and(and(at(&gv.live, i), eq(at(&gv.addr, i), p[0].clone())), who);
+                    let c = and(at(&gv.live, i), eq(at(&gv.addr, i), p[0].clone()));
+                    let c = who.map_or(c.clone(), |w| and(c, w));
                     b.push(if_(c, vec![assign(v.clone(), at(&gv.val, i), l)], vec![], l));
                 }
                 b.push(stmt(StmtKind::Return(Some(v)), l));
@@ -394,10 +420,11 @@ impl Rewriter<'_> {
                 assume(lt(gv.n.clone(), int(n as i128)), l),
                 assign(index(gv.addr.clone(), i.clone()), p[0].clone(), l),
                 assign(index(gv.val.clone(), i.clone()), p[1].clone(), l),
-                assign(index(gv.thd.clone(), i.clone()), p[2].clone(), l),
-                assign(index(gv.lw.clone(), i.clone()), int(0), l),
-                assign(index(gv.live.clone(), i.clone()), int(1), l),
             ];
+            if let Some(thd) = &gv.thd {
+                b.push(assign(index(thd.clone(), i.clone()), p[2].clone(), l));
+            }
+            b.extend([assign(index(gv.lw.clone(), i.clone()), int(0), l), assign(index(gv.live.clone(), i.clone()), int(1), l)]);
             if let (Some(tag), Some(pass)) = (&gv.tag, &gv.pass) {
                 b.push(assign(index(tag.clone(), i.clone()), p[3].clone(), l));
                 b.push(assign(index(pass.clone(), i.clone()), p[4].clone(), l));
@@ -434,7 +461,7 @@ impl Rewriter<'_> {
             }
             let mut own = int(0);
             for i in 0..n {
-                own = or(own, and(at(&gv.live, i), eq(at(&gv.thd, i), p[2].clone())));
+                own = or(own, gv.and_mine(at(&gv.live, i), i, &p[2]));
             }
             let mut args = p.to_vec();
             if gv.tag.is_some() {
@@ -471,9 +498,10 @@ impl Rewriter<'_> {
                     for i in 0..n {
                         let mine = and(at(&gv.live, i), eq(at(&cap, i), p[2].clone()));
                         b.push(if_(mine, vec![assign(hit.clone(), int(1), l)], vec![], l));
-                        let own = eq(at(&gv.thd, i), p[1].clone());
-                        let mut who = and(own.clone(), not(hit.clone()));
-                        if rfe {
+                        // its own entries until the holding one is met; with rfe, any other's
+                        let own = gv.thd.as_ref().map(|t| eq(at(t, i), p[1].clone()));
+                        let mut who = own.clone().map_or(not(hit.clone()), |o| and(o, not(hit.clone())));
+                        if let (true, Some(own)) = (rfe, own) {
                             who = or(who, and(not(own), nondet_bool()));
                         }
                         let c = and(and(at(&gv.live, i), eq(at(&gv.addr, i), p[0].clone())), who);
@@ -518,7 +546,7 @@ impl Rewriter<'_> {
                 let gv = g.vars.as_ref().expect("made");
                 for i in 0..g.depth as u64 {
                     let at = |a: &Expr| index(a.clone(), int(i as i128));
-                    let mut c = and(and(at(&gv.live), eq(at(&gv.thd), ps[0].clone())), lt(ps[1].clone(), at(&gv.lw)));
+                    let mut c = and(gv.and_mine(at(&gv.live), i, &ps[0]), lt(ps[1].clone(), at(&gv.lw)));
                     // an entry the blocked one passes does not hold it back
                     if let (Some(tag), Some(mask)) = (&gv.tag, ps.get(2)) {
                         c = and(c, eq(bin(BinOp::BitAnd, at(tag), mask.clone()), uint(0)));

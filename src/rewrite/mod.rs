@@ -164,7 +164,9 @@ struct GroupFns {
 struct GroupVars {
     addr: Expr,
     val: Expr,
-    thd: Expr,
+    /// Per entry, the thread that made it; absent where buffers are owned (every entry is
+    /// the running thread's).
+    thd: Option<Expr>,
     lw: Expr,
     live: Expr,
     n: Expr,
@@ -174,6 +176,16 @@ struct GroupVars {
     tag: Option<Expr>,
     /// Per entry, the tags of the marked entries its write passes (`Rewriter::pass_mask`).
     pass: Option<Expr>,
+}
+
+impl GroupVars {
+    /// `c` and "entry `i` is thread `me`'s" (always so in an owned buffer: `c` alone).
+    fn and_mine(&self, c: Expr, i: u64, me: &Expr) -> Expr {
+        match &self.thd {
+            Some(thd) => build::and(c, build::eq(build::index(thd.clone(), build::int(i as i128)), me.clone())),
+            None => c,
+        }
+    }
 }
 
 /// A pending delayed read: the destination variable and its read-set pointer.

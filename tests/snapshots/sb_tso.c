@@ -30,7 +30,6 @@ int r1 = 0;
 int __weakc_next_tid;
 _Thread_local int *store_buffer__g0_addr[2];
 _Thread_local int store_buffer__g0_val[2];
-_Thread_local int store_buffer__g0_thd[2];
 _Thread_local int store_buffer__g0_lw[2];
 _Thread_local _Bool store_buffer__g0_live[2];
 _Thread_local int store_buffer__g0_n;
@@ -261,14 +260,14 @@ void *P1(void *arg)
     __VERIFIER_atomic_end();
 }
 
-#line 265 "target/snapshot-out/sb_tso.c"
+#line 264 "target/snapshot-out/sb_tso.c"
 void store_buffer__g0_flush_own(int me)
 {
-    if (store_buffer__g0_live[0] && ((0 || ((store_buffer__g0_live[0] && (store_buffer__g0_thd[0] == me)) && (store_buffer__g0_addr[0] == store_buffer__g0_addr[0]))) || ((store_buffer__g0_live[1] && (store_buffer__g0_thd[1] == me)) && (store_buffer__g0_addr[1] == store_buffer__g0_addr[0])))) {
+    if (store_buffer__g0_live[0]) {
         *store_buffer__g0_addr[0] = store_buffer__g0_val[0];
         store_buffer__g0_live[0] = 0;
     }
-    if (store_buffer__g0_live[1] && (0 || ((store_buffer__g0_live[1] && (store_buffer__g0_thd[1] == me)) && (store_buffer__g0_addr[1] == store_buffer__g0_addr[1])))) {
+    if (store_buffer__g0_live[1]) {
         *store_buffer__g0_addr[1] = store_buffer__g0_val[1];
         store_buffer__g0_live[1] = 0;
     }
@@ -279,11 +278,11 @@ void store_buffer__g0_flush_own(int me)
 
 void store_buffer__g0_flush_lw(int me)
 {
-    if (store_buffer__g0_live[0] && ((0 || (((store_buffer__g0_live[0] && (store_buffer__g0_thd[0] == me)) && (store_buffer__g0_addr[0] == store_buffer__g0_addr[0])) && (0 < store_buffer__g0_lw[0]))) || (((store_buffer__g0_live[1] && (store_buffer__g0_thd[1] == me)) && (store_buffer__g0_addr[1] == store_buffer__g0_addr[0])) && (0 < store_buffer__g0_lw[1])))) {
+    if (store_buffer__g0_live[0] && ((0 || ((store_buffer__g0_live[0] && (store_buffer__g0_addr[0] == store_buffer__g0_addr[0])) && (0 < store_buffer__g0_lw[0]))) || ((store_buffer__g0_live[1] && (store_buffer__g0_addr[1] == store_buffer__g0_addr[0])) && (0 < store_buffer__g0_lw[1])))) {
         *store_buffer__g0_addr[0] = store_buffer__g0_val[0];
         store_buffer__g0_live[0] = 0;
     }
-    if (store_buffer__g0_live[1] && (0 || (((store_buffer__g0_live[1] && (store_buffer__g0_thd[1] == me)) && (store_buffer__g0_addr[1] == store_buffer__g0_addr[1])) && (0 < store_buffer__g0_lw[1])))) {
+    if (store_buffer__g0_live[1] && (0 || ((store_buffer__g0_live[1] && (store_buffer__g0_addr[1] == store_buffer__g0_addr[1])) && (0 < store_buffer__g0_lw[1])))) {
         *store_buffer__g0_addr[1] = store_buffer__g0_val[1];
         store_buffer__g0_live[1] = 0;
     }
@@ -294,32 +293,40 @@ void store_buffer__g0_flush_lw(int me)
 
 void store_buffer__g0_mark_lw(int me)
 {
-    if (store_buffer__g0_live[0] && (store_buffer__g0_thd[0] == me)) {
+    if (store_buffer__g0_live[0]) {
         store_buffer__g0_lw[0] = store_buffer__g0_lw[0] + 1;
     }
-    if (store_buffer__g0_live[1] && (store_buffer__g0_thd[1] == me)) {
+    if (store_buffer__g0_live[1]) {
         store_buffer__g0_lw[1] = store_buffer__g0_lw[1] + 1;
     }
 }
 
 void store_buffer__g0_drain_one()
 {
+    _Bool older_of0;
     _Bool done;
     int *a;
     int v;
+    older_of0 = 0;
     done = 0;
     a = (int *)0;
-    if (!done && (store_buffer__g0_live[0] && __VERIFIER_nondet_bool())) {
+    if ((!done && (store_buffer__g0_live[0] && __VERIFIER_nondet_bool())) && !older_of0) {
         a = store_buffer__g0_addr[0];
         v = store_buffer__g0_val[0];
         store_buffer__g0_live[0] = 0;
         done = 1;
     }
-    if ((!done && (store_buffer__g0_live[1] && __VERIFIER_nondet_bool())) && !(store_buffer__g0_live[0] && ((store_buffer__g0_addr[0] == store_buffer__g0_addr[1]) || (0 == 0)))) {
+    if (store_buffer__g0_live[0]) {
+        older_of0 = 1;
+    }
+    if ((!done && (store_buffer__g0_live[1] && __VERIFIER_nondet_bool())) && !older_of0) {
         a = store_buffer__g0_addr[1];
         v = store_buffer__g0_val[1];
         store_buffer__g0_live[1] = 0;
         done = 1;
+    }
+    if (store_buffer__g0_live[1]) {
+        older_of0 = 1;
     }
     if (done) {
         *a = v;
@@ -335,10 +342,10 @@ int store_buffer__g0_read(int *p, int me)
     int *__weakc_target;
     __weakc_target = p;
     v = *p;
-    if ((store_buffer__g0_live[0] && (store_buffer__g0_addr[0] == p)) && (store_buffer__g0_thd[0] == me)) {
+    if (store_buffer__g0_live[0] && (store_buffer__g0_addr[0] == p)) {
         v = store_buffer__g0_val[0];
     }
-    if ((store_buffer__g0_live[1] && (store_buffer__g0_addr[1] == p)) && (store_buffer__g0_thd[1] == me)) {
+    if (store_buffer__g0_live[1] && (store_buffer__g0_addr[1] == p)) {
         v = store_buffer__g0_val[1];
     }
     return v;
@@ -349,7 +356,6 @@ void store_buffer__g0_delay(int *p, int v, int me)
     __VERIFIER_assume(store_buffer__g0_n < 2);
     store_buffer__g0_addr[store_buffer__g0_n] = p;
     store_buffer__g0_val[store_buffer__g0_n] = v;
-    store_buffer__g0_thd[store_buffer__g0_n] = me;
     store_buffer__g0_lw[store_buffer__g0_n] = 0;
     store_buffer__g0_live[store_buffer__g0_n] = 1;
     store_buffer__g0_n = store_buffer__g0_n + 1;
@@ -359,7 +365,7 @@ void store_buffer__g0_write(int *p, int v, int me)
 {
     int *__weakc_target;
     __weakc_target = p;
-    if (((0 || (store_buffer__g0_live[0] && (store_buffer__g0_thd[0] == me))) || (store_buffer__g0_live[1] && (store_buffer__g0_thd[1] == me))) && __VERIFIER_nondet_bool()) {
+    if (((0 || store_buffer__g0_live[0]) || store_buffer__g0_live[1]) && __VERIFIER_nondet_bool()) {
         store_buffer__g0_delay(p, v, me);
     } else {
         store_buffer__g0_flush_own(me);
