@@ -190,17 +190,17 @@ impl Rewriter<'_> {
         // order W→R, thread end, and W→W on TSO.
         // (An owned buffer holds only the thread's entries: all of them leave, in order.)
         let flush_own = self.new_func(format!("{base}_flush_own"), &[("me", Type::INT)], Type::Void, |s, p| {
-            let (mut b, ms) = match (&objs, owned) {
-                (_, true) => (vec![], vec![None; n as usize]),
-                (Some(addrs), false) => {
-                    let (b, ms) = anchors(s, &gv, &p[0], None, addrs);
-                    (b, ms.into_iter().map(Some).collect())
-                }
-                (None, false) => (vec![], (0..n).map(|i| Some(anchor(&gv, i, &p[0], &at(&gv.addr, i), None))).collect()),
+            if owned {
+                let mut b: Block = (0..n).map(|i| if_(at(&gv.live, i), flush_i(&gv, i), vec![], l)).collect();
+                b.push(reset(&gv));
+                return b;
+            }
+            let (mut b, ms) = match &objs {
+                Some(addrs) => anchors(s, &gv, &p[0], None, addrs),
+                None => (vec![], (0..n).map(|i| anchor(&gv, i, &p[0], &at(&gv.addr, i), None)).collect()),
             };
             for (i, m) in (0..n).zip(ms) {
-                let c = m.map_or(at(&gv.live, i), |m| and(at(&gv.live, i), m));
-                b.push(if_(c, flush_i(&gv, i), vec![], l));
+                b.push(if_(and(at(&gv.live, i), m), flush_i(&gv, i), vec![], l));
             }
             b.push(reset(&gv));
             b
@@ -241,36 +241,26 @@ impl Rewriter<'_> {
         };
         // `one`: at most one entry leaves (the drain step of owned buffers), and its write to
         // memory is made once, at the address chosen, instead of once per slot: a verifier
-        // then sees one store through a pointer per step, not one per slot.
+        // then sees one store per step (per known object, at its own address), not one per slot.
         let make_flush = |s: &mut Self, name: String, one: bool| s.new_func(name, &[], Type::Void, |s, _| {
             let fid = FuncId(s.out.funcs.len() as u32 - 1);
             let mut b = vec![];
-            // One forward scan with flags per object (and per thread id on TSO) where they
-            // are known: O(entries × objects) instead of O(entries²).
-            // (Owned buffers hold one thread's entries: one thread id.)
-            let tids: Option<Vec<Expr>> = if !tso_fifo {
-                Some(vec![])
-            } else if owned {
-                Some(vec![int(0)])
-            } else {
-                max_tid.map(|m| (0..=m).map(int).collect())
-            };
             let thd_of = |i: u64| gv.thd.as_ref().map_or(int(0), |t| at(t, i));
-            // An owned TSO buffer is one FIFO: any older entry holds an entry back, whatever
-            // its address, so the per-object flags would add nothing.
-            let by_addr = match (&objs, tso_fifo && owned) {
-                (_, true) => Some(vec![]),
-                (Some(addrs), false) => Some(addrs.clone()),
-                (None, false) => None,
-            };
-            let linear = match (by_addr, tids) {
-                (Some(addrs), Some(tids)) => {
-                    let at_obj: Vec<Expr> = (0..addrs.len()).map(|o| s.local(fid, &format!("older_at{o}"), Type::Bool)).collect();
-                    let of_thd: Vec<Expr> = (0..tids.len()).map(|t| s.local(fid, &format!("older_of{t}"), Type::Bool)).collect();
-                    b.extend(at_obj.iter().chain(&of_thd).map(|f| assign(f.clone(), int(0), l)));
-                    Some((addrs, at_obj, of_thd, tids))
+            let older = if tso_fifo && owned {
+                let f = s.local(fid, "older", Type::Bool);
+                b.push(assign(f.clone(), int(0), l));
+                Older::Any(f)
+            } else {
+                let tids = if tso_fifo { max_tid.map(|m| (0..=m).map(int).collect()) } else { Some(vec![]) };
+                match (&objs, tids) {
+                    (Some(addrs), Some(tids)) => {
+                        let at_obj: Vec<Expr> = (0..addrs.len()).map(|o| s.local(fid, &format!("older_at{o}"), Type::Bool)).collect();
+                        let of_thd: Vec<Expr> = (0..tids.len()).map(|t| s.local(fid, &format!("older_of{t}"), Type::Bool)).collect();
+                        b.extend(at_obj.iter().chain(&of_thd).map(|f| assign(f.clone(), int(0), l)));
+                        Older::Flags { addrs: addrs.clone(), at_obj, tids, of_thd }
+                    }
+                    _ => Older::Pairs,
                 }
-                _ => None,
             };
             // The entry chosen to leave, with `one`: whether there is one, its address, value
             // and (held reads) snapshot pointer.
@@ -313,31 +303,31 @@ impl Rewriter<'_> {
                     c = and(c, not(blocked));
                 }
                 // Oldest per address (coherence); on TSO also oldest of its thread.
-                match &linear {
-                    Some((addrs, at_obj, of_thd, tids)) => {
+                match &older {
+                    Older::Any(f) => {
+                        b.push(if_(and(c, not(f.clone())), leave(i), vec![], l));
+                        b.push(if_(at(&gv.live, i), vec![assign(f.clone(), int(1), l)], vec![], l));
+                    }
+                    Older::Flags { addrs, at_obj, tids, of_thd } => {
                         // flags: a live entry older than this one is at the object / of the thread
-                        if !addrs.is_empty() {
-                            c = and(c, not(flag_of(&at(&gv.addr, i), addrs, at_obj)));
-                        }
-                        // (owned: one thread, one flag, no thread id to compare)
+                        c = and(c, not(flag_of(&at(&gv.addr, i), addrs, at_obj)));
                         if tso_fifo {
-                            let older = if owned { of_thd[0].clone() } else { flag_of(&thd_of(i), tids, of_thd) };
-                            c = and(c, not(older));
+                            c = and(c, not(flag_of(&thd_of(i), tids, of_thd)));
                         }
                         b.push(if_(c, leave(i), vec![], l));
                         let mut mark = set_flag(&at(&gv.addr, i), addrs, at_obj);
                         if tso_fifo {
-                            mark.extend(if owned { vec![assign(of_thd[0].clone(), int(1), l)] } else { set_flag(&thd_of(i), tids, of_thd) });
+                            mark.extend(set_flag(&thd_of(i), tids, of_thd));
                         }
                         b.push(if_(at(&gv.live, i), mark, vec![], l));
                     }
-                    None => {
+                    Older::Pairs => {
                         for k in 0..i {
-                            let mut older = eq(at(&gv.addr, k), at(&gv.addr, i));
+                            let mut ahead = eq(at(&gv.addr, k), at(&gv.addr, i));
                             if tso_fifo {
-                                older = or(older, eq(thd_of(k), thd_of(i)));
+                                ahead = or(ahead, eq(thd_of(k), thd_of(i)));
                             }
-                            c = and(c, not(and(at(&gv.live, k), older)));
+                            c = and(c, not(and(at(&gv.live, k), ahead)));
                         }
                         b.push(if_(c, leave(i), vec![], l));
                     }
@@ -379,9 +369,9 @@ impl Rewriter<'_> {
                 let v = s.local(fid, "v", elem.clone());
                 let mut b = vec![name_target(s, fid, &p[0], &pty, l), assign(v.clone(), deref(p[0].clone()), l)];
                 for i in 0..n {
-                    // whose entry it may read: its own; with `others`, any
-                    let mine = gv.thd.as_ref().map(|t| eq(at(t, i), p[1].clone()));
-                    let mut who = mine.clone();
+                    // whose entry it may read: its own (every entry of an owned buffer, which
+                    // never has `others`: owned means no rfe); with `others`, any it sees
+                    let mut who = gv.thd.as_ref().map(|t| eq(at(t, i), p[1].clone()));
                     if others {
                         let mut seen = nondet_bool();
                         if let Some(f) = b_blocked {
@@ -391,13 +381,12 @@ impl Rewriter<'_> {
                             b.push(stmt(StmtKind::Call { dest: Some(blocked.clone()), callee: Callee::Direct(f), args: blocked_args(i) }, l));
                             seen = and(seen, not(blocked));
                         }
-                        who = Some(match mine {
-                            Some(m) => or(m, seen),
-                            None => int(1),
-                        });
+                        who = who.map(|m| or(m, seen));
                     }
-                    let c = and(at(&gv.live, i), eq(at(&gv.addr, i), p[0].clone()));
-                    let c = who.map_or(c.clone(), |w| and(c, w));
+                    let mut c = and(at(&gv.live, i), eq(at(&gv.addr, i), p[0].clone()));
+                    if let Some(w) = who {
+                        c = and(c, w);
+                    }
                     b.push(if_(c, vec![assign(v.clone(), at(&gv.val, i), l)], vec![], l));
                 }
                 b.push(stmt(StmtKind::Return(Some(v)), l));
@@ -567,6 +556,18 @@ impl Rewriter<'_> {
             self.mark_all_lw = Some(self.new_func("__weakc_mark_all_lw".into(), &[("me", Type::INT)], Type::Void, |_, p| all(|g| g.mark_lw, p)));
         }
     }
+}
+
+/// What holds an entry back in a flush scan: an older live entry at its address (coherence)
+/// and, on TSO, an older one of its thread.
+enum Older {
+    /// An owned TSO buffer is one FIFO of one thread: any older live entry, one flag.
+    Any(Expr),
+    /// A flag per known object and (TSO) per thread id, set scanning forward:
+    /// O(entries × objects).
+    Flags { addrs: Vec<Expr>, at_obj: Vec<Expr>, tids: Vec<Expr>, of_thd: Vec<Expr> },
+    /// Every older entry compared: O(entries²).
+    Pairs,
 }
 
 /// `flags[k] = 1` for the `k` with `x == keys[k]` (none if no key matches).

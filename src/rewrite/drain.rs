@@ -32,6 +32,11 @@ impl Rewriter<'_> {
         out
     }
 
+    /// Threads drain buffers of their own in steps ([`Rewriter::owned`], and some group).
+    pub(super) fn drains(&self) -> bool {
+        self.owned && !self.groups.is_empty()
+    }
+
     /// Whether another thread can tell where the statement runs relative to this thread's
     /// buffered writes leaving: it accesses shared memory, synchronises or ends the thread.
     /// Local computation, jumps and calls of defined functions (whose own statements say)
@@ -81,7 +86,7 @@ impl Rewriter<'_> {
     /// with jumps, everywhere. A function that is not a thread's entry may be called with
     /// full buffers.
     pub(super) fn plan_drains(&mut self, f: FuncId, entry: bool, body: &[Stmt]) {
-        if !self.owned || self.groups.is_empty() {
+        if !self.drains() {
             return;
         }
         let depth: Vec<u32> = self.groups.iter().map(|g| g.depth).collect();

@@ -304,7 +304,7 @@ impl Rewriter<'_> {
 
     fn stmt(&self, s: &Stmt, ctx: &mut Ctx, out: &mut Block) {
         ctx.at = Some(s.id);
-        if !self.owned || self.groups.is_empty() {
+        if !self.drains() {
             return self.stmt_flagged(s, ctx, out);
         }
         let mut now = vec![];

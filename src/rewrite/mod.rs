@@ -10,8 +10,9 @@
 //! Flushes happen (i) non-deterministically before each read of the group (lazily, where
 //! they can be observed, §4.4) — or, where only a write's own thread can make it visible,
 //! in the owner's own drain steps with thread-local buffers (see `drain`) —, (ii) when the
-//! architecture orders the flushed write before the current event (fences, `W→W` on TSO, coherence), and (iii) at thread end. A full
-//! buffer blocks further delays (`assume`), so overflow never raises a false alarm.
+//! architecture orders the flushed write before the current event (fences, `W→W` on TSO,
+//! coherence), and (iii) at thread end. A full buffer blocks further delays (`assume`), so
+//! overflow never raises a false alarm.
 
 mod buffers;
 mod build;
@@ -182,7 +183,7 @@ impl GroupVars {
     /// `c` and "entry `i` is thread `me`'s" (always so in an owned buffer: `c` alone).
     fn and_mine(&self, c: Expr, i: u64, me: &Expr) -> Expr {
         match &self.thd {
-            Some(thd) => build::and(c, build::eq(build::index(thd.clone(), build::int(i as i128)), me.clone())),
+            Some(thd) => and(c, eq(index(thd.clone(), int(i as i128)), me.clone())),
             None => c,
         }
     }

@@ -303,30 +303,30 @@ void store_buffer__g0_mark_lw(int me)
 
 void store_buffer__g0_drain_one()
 {
-    _Bool older_of0;
+    _Bool older;
     _Bool done;
     int *a;
     int v;
-    older_of0 = 0;
+    older = 0;
     done = 0;
     a = (int *)0;
-    if ((!done && (store_buffer__g0_live[0] && __VERIFIER_nondet_bool())) && !older_of0) {
+    if ((!done && (store_buffer__g0_live[0] && __VERIFIER_nondet_bool())) && !older) {
         a = store_buffer__g0_addr[0];
         v = store_buffer__g0_val[0];
         store_buffer__g0_live[0] = 0;
         done = 1;
     }
     if (store_buffer__g0_live[0]) {
-        older_of0 = 1;
+        older = 1;
     }
-    if ((!done && (store_buffer__g0_live[1] && __VERIFIER_nondet_bool())) && !older_of0) {
+    if ((!done && (store_buffer__g0_live[1] && __VERIFIER_nondet_bool())) && !older) {
         a = store_buffer__g0_addr[1];
         v = store_buffer__g0_val[1];
         store_buffer__g0_live[1] = 0;
         done = 1;
     }
     if (store_buffer__g0_live[1]) {
-        older_of0 = 1;
+        older = 1;
     }
     if (done) {
         *a = v;
