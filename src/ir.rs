@@ -83,6 +83,19 @@ pub struct StructDef {
     pub fields: Vec<Field>,
     /// False for a declared but never defined (`struct s;`) type.
     pub complete: bool,
+    /// Where the fields lie in bytes, as the front end's target lays them out; `None` when
+    /// incomplete or with bit-fields (several fields in one byte range). Pointer arithmetic
+    /// in bytes (`container_of`) is translated through it by the model checker, whose memory
+    /// is made of cells.
+    #[serde(skip)]
+    pub bytes: Option<ByteLayout>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ByteLayout {
+    pub size: u64,
+    /// The byte offset of each field (0 for every field of a union).
+    pub offsets: Vec<u64>,
 }
 
 #[derive(Clone, Debug, Serialize)]

@@ -148,3 +148,68 @@ int main(void) {
     // a store fence does not order a store before a later load
     expect(src, &["--mm", "tso", "-DFENCE=ck_pr_fence_strict_store"], 10);
 }
+
+/// liburcu's shapes: an atomic exchange whose address is a `void *` (the mnemonic gives the
+/// width), a trap after the size switch (`ud2`, Power's `.long 0xd00d00`: the program ends
+/// there, no warning), and GCC's sized `__sync_*_N` builtins (its generic atomics on ARM).
+#[test]
+fn liburcu_style_atomics_are_understood() {
+    let xchg = |asm: &str| {
+        format!(
+            r#"
+typedef unsigned long pthread_t;
+int pthread_create(pthread_t *t, void *attr, void *(*f)(void *), void *arg);
+int pthread_join(pthread_t t, void **ret);
+void __VERIFIER_assert(int c);
+static inline unsigned long exchange(void *addr, unsigned long val, int len) {{
+  switch (len) {{
+  case 4: {{
+    unsigned int result;
+    {asm}
+    return result;
+  }}
+  }}
+  __asm__ __volatile__("{trap}");
+  return 0;
+}}
+unsigned int lock, counter;
+void *worker(void *a) {{
+  while (exchange(&lock, 1, sizeof(lock))) {{ }}
+  counter = counter + 1;
+  __sync_lock_release(&lock);
+  return 0;
+}}
+int main(void) {{
+  pthread_t t0, t1;
+  pthread_create(&t0, 0, worker, 0);
+  pthread_create(&t1, 0, worker, 0);
+  pthread_join(t0, 0);
+  pthread_join(t1, 0);
+  __VERIFIER_assert(counter == 2);
+  return 0;
+}}"#,
+            trap = if asm.contains("lwarx") {
+                ".long 0xd00d00"
+            } else if asm.contains("__sync") {
+                "udf #0"
+            } else {
+                "ud2"
+            }
+        )
+    };
+    let power = xchg(r#"__asm__ __volatile__("lwsync\n1:\tlwarx %0,0,%1\nstwcx. %2,0,%1\nbne- 1b\nsync\n" : "=&r"(result) : "r"(addr), "r"(val) : "memory", "cc");"#);
+    let x86 = xchg(r#"__asm__ __volatile__("xchgl %0, %1" : "=r"(result), "+m"(*(unsigned int *)addr) : "0"((unsigned int)val) : "memory");"#);
+    let sync = xchg(r#"result = __sync_lock_test_and_set_4((unsigned int *)addr, (unsigned int)val); __sync_synchronize();"#);
+    for (src, mm) in [(&power, "power"), (&x86, "tso"), (&sync, "arm"), (&sync, "aarch64")] {
+        let r = expect(src, &["--mm", mm, "--no-unwinding-assertions"], 0);
+        assert!(!r.stderr.contains("warning") && !r.stdout.contains("warning"), "{mm}: {}{}", r.stdout, r.stderr);
+    }
+    // The exchange really is one: with a plain read and write instead, both increments can
+    // take the lock.
+    let racy = xchg("result = *(volatile unsigned int *)addr; *(volatile unsigned int *)addr = val;");
+    expect(&racy, &["--mm", "sc", "--no-unwinding-assertions"], 10);
+    // A trap ends the path: an assertion behind one cannot fail.
+    let trapped = format!("void __VERIFIER_assert(int c);\nint main(void) {{ int x = 0; __asm__ __volatile__(\"ud2\"); __VERIFIER_assert(x == 1); return 0; }}");
+    let r = expect(&trapped, &["--mm", "tso"], 0);
+    assert!(!r.stderr.contains("treated as unknown"), "{}", r.stderr);
+}

@@ -756,3 +756,57 @@ int main() { pthread_t x, y; pthread_create(&x, 0, a, 0); pthread_create(&y, 0, 
     // and that outcome is reached, not vacuously safe
     unsafe_(&prog.replace("COND", "__VERIFIER_assert(!(seen1 == 6 && seen2 == 2 && t == 5))"), 2);
 }
+
+#[test]
+fn byte_moves_of_pointers_follow_the_struct_layout() {
+    // container_of (Linux, liburcu's caa_container_of): back from a member by its offsetof,
+    // through `char *` and through GNU `void *` arithmetic; and forward from the struct by a
+    // member's offset. Padding after `v` makes the byte offset (8) differ from the cell
+    // offset (1): a cell-wise move would land outside the object.
+    let prog = |assertion: &str| {
+        format!(
+            r#"
+            struct node {{ struct node *next; int key; }};
+            struct item {{ int v; struct node node; char tag[3]; long w; }};
+            struct item a;
+            struct item arr[2];
+            int main() {{
+                a.v = 42; a.w = 7; a.node.key = 5; a.tag[1] = 'x'; arr[1].v = 9;
+                struct node *n = &a.node;
+                struct item *back = (struct item *)((char *)n - 8UL);
+                void *vp = n;
+                struct item *gnu = (struct item *)(vp - 8);
+                struct node *fwd = (struct node *)((char *)&a + 8);
+                char *t = (char *)((unsigned char *)&a + 25);
+                long *w = (long *)((char *)&a + 32);
+                struct item *second = (struct item *)((char *)&arr[0] + sizeof(struct item));
+                __VERIFIER_assert({assertion});
+                return 0;
+            }}"#
+        )
+    };
+    safe(&prog("back == &a && back->v == 42 && gnu->w == 7 && fwd->key == 5 && *t == 'x' && *w == 7 && second->v == 9"), 1);
+    unsafe_(&prog("back->v == 41"), 1);
+    // A move that lands inside a scalar is not one the cells can represent: not trusted.
+    let o = run(
+        r#"struct item { int v; long w; };
+        struct item a;
+        int main() { a.w = 1; int *p = (int *)((char *)&a + 2); __VERIFIER_assert(*p == 5); return 0; }"#,
+        1,
+    );
+    assert!(matches!(&o.verdict, Verdict::Unknown(why) if why.contains("moves a pointer by 2 bytes")), "{:?}", o.verdict);
+}
+
+#[test]
+fn an_unwinding_counterexample_through_an_unmodelled_value_is_unknown_not_a_crash() {
+    // The first counterexample is an unwinding assertion; the search for a real violation
+    // finds none (squares are never 2 modulo 2^32), so the first model must be what the
+    // over-approximation check reads, not the failed search's.
+    let o = run(
+        r#"unsigned ext(void);
+        int main() { unsigned a = ext(); for (int i = 0; i < 10; i++) { } __VERIFIER_assert(a * a != 2u); return 0; }"#,
+        2,
+    );
+    assert!(matches!(&o.verdict, Verdict::Unknown(why) if why.contains("`ext`")), "{:?}", o.verdict);
+    assert_eq!(o.failed.map(|f| f.kind), Some(PropertyKind::UnwindingAssertion));
+}

@@ -12,7 +12,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const ARCHS: [&str; 7] = ["sc", "tso", "pso", "rmo", "power", "arm", "aarch64"];
+use common::ARCHS;
 
 #[derive(Debug)]
 struct Run {

@@ -5,7 +5,7 @@
 //! `&s.f` and `p++` over arrays work whatever the byte sizes; byte-level reinterpretation
 //! (`(char*)&int_var + 1`) is not modelled.
 
-use crate::ir::{Program, StructId, Type};
+use crate::ir::{BinOp, Expr, ExprKind, Program, StructId, Type};
 use std::collections::HashMap;
 
 pub const PTR_BITS: usize = 64;
@@ -70,6 +70,52 @@ impl<'p> Layout<'p> {
         }
     }
 
+    /// Size in bytes of a value of type `ty`, as the front end laid it out (`None` for a
+    /// struct it could not: bit-fields, incomplete).
+    pub fn byte_size(&mut self, ty: &Type) -> Option<u64> {
+        match ty {
+            Type::Array(elem, n) => self.byte_size(elem)?.checked_mul(n.unwrap_or(1)),
+            Type::Struct(s) => self.prog.strukt(*s).bytes.as_ref().map(|b| b.size),
+            Type::Bool | Type::Void | Type::Func(_) => Some(1),
+            t => Some(width(t).div_ceil(8) as u64),
+        }
+    }
+
+    /// The cell that starts `bytes` bytes into a value of type `ty`: how a byte offset
+    /// (`offsetof`, `container_of`) reads in this memory of cells. `None` where no cell
+    /// starts there (inside a scalar, in padding, past the end) or the layout is unknown.
+    pub fn cell_at_byte(&mut self, ty: &Type, bytes: u64) -> Option<usize> {
+        match ty {
+            Type::Array(elem, n) => {
+                let size = self.byte_size(elem).filter(|&s| s > 0)?;
+                let i = bytes / size;
+                if n.is_some_and(|n| i >= n) {
+                    return None;
+                }
+                let inner = self.cell_at_byte(elem, bytes % size)?;
+                Some(i as usize * self.ncells(elem) + inner)
+            }
+            Type::Struct(s) => {
+                let def = self.prog.strukt(*s);
+                let offsets = def.bytes.as_ref()?.offsets.clone();
+                if def.is_union {
+                    // The members overlap cell by cell only at their start.
+                    return (bytes == 0).then_some(0);
+                }
+                let fields: Vec<Type> = def.fields.iter().map(|f| f.ty.clone()).collect();
+                for (i, (f, &off)) in fields.iter().zip(&offsets).enumerate() {
+                    let size = self.byte_size(f)?;
+                    if off <= bytes && bytes < off + size {
+                        let inner = self.cell_at_byte(f, bytes - off)?;
+                        return Some(self.field_offset(*s, i) + inner);
+                    }
+                }
+                None
+            }
+            _ => (bytes == 0).then_some(0),
+        }
+    }
+
     /// Cell offset of field `idx` of struct `s` (0 for every field of a union).
     pub fn field_offset(&mut self, s: StructId, idx: usize) -> usize {
         self.strukt(s).1.get(idx).copied().unwrap_or(0)
@@ -106,4 +152,40 @@ impl<'p> Layout<'p> {
         self.structs.insert(s, (cells.clone(), offs.clone()));
         (cells, offs)
     }
+}
+
+/// A pointer to bytes (`char *`, `unsigned char *`, GNU `void *` arithmetic).
+pub fn is_byte_pointer(t: &Type) -> bool {
+    matches!(t.pointee(), Some(Type::Void | Type::Bool | Type::Int { bits: 8, .. }))
+}
+
+fn strip_pointer_casts(mut e: &Expr) -> &Expr {
+    while let ExprKind::Cast(inner) = &e.kind {
+        if !(e.ty.is_pointer() && inner.ty.is_pointer()) {
+            break;
+        }
+        e = inner;
+    }
+    e
+}
+
+/// `(char *)p ± k` with a constant `k` (under pointer casts): a pointer moved by bytes.
+pub struct ByteMove<'e> {
+    /// The byte pointer moved.
+    pub ptr: &'e Expr,
+    /// What `ptr` pointed to before it was cast to bytes (`None`: `void`, unknown).
+    pub source: Option<&'e Type>,
+    /// The move in bytes (negative: back).
+    pub bytes: i128,
+}
+
+pub fn byte_move(e: &Expr) -> Option<ByteMove<'_>> {
+    let ExprKind::Binary(op @ (BinOp::Add | BinOp::Sub), x, y) = &strip_pointer_casts(e).kind else { return None };
+    let (ptr, k) = match (&x.kind, &y.kind) {
+        (_, ExprKind::Const(k)) if is_byte_pointer(&x.ty) => (&**x, *k),
+        (ExprKind::Const(k), _) if is_byte_pointer(&y.ty) && *op == BinOp::Add => (&**y, *k),
+        _ => return None,
+    };
+    let source = strip_pointer_casts(ptr).ty.pointee().filter(|t| !matches!(t, Type::Void | Type::Func(_)));
+    Some(ByteMove { ptr, source, bytes: if *op == BinOp::Sub { k.checked_neg()? } else { k } })
 }

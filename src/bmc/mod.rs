@@ -563,7 +563,12 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
         }
         Some(false) => Ok(Outcome { verdict: honest(Verdict::Safe { complete }), failed: None, trace: vec![], stats, warnings, graph: None, stopped: None }),
         Some(true) => {
+            // The over-approximated value a counterexample goes through, if any: read off the
+            // model that gave it, while the solver still holds that model (a later search that
+            // fails leaves none).
+            let relied_on = |sx: &symex::Symex| sx.approx_sites.iter().find(|a| sx.sat.value(a.guard)).map(|a| (a.loc, a.what.clone()));
             let mut cex = counterexample(&sx, &enc);
+            let mut relied = relied_on(&sx);
             // Prefer a violated assertion to a violated unwinding assertion (CBMC reports
             // both): a real violation within the bound is a bug whatever the bound, a failed
             // unwinding assertion only asks for a larger one. The second search gets twice the
@@ -576,6 +581,7 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
                     sx.sat.set_limits(Some(deadline.map_or(budget, |d| d.min(budget))), max_clauses, opts.max_memory);
                     if solve_valid(&mut sx, &enc, &[real]) == Some(true) {
                         cex = counterexample(&sx, &enc);
+                        relied = relied_on(&sx);
                     }
                     sx.sat.clear_stop();
                     stats.solve_time = t2.elapsed();
@@ -584,7 +590,6 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
             // A counterexample through a value the engine over-approximates (undefined
             // behaviour, an unmodelled function) is not known to be one: search again for one
             // that avoids every such value; failing that, the answer is UNKNOWN.
-            let mut relied = sx.approx_sites.iter().find(|a| sx.sat.value(a.guard)).map(|a| (a.loc, a.what.clone()));
             if relied.is_some() {
                 let guards: Vec<sat::Lit> = sx.approx_sites.iter().map(|a| a.guard).collect();
                 let avoid = sx.sat.or_all(guards);

@@ -34,6 +34,10 @@ pub fn find(prog: &Program) -> Vec<(Loc, String)> {
                 }
             }
             for_each_expr(s, &mut |e| {
+                // The casts to bytes inside a move by bytes only compute an address: the
+                // engine places the move in its cells (or distrusts it). Outer expressions
+                // are visited first.
+                let mut address_only: std::collections::HashSet<*const Expr> = std::collections::HashSet::new();
                 e.visit(&mut |x| match &x.kind {
                     ExprKind::Member(inner, idx) => {
                         if let Type::Struct(u) = &inner.ty {
@@ -46,6 +50,18 @@ pub fn find(prog: &Program) -> Vec<(Loc, String)> {
                         // Only where the object is known: `(int *)&x`, `(int *)((char *)&x + 1)`
                         // (a cast of a pointer variable says nothing of the object it points
                         // to: `container_of` casts back to the object's own type).
+                        if let Some(m) = super::layout::byte_move(inner) {
+                            let mut p = m.ptr;
+                            address_only.insert(p);
+                            while let ExprKind::Cast(q) = &p.kind {
+                                p = q;
+                                address_only.insert(p);
+                            }
+                            return;
+                        }
+                        if address_only.contains(&(x as *const Expr)) {
+                            return;
+                        }
                         let (Type::Ptr(to), Some(from)) = (&x.ty, object_of(inner)) else { return };
                         if matches!(**to, Type::Void | Type::Func(_)) || matches!(from, Type::Void | Type::Func(_)) {
                             return;

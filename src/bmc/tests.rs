@@ -71,6 +71,7 @@ impl B {
             is_union,
             fields: fields.iter().map(|(n, t)| Field { name: n.to_string(), ty: t.clone() }).collect(),
             complete: true,
+            bytes: None,
         });
         Type::Struct(StructId(self.p.structs.len() as u32 - 1))
     }

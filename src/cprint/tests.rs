@@ -194,6 +194,7 @@ impl B {
                 .map(|(n, ty)| Field { name: n.into(), ty })
                 .collect(),
             complete: true,
+            bytes: None,
         });
         StructId(self.p.structs.len() as u32 - 1)
     }

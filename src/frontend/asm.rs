@@ -141,6 +141,10 @@ enum Idiom {
     /// No instruction with operands (`asm("" : "+r"(x))`): register outputs keep or take
     /// their tied inputs' values.
     Empty,
+    /// An instruction that raises an illegal-instruction or trap signal, which ends the
+    /// program (x86 `ud2`, ARM `udf`, Power `trap` or a word with primary opcode 0, which is
+    /// no instruction: liburcu's `.long 0xd00d00` after its size switch): `__builtin_trap`.
+    Trap(Family),
     Load { mem: Mem, out: usize, order: Option<MemOrder>, bytes: Option<u64>, family: Family },
     Store { mem: Mem, val: Val, order: Option<MemOrder>, bytes: Option<u64>, family: Family },
     /// A read-modify-write. `order` is what reproduces the instruction through the C11
@@ -176,6 +180,7 @@ impl Idiom {
     fn family(&self) -> Option<Family> {
         match self {
             Idiom::Fences(_) | Idiom::Empty => None,
+            Idiom::Trap(family) => Some(*family),
             Idiom::Load { family, .. } | Idiom::Store { family, .. } | Idiom::Rmw { family, .. } => Some(*family),
         }
     }
@@ -473,7 +478,23 @@ fn recognize(toks: &[Tok], ops: &[OpInfo], target: Option<Target>) -> Option<Idi
             return Some(Idiom::Fences(fs));
         }
     }
+    if let [(m, args, false)] = ins.as_slice() {
+        if let Some(f) = trap(m, args) {
+            return Some(Idiom::Trap(f));
+        }
+    }
     x86(&c, &ins, has_labels).or_else(|| power(&c, toks)).or_else(|| arm(&c, toks))
+}
+
+fn trap(m: &str, args: &[String]) -> Option<Family> {
+    match (m, args) {
+        ("ud2" | "ud2a", []) => Some(Family::X86),
+        ("trap", []) => Some(Family::Power),
+        ("tw", [to, ..]) if parse_int(to) == Some(31) => Some(Family::Power),
+        (".long", [w]) if parse_int(w).is_some_and(|w| (0..1 << 32).contains(&w) && w >> 26 == 0) => Some(Family::Power),
+        ("udf", _) => Some(Family::Arm),
+        _ => None,
+    }
 }
 
 fn x86(c: &Ctx, ins: &[(&str, &[String], bool)], has_labels: bool) -> Option<Idiom> {
@@ -700,12 +721,21 @@ fn ll_sc(c: &Ctx, toks: &[Tok], power: bool) -> Option<Idiom> {
         };
         (order, post)
     };
+    // The access width is the mnemonic's (liburcu passes the address as a `void *`); AArch64's
+    // `ldxr` takes it from its register operand, so there the C operand's type stays.
+    let bytes = match lm.as_str() {
+        "lbarx" | "ldrexb" | "ldxrb" | "ldaxrb" => Some(1),
+        "lharx" | "ldrexh" | "ldxrh" | "ldaxrh" => Some(2),
+        "lwarx" | "ldrex" => Some(4),
+        "ldarx" => Some(8),
+        _ => None,
+    };
     let (old, new) = match b.new {
         _ if b.op == Op::Swap || b.op == Op::Cas => (Some(rt), None),
         Some(n) => (Some(rt), Some(n)),
         None => (None, Some(rt)),
     };
-    Some(Idiom::Rmw { op: b.op, mem, val: b.val, expected: b.expected, old, new, flag: None, order, atomic: true, bytes: None, pre, post, post_on_success, family })
+    Some(Idiom::Rmw { op: b.op, mem, val: b.val, expected: b.expected, old, new, flag: None, order, atomic: true, bytes, pre, post, post_on_success, family })
 }
 
 fn ll_sc_body(c: &Ctx, body: &[Tok], rt: usize, rs: usize, power: bool) -> Option<Body> {
@@ -1022,6 +1052,10 @@ impl<'t> Lowerer<'t> {
                 for f in fs {
                     self.emit(StmtKind::Fence(*f), loc);
                 }
+                Ok(true)
+            }
+            Idiom::Trap(_) => {
+                self.emit(StmtKind::Assume(Expr::int(0)), loc);
                 Ok(true)
             }
             Idiom::Empty => {

@@ -72,7 +72,25 @@ enum Shape {
     GenericExchange,
 }
 
+/// GCC's sized forms (`__sync_val_compare_and_swap_8`, `__atomic_load_4`: what the generic
+/// builtins expand to, and what liburcu's generic atomics call by name) are the generic
+/// builtin at the pointee's width; the pointer argument gives the width here too.
+fn unsized_builtin(name: &str) -> Option<String> {
+    let base = ["_16", "_8", "_4", "_2", "_1"].iter().find_map(|s| name.strip_suffix(s))?;
+    if let Some(rest) = base.strip_prefix("__atomic_") {
+        // The sized `__atomic_` forms take their operands by value, as the `_n` forms do.
+        return Some(match rest {
+            "load" | "store" | "exchange" | "compare_exchange" => format!("{base}_n"),
+            _ => base.to_string(),
+        });
+    }
+    base.starts_with("__sync_").then(|| base.to_string())
+}
+
 fn atomic_builtin(name: &str) -> Option<(RmwOp, Shape, Option<MemOrder>)> {
+    if let Some(base) = unsized_builtin(name) {
+        return atomic_builtin(&base);
+    }
     use RmwOp::*;
     let ops = [("add", FetchAdd, AddFetch), ("sub", FetchSub, SubFetch), ("and", FetchAnd, AndFetch), ("or", FetchOr, OrFetch), ("xor", FetchXor, XorFetch), ("nand", FetchNand, NandFetch)];
     let sc = Some(MemOrder::SeqCst);

@@ -626,6 +626,7 @@ const GNU_KEYWORDS: &[(&str, &str)] = &[
     ("__signed", "signed"),
     ("__const__", "const"),
     ("__const", "const"),
+    ("__volatile__", "volatile"),
     ("__volatile", "volatile"),
     ("__builtin_offsetof", "offsetof"),
     ("__inline__", "inline"),

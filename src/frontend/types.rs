@@ -380,12 +380,14 @@ impl<'t> Lowerer<'t> {
         s.is_union = is_union;
         if widths.iter().any(Option::is_some) {
             self.bitfields.insert(id, widths);
+        } else if let Ok(((size, _), offsets)) = self.struct_layout(id, n) {
+            self.prog.structs[id.0 as usize].bytes = Some(ByteLayout { size, offsets });
         }
         Ok(Type::Struct(id))
     }
 
     fn add_struct(&mut self, tag: &str, is_union: bool, complete: bool) -> StructId {
-        self.prog.structs.push(StructDef { tag: tag.to_string(), is_union, fields: Vec::new(), complete });
+        self.prog.structs.push(StructDef { tag: tag.to_string(), is_union, fields: Vec::new(), complete, bytes: None });
         StructId(self.prog.structs.len() as u32 - 1)
     }
 

@@ -172,6 +172,9 @@ impl<'p> Symex<'p> {
                 }
             }
             ExprKind::Cast(a) => {
+                if let Some(p) = self.byte_moved_pointer(ty, a)? {
+                    return Ok(vec![p]);
+                }
                 if ty.is_scalar() || *ty == Type::Void {
                     if *ty == Type::Void {
                         self.eval(a)?;
@@ -225,6 +228,45 @@ impl<'p> Symex<'p> {
                 out
             }
         })
+    }
+
+    /// `(T *)((char *)p ± k)` with a constant `k`: a pointer moved by bytes and taken as a
+    /// pointer to something other than bytes. Memory here is made of cells, so the move is
+    /// translated into cells through a layout that says where `k` bytes land: that of the
+    /// struct `T` when the move goes back (`container_of(p, T, member)`: `p` points at the
+    /// member `k` bytes into a `T`), or that of `p`'s own pointee when it goes forward
+    /// (`(char *)s + offsetof(S, f)`), either as an array of them (`+ sizeof(S)` is the next
+    /// element). A move no layout places is
+    /// evaluated cell-wise as before, and a counterexample through it is not trusted.
+    /// `None`: not such an expression.
+    fn byte_moved_pointer(&mut self, ty: &Type, a: &Expr) -> R<Option<Bv>> {
+        let Type::Ptr(target) = ty else { return Ok(None) };
+        let Some(m) = byte_move(a) else { return Ok(None) };
+        if matches!(**target, Type::Func(_)) || m.bytes == 0 || m.bytes.unsigned_abs() > u64::MAX as u128 {
+            return Ok(None);
+        }
+        let (back, k) = (m.bytes < 0, m.bytes.unsigned_abs() as u64);
+        // Past the struct's end the move steps over whole elements of an array of it.
+        let elements = |t: &Type| Type::Array(Box::new(t.clone()), None);
+        let cells = match (back, m.source) {
+            (true, _) => self.layout.cell_at_byte(&elements(target), k),
+            (false, Some(s)) => self.layout.cell_at_byte(&elements(s), k),
+            // Bytes of memory nothing locates, taken as bytes: as they always were.
+            (false, None) if is_byte_pointer(ty) => return Ok(None),
+            (false, None) => None,
+        };
+        if cells.is_none() && back && is_byte_pointer(ty) {
+            return Ok(None);
+        }
+        let pv = self.eval_as(m.ptr, &Type::ptr_to(Type::Void))?;
+        let moved = match cells {
+            Some(c) => self.ptr_add(&pv, &bv::constant(c as u128, OFF_BITS), false, 1, back),
+            None => {
+                self.arbitrary_unless(Lit::FALSE, &format!("moves a pointer by {k} bytes to a place no type's layout locates (memory is modelled in cells of declared types)"));
+                self.ptr_add(&pv, &bv::constant(k as u128, OFF_BITS), false, 1, back)
+            }
+        };
+        Ok(Some(self.convert(&moved, &Type::ptr_to(Type::Void), ty)))
     }
 
     pub(super) fn binary(&mut self, op: BinOp, a: &Expr, b: &Expr, ty: &Type) -> R<Bv> {
