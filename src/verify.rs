@@ -154,7 +154,8 @@ pub struct Checked {
     /// ([`crate::rewrite::Summary::approximations`]): assertions that hold prove nothing.
     pub approximations: Vec<(crate::source::Loc, String)>,
     /// Behaviours the program has that the C source may not ([`Program::warnings`]): a
-    /// violation found may rely on one, so it proves nothing either.
+    /// violation found by an external verifier may rely on one, so it proves nothing either
+    /// (the built-in engine tracks them per path: [`bmc::Outcome::warnings_tracked`]).
     pub doubts: Vec<(crate::source::Loc, String)>,
     /// Decided by the axiomatic route ([`Route::Axiomatic`]), not instrumented.
     pub axiomatic: bool,
@@ -269,7 +270,7 @@ pub fn check(
     let depths = rw.summary.buffers;
     let approximations = rw.summary.approximations;
     drop(rw.program);
-    let doubts = a.program.warnings.clone();
+    let doubts = if first.outcome.warnings_tracked { vec![] } else { a.program.warnings.clone() };
     let mut done = Checked { checks: vec![first], no_fallback: None, instrumented, approximations, doubts, axiomatic: false };
     if buffer_size == 1 || !instrumented || !done.checks[0].outcome.memory_guard_hit() {
         return Ok(done);
@@ -523,6 +524,7 @@ fn run_instrumented(a: &mut Analysis, s: &Subject, o: &Options, sel: &backend::S
                         warnings: vec![],
                         graph: None,
                         stopped: None,
+                        warnings_tracked: false,
                     },
                 })
             }
@@ -572,7 +574,8 @@ fn run_axiomatic(a: &Analysis, s: &Subject, o: &Options, sel: &backend::Selectio
         no_fallback: None,
         instrumented: false,
         approximations: vec![],
-        doubts: a.program.warnings.clone(),
+        // The built-in engine tracks the warnings per path.
+        doubts: vec![],
         axiomatic: true,
     })
 }

@@ -109,10 +109,14 @@ int main(void) {{
     );
     // the violation is found, but it relies on the arbitrary output: UNKNOWN, with the trace
     let r = expect(&src, &["--mm", "sc"], 5);
-    assert!(r.stdout.contains("a violation was found, but it may rely on an over-approximation"), "{}", r.stdout);
+    assert!(r.stdout.contains("a violation was found, but the counterexample goes through a place weakc over-approximates: inline assembly `frobnicate %0`"), "{}", r.stdout);
     assert!(r.stdout.contains("Counterexample"), "{}", r.stdout);
     assert!(r.stderr.contains("warning: inline assembly `frobnicate %0` treated as unknown"), "{}", r.stderr);
     assert!(r.stderr.contains("t.c:20:3"), "the warning points at the statement: {}", r.stderr);
+    // Distrust is per path: a violation whose path does not run the asm is a violation.
+    let off_path = src.replace("  x = 1;\n", "  x = 1;\n  if (x == 2)\n").replace("__VERIFIER_assert(x == 1);", "__VERIFIER_assert(x == 2);");
+    let r = expect(&off_path, &["--mm", "sc"], 10);
+    assert!(r.stderr.contains("treated as unknown"), "{}", r.stderr);
     // x86 assembly analysed for Power: not modelled, and said so
     let r = verify(&sb("__asm__ __volatile__(\"mfence\" ::: \"memory\");").replace("store32(&x, 1);", "{ uint32_t d = 1; __asm__ __volatile__(\"xchgl %0, %1\" : \"+m\" (x), \"+q\" (d) :: \"memory\"); }"), &["--mm", "power"]);
     assert!(r.stderr.contains("x86 assembly, but the analysis is for ppc64le"), "{}", r.stderr);

@@ -252,7 +252,7 @@ pub fn to_outcome(r: &Report, map: &mut SourceMap, unwinding_assertions: bool, m
         // Without unwinding assertions a SAFE verdict only covers the bound.
         _ => Verdict::Safe { complete: unwinding_assertions },
     };
-    Outcome { verdict, failed, trace, stats: Stats::default(), warnings: vec![], graph: None, stopped: None }
+    Outcome { verdict, failed, trace, stats: Stats::default(), warnings: vec![], graph: None, stopped: None, warnings_tracked: false }
 }
 
 /// `(file, line) → message` of the assertions of `prog`, for [`to_outcome`].

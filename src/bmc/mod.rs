@@ -342,6 +342,12 @@ pub struct Outcome {
     /// The limit that stopped the check (then the verdict is `Unknown`), if one did.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stopped: Option<Stop>,
+    /// The program's front-end warnings (`Program::warnings`: unknown inline assembly, a
+    /// memory order that is not a constant) were taken as over-approximations of the paths
+    /// through them, so a violation reported here goes through none of them. The built-in
+    /// engine does this; an external verifier's violation may rely on any of them.
+    #[serde(skip)]
+    pub warnings_tracked: bool,
 }
 
 impl Outcome {
@@ -403,7 +409,7 @@ pub(crate) fn loop_stmts(prog: &Program) -> Vec<(&crate::ir::Stmt, &str, String)
 
 /// UNKNOWN: `stop` was reached during `phase`.
 fn stopped(stop: sat::Stop, phase: &str, stats: Stats) -> Outcome {
-    Outcome { verdict: Verdict::Unknown(limit_reason(stop, phase)), failed: None, trace: vec![], stats, warnings: vec![], graph: None, stopped: Some(stop) }
+    Outcome { verdict: Verdict::Unknown(limit_reason(stop, phase)), failed: None, trace: vec![], stats, warnings: vec![], graph: None, stopped: Some(stop), warnings_tracked: true }
 }
 
 /// A program's formula: symbolic execution and the memory model's encoding, with `any`
@@ -546,7 +552,7 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
         _ => v,
     };
     if any == sat::Lit::FALSE {
-        return Ok(Outcome { verdict: honest(Verdict::Safe { complete }), failed: None, trace: vec![], stats, warnings, graph: None, stopped: None });
+        return Ok(Outcome { verdict: honest(Verdict::Safe { complete }), failed: None, trace: vec![], stats, warnings, graph: None, stopped: None, warnings_tracked: true });
     }
     progress(&format!(
         "solving: {} variables, {} clauses ({} shared-memory events, {} threads)",
@@ -561,7 +567,7 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
             let stop = sx.sat.stopped().unwrap_or(sat::Stop::Time);
             Ok(Outcome { warnings, ..stopped(stop, PHASE_SOLVE, stats) })
         }
-        Some(false) => Ok(Outcome { verdict: honest(Verdict::Safe { complete }), failed: None, trace: vec![], stats, warnings, graph: None, stopped: None }),
+        Some(false) => Ok(Outcome { verdict: honest(Verdict::Safe { complete }), failed: None, trace: vec![], stats, warnings, graph: None, stopped: None, warnings_tracked: true }),
         Some(true) => {
             // The over-approximated value a counterexample goes through, if any: read off the
             // model that gave it, while the solver still holds that model (a later search that
@@ -607,7 +613,7 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
                 None => honest(Verdict::Unsafe),
                 Some((loc, what)) => Verdict::Unknown(format!("a violation was found, but the counterexample {what} (line {})", loc.line)),
             };
-            Ok(Outcome { verdict, failed: Some(failed), trace, stats, warnings, graph: Some(graph), stopped: None })
+            Ok(Outcome { verdict, failed: Some(failed), trace, stats, warnings, graph: Some(graph), stopped: None, warnings_tracked: true })
         }
     }
 }

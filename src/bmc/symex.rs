@@ -305,6 +305,9 @@ pub struct Symex<'p> {
     pub approximate: bool,
     /// Over-approximated values, per path (see [`ApproxSite`]).
     pub approx_sites: Vec<ApproxSite>,
+    /// The front end's warnings by place (unknown inline assembly, a memory order that is not
+    /// a constant): a path through one of them is an [`ApproxSite`].
+    distrusted: HashMap<Loc, String>,
     /// Accesses whose address may name no object (null, a function, an id never created),
     /// with their path guards: made approximation sites once every object exists ([`Self::run`]).
     derefs: Vec<(Lit, Bv, Loc, bool)>,
@@ -386,6 +389,7 @@ impl<'p> Symex<'p> {
             }),
             approximate: false,
             approx_sites: vec![],
+            distrusted: prog.warnings.iter().map(|(l, w)| (*l, format!("goes through a place weakc over-approximates: {w}"))).collect(),
             derefs: vec![],
             commits: vec![],
             commit_taken: HashMap::new(),

@@ -1195,6 +1195,9 @@ impl<'t> Lowerer<'t> {
     /// be read and written too (`lwarx %0,0,%1` takes the address in a register).
     fn asm_unknown(&mut self, n: Node<'t>, ops: &[OpInfo<'t>], lops: &[LOp], memory_clobber: bool) -> R<()> {
         let loc = self.loc(n);
+        // A statement at the asm's place even when it has no operands: the model checker
+        // distrusts the paths through it (the warning's place).
+        self.emit(StmtKind::Skip, loc);
         let mut writes: Vec<Expr> = Vec::new();
         for (i, o) in ops.iter().enumerate() {
             let cell = |p: &Expr| -> Option<Expr> {

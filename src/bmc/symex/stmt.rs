@@ -64,6 +64,10 @@ impl<'p> Symex<'p> {
         self.cur_addr = Taint::default();
         self.cur_data = Taint::default();
         self.cur_hw = s.hw;
+        if let Some(why) = self.distrusted.get(&loc) {
+            let why = why.clone();
+            self.arbitrary_unless(Lit::FALSE, &why);
+        }
         match &s.kind {
             StmtKind::Skip => {}
             StmtKind::Fence(f) => self.fence(*f),
