@@ -810,3 +810,37 @@ fn an_unwinding_counterexample_through_an_unmodelled_value_is_unknown_not_a_cras
     assert!(matches!(&o.verdict, Verdict::Unknown(why) if why.contains("`ext`")), "{:?}", o.verdict);
     assert_eq!(o.failed.map(|f| f.kind), Some(PropertyKind::UnwindingAssertion));
 }
+
+#[test]
+fn memcpy_and_memset_copy_whole_structs_cell_by_cell() {
+    let prog = |assertion: &str| {
+        format!(
+            r#"
+            void *memcpy(void *d, const void *s, unsigned long n);
+            void *memset(void *d, int c, unsigned long n);
+            struct msg {{ int id; long payload; char tag[3]; int *ref; }};
+            struct msg ring[2];
+            int target;
+            int main() {{
+                struct msg m = {{ 7, 99, "ab", &target }};
+                memcpy(&ring[1], &m, sizeof m);
+                memcpy(ring, &ring[1], sizeof(struct msg));
+                struct msg z;
+                memset(&z, 0, sizeof z);
+                __VERIFIER_assert({assertion});
+                return 0;
+            }}"#
+        )
+    };
+    safe(&prog("ring[0].id == 7 && ring[1].payload == 99 && ring[0].tag[1] == 'b' && *ring[0].ref == 0 && ring[0].ref == &target && z.ref == 0 && z.payload == 0"), 1);
+    unsafe_(&prog("ring[0].payload == 98"), 1);
+    // Bytes that are not whole values of the type are not modelled: not trusted.
+    let o = run(
+        r#"void *memcpy(void *d, const void *s, unsigned long n);
+        struct pair { int a; int b; };
+        struct pair p = { 1, 2 }, q;
+        int main() { memcpy(&q, &p, 6); __VERIFIER_assert(q.a == 5); return 0; }"#,
+        1,
+    );
+    assert!(matches!(&o.verdict, Verdict::Unknown(why) if why.contains("memcpy")), "{:?}", o.verdict);
+}

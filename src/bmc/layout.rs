@@ -61,6 +61,34 @@ impl<'p> Layout<'p> {
         }
     }
 
+    /// The scalar type of each cell of a value of type `ty` (a union's cells as unsigned
+    /// integers of their widths).
+    pub fn cell_types(&mut self, ty: &Type) -> Vec<Type> {
+        match ty {
+            Type::Array(elem, n) => {
+                let e = self.cell_types(elem);
+                let n = n.unwrap_or(1).min(1 << 20) as usize;
+                e.iter().cloned().cycle().take(e.len() * n).collect()
+            }
+            Type::Struct(s) if !self.prog.strukt(*s).is_union => {
+                let fields: Vec<Type> = self.prog.strukt(*s).fields.iter().map(|f| f.ty.clone()).collect();
+                let out: Vec<Type> = fields.iter().flat_map(|f| self.cell_types(f)).collect();
+                if out.is_empty() {
+                    // An empty struct still takes one cell.
+                    self.unsigned_cells(ty)
+                } else {
+                    out
+                }
+            }
+            Type::Struct(_) => self.unsigned_cells(ty),
+            t => vec![t.clone()],
+        }
+    }
+
+    fn unsigned_cells(&mut self, ty: &Type) -> Vec<Type> {
+        self.cells(ty).into_iter().map(|w| Type::Int { bits: w.min(128) as u8, signed: false }).collect()
+    }
+
     pub fn ncells(&mut self, ty: &Type) -> usize {
         match ty {
             Type::Array(elem, n) => self.ncells(elem) * n.unwrap_or(1).min(1 << 20) as usize,

@@ -265,24 +265,21 @@ impl<'p> Symex<'p> {
             // Dat3M's annotations of loops (`dat3m.h`): hints to its unroller, no effect.
             | "__VERIFIER_loop_bound" | "__VERIFIER_loop_begin" | "__VERIFIER_spin_start" | "__VERIFIER_spin_end" => None,
             "memset" | "__builtin_memset" if args.len() == 3 => {
-                let elem = elem_type(&args[0]);
-                match (const_arg(1), const_arg(2), elem) {
-                    (Some(c), Some(n), Some(elem)) if elem.is_scalar() => {
-                        let w = width(&elem);
-                        let bytes = (w / 8).max(1) as u128;
-                        let mut v: u128 = 0;
-                        for _ in 0..(w / 8).max(1) {
-                            v = (v << 8) | (c & 0xff);
-                        }
-                        if w == 1 {
-                            v = (c & 0xff != 0) as u128;
-                        }
-                        let k = (n / bytes).min(4096) as usize;
+                match (const_arg(1), const_arg(2), elem_type(&args[0]).and_then(|e| self.cell_run(&e, const_arg(2)?))) {
+                    (Some(c), Some(_), Some(cells)) => {
                         let base = vals[0][0].clone();
-                        for j in 0..k {
+                        for (j, t) in cells.iter().enumerate() {
+                            let w = width(t);
+                            let mut v: u128 = 0;
+                            for _ in 0..(w / 8).max(1) {
+                                v = (v << 8) | (c & 0xff);
+                            }
+                            if w == 1 {
+                                v = (c & 0xff != 0) as u128;
+                            }
                             let a = self.ptr_add(&base, &bv::constant(j as u128, 64), false, 1, false);
                             let lab = format!("{}[{j}]", expr_text(self.prog, peel(&args[0])));
-                            self.write_mem(a, bv::constant(v, w), &elem, lab, loc, None);
+                            self.write_mem(a, bv::constant(v, w), t, lab, loc, None);
                         }
                     }
                     _ => approx = true,
@@ -291,21 +288,19 @@ impl<'p> Symex<'p> {
             }
             "memcpy" | "memmove" | "__builtin_memcpy" if args.len() == 3 => {
                 let elem = elem_type(&args[0]).or_else(|| elem_type(&args[1]));
-                match (const_arg(2), elem) {
-                    (Some(n), Some(elem)) if elem.is_scalar() => {
-                        let w = width(&elem);
-                        let k = (n / (w / 8).max(1) as u128).min(4096) as usize;
+                match elem.and_then(|e| self.cell_run(&e, const_arg(2)?)) {
+                    Some(cells) => {
                         let (d, src) = (vals[0][0].clone(), vals[1][0].clone());
                         let mut tmp = vec![];
-                        for j in 0..k {
+                        for (j, t) in cells.iter().enumerate() {
                             let a = self.ptr_add(&src, &bv::constant(j as u128, 64), false, 1, false);
                             let lab = format!("{}[{j}]", expr_text(self.prog, peel(&args[1])));
-                            tmp.push(self.read_mem(a, w, &elem, lab, loc, None));
+                            tmp.push(self.read_mem(a, width(t), t, lab, loc, None));
                         }
-                        for (j, v) in tmp.into_iter().enumerate() {
+                        for (j, (v, t)) in tmp.into_iter().zip(&cells).enumerate() {
                             let a = self.ptr_add(&d, &bv::constant(j as u128, 64), false, 1, false);
                             let lab = format!("{}[{j}]", expr_text(self.prog, peel(&args[0])));
-                            self.write_mem(a, v, &elem, lab, loc, None);
+                            self.write_mem(a, v, t, lab, loc, None);
                         }
                     }
                     _ => approx = true,
@@ -448,6 +443,21 @@ fn peel(mut e: &Expr) -> &Expr {
 }
 
 /// The element type a pointer argument points to before it was converted to `void *`.
+impl<'p> Symex<'p> {
+    /// The cells (their scalar types) that `bytes` bytes of consecutive values of type
+    /// `elem` occupy (`memset`/`memcpy` over scalars, structs, arrays of them), when the
+    /// bytes are whole values and the layout is known; at most 4096 cells.
+    fn cell_run(&mut self, elem: &Type, bytes: u128) -> Option<Vec<Type>> {
+        let size = self.layout.byte_size(elem).filter(|&s| s > 0)? as u128;
+        if bytes % size != 0 {
+            return None;
+        }
+        let one = self.layout.cell_types(elem);
+        let n = (bytes / size) as usize;
+        Some(one.iter().cloned().cycle().take((n * one.len()).min(4096)).collect())
+    }
+}
+
 fn elem_type(e: &Expr) -> Option<Type> {
     match peel(e).ty.pointee()? {
         Type::Array(el, _) => Some((**el).clone()),
