@@ -69,6 +69,10 @@ fn fences(fs: &[Fence], loc: Loc, out: &mut Block) {
     out.extend(fs.iter().map(|&f| Stmt::new(StmtKind::Fence(f), loc)));
 }
 
+/// The library calls that take a lock only when it is free (the model checker gives their
+/// effect; this pass their ordering).
+const TRYLOCKS: &[&str] = &["pthread_mutex_trylock", "pthread_spin_trylock", "mtx_trylock"];
+
 const FULL: Row = Row { op: Op::Rmw, order: MemOrder::SeqCst, before: &[Fence::Full], hw: HwOrder { acquire: Acquire::None, release: false }, after: &[Fence::Full], code: "full barrier" };
 
 impl Compiler<'_> {
@@ -133,6 +137,18 @@ impl Compiler<'_> {
                     out.push(Stmt::new(StmtKind::Fence(Fence::Compiler), loc));
                 }
                 fences(row.before, loc, out);
+            }
+            // A trylock is a lock that may fail: glibc's is an acquire compare-and-swap, whose
+            // barrier follows it whether or not it took the lock (Power's `isync` after the
+            // loop's exit label, AArch64's `ldaxr`).
+            StmtKind::Call { dest, callee: Callee::Direct(f), args } if TRYLOCKS.contains(&self.prog.func(f).name.as_str()) => {
+                let row = match self.opts.locks {
+                    LockModel::Full => &FULL,
+                    LockModel::Real => self.map.lock(),
+                };
+                fences(row.before, loc, out);
+                out.push(Stmt { hw: row.hw, ..Stmt::new(StmtKind::Call { dest, callee: Callee::Direct(f), args }, loc) });
+                fences(row.after, loc, out);
             }
             k @ (StmtKind::Lock(_) | StmtKind::Unlock(_)) => {
                 let row = match (self.opts.locks, &k) {

@@ -160,6 +160,15 @@ impl Printer<'_> {
                 );
                 self.out.line(&l);
             }
+            StmtKind::Join { tid, ret: Some(r) } if r.ty.pointee().is_some_and(|t| t.is_integral()) => {
+                // `thrd_join`'s `int` result, through pthread's `void *` one
+                let l = format!(
+                    "{{ void *__weakc_ret; pthread_join({}, &__weakc_ret); *{} = (int)(long)__weakc_ret; }}",
+                    self.expr(tid),
+                    paren_unless(self.expr_p(r), P_POSTFIX)
+                );
+                self.out.line(&l);
+            }
             StmtKind::Join { tid, ret } => {
                 let r = ret
                     .as_ref()

@@ -141,7 +141,7 @@ const ASSERT_FAIL: &[&str] = &["reach_error", "__VERIFIER_error", "__assert_fail
 const ASSUME: &[&str] = &["__VERIFIER_assume", "assume_abort_if_not", "__CPROVER_assume"];
 const ASSERT: &[&str] = &["__VERIFIER_assert", "__CPROVER_assert", "assert"];
 const ABORT: &[&str] = &["abort", "exit", "_exit", "_Exit", "__builtin_abort", "__builtin_trap", "__builtin_unreachable"];
-const SKIP: &[&str] = &["pthread_mutex_init", "pthread_mutex_destroy"];
+const SKIP: &[&str] = &["pthread_mutex_init", "pthread_mutex_destroy", "mtx_init", "mtx_destroy"];
 
 /// The result type of a builtin call (for `sizeof`), None when not a builtin.
 pub(super) fn builtin_result_type<'t>(l: &mut Lowerer<'t>, name: &str, call: Node<'t>) -> R<Option<Type>> {
@@ -316,11 +316,19 @@ impl<'t> Lowerer<'t> {
                 self.emit(StmtKind::AtomicEnd, loc);
                 return Ok(Some(r(&dest, void())));
             }
-            "pthread_create" => {
-                nargs(self, 4)?;
+            // C11 `<threads.h>`: glibc implements `thrd_t` and `mtx_t` as pthread's, and so
+            // are they here (`thrd_success` is 0; a thread's `int` result is joined as one).
+            "pthread_create" | "thrd_create" => {
+                let c11 = name == "thrd_create";
+                nargs(self, if c11 { 3 } else { 4 })?;
                 let vals = self.rvalues(args)?;
                 let mut it = vals.into_iter();
-                let (tid, _attr, func, arg) = (it.next().unwrap(), it.next().unwrap(), it.next().unwrap(), it.next().unwrap());
+                let tid = it.next().unwrap();
+                if !c11 {
+                    it.next();
+                }
+                let (func, arg) = (it.next().unwrap(), it.next().unwrap());
+                let func_arg = args[if c11 { 1 } else { 2 }];
                 let mut func = func;
                 while let ExprKind::Cast(inner) = func.kind {
                     func = *inner;
@@ -328,14 +336,14 @@ impl<'t> Lowerer<'t> {
                 let is_fn = matches!(func.kind, ExprKind::FuncAddr(_))
                     || matches!(&func.ty, Type::Ptr(p) if matches!(**p, Type::Func(_)));
                 if !is_fn {
-                    return Err(Error::syntax(self.loc(args[2]), "the thread start routine is not a function"));
+                    return Err(Error::syntax(self.loc(func_arg), "the thread start routine is not a function"));
                 }
                 let tid = if is_null_const(&tid) { None } else { Some(tid) };
                 let arg = self.conv(arg, &Type::ptr_to(Type::Void));
                 self.emit(StmtKind::Spawn { tid, func, arg }, loc);
                 return Ok(Some(zero(self, dest)));
             }
-            "pthread_join" => {
+            "pthread_join" | "thrd_join" => {
                 nargs(self, 2)?;
                 let vals = self.rvalues(args)?;
                 let mut it = vals.into_iter();
@@ -344,7 +352,7 @@ impl<'t> Lowerer<'t> {
                 self.emit(StmtKind::Join { tid, ret }, loc);
                 return Ok(Some(zero(self, dest)));
             }
-            "pthread_mutex_lock" | "pthread_mutex_unlock" => {
+            "pthread_mutex_lock" | "pthread_mutex_unlock" | "mtx_lock" | "mtx_unlock" => {
                 nargs(self, 1)?;
                 let m = self.rvalue(args[0])?;
                 let k = if name.ends_with("_lock") { StmtKind::Lock(m) } else { StmtKind::Unlock(m) };

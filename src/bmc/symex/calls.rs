@@ -227,7 +227,9 @@ impl<'p> Symex<'p> {
                 }
                 Some(bv::constant(0, 32))
             }
-            "pthread_mutex_trylock" | "pthread_spin_trylock" if args.len() == 1 => Some(self.trylock(&vals[0][0], &args[0], loc)),
+            "pthread_mutex_trylock" | "pthread_spin_trylock" if args.len() == 1 => Some(self.trylock(&vals[0][0], &args[0], loc, 16)),
+            // C11's `thrd_busy` is 1.
+            "mtx_trylock" if args.len() == 1 => Some(self.trylock(&vals[0][0], &args[0], loc, 1)),
             // Waiting on a condition variable: release the mutex, (spuriously) wake up,
             // re-acquire it. Signals are then no-ops: every wake-up is allowed anyway.
             "pthread_cond_wait" | "pthread_cond_timedwait" if args.len() >= 2 => {
@@ -246,7 +248,7 @@ impl<'p> Symex<'p> {
                 }
                 Some(bv::constant(0, 32))
             }
-            "pthread_self" => Some(bv::constant(self.ctx.thread as u128, 64)),
+            "pthread_self" | "thrd_current" => Some(bv::constant(self.ctx.thread as u128, 64)),
             "__weakc_commit" => {
                 self.commit_point();
                 None
@@ -428,7 +430,11 @@ impl<'p> Symex<'p> {
         if let Some(r) = ret {
             let addr = self.eval_ptr(r)?;
             let label = format!("*{}", expr_text(self.prog, r));
-            self.write_mem(addr, retv, &Type::ptr_to(Type::Void), label, loc, self.ptr_roots(r));
+            // `thrd_join` takes the thread's `int` result, `pthread_join` its `void *`.
+            let void_ptr = Type::ptr_to(Type::Void);
+            let ty = r.ty.pointee().filter(|t| t.is_integral()).cloned().unwrap_or(void_ptr.clone());
+            let v = self.convert(&retv, &void_ptr, &ty);
+            self.write_mem(addr, v, &ty, label, loc, self.ptr_roots(r));
         }
         Ok(())
     }

@@ -33,8 +33,9 @@ impl<'p> Symex<'p> {
         Ok(())
     }
 
-    /// `trylock`: atomically take the lock if free; returns 0 on success, EBUSY otherwise.
-    pub(super) fn trylock(&mut self, addr: &Bv, p: &Expr, loc: Loc) -> Bv {
+    /// `trylock`: atomically take the lock if free; returns 0 on success, `busy` otherwise
+    /// (EBUSY for pthreads, `thrd_busy` for C11).
+    pub(super) fn trylock(&mut self, addr: &Bv, p: &Expr, loc: Loc, busy: u128) -> Bv {
         let roots = self.ptr_roots(p);
         self.atomic_begin();
         let label = format!("*{}", expr_text(self.prog, p));
@@ -45,7 +46,7 @@ impl<'p> Symex<'p> {
             Ok(())
         });
         self.atomic_end();
-        self.sat.bv_ite(free, &bv::constant(0, 32), &bv::constant(16, 32))
+        self.sat.bv_ite(free, &bv::constant(0, 32), &bv::constant(busy, 32))
     }
 
     pub(super) fn rmw(&mut self, r: &Rmw, loc: Loc) -> R<()> {
