@@ -69,9 +69,19 @@ fn fences(fs: &[Fence], loc: Loc, out: &mut Block) {
     out.extend(fs.iter().map(|&f| Stmt::new(StmtKind::Fence(f), loc)));
 }
 
-/// The library calls that take a lock only when it is free (the model checker gives their
-/// effect; this pass their ordering).
-const TRYLOCKS: &[&str] = &["pthread_mutex_trylock", "pthread_spin_trylock", "mtx_trylock"];
+/// Lock operations that are library calls in the IR (the model checker gives their effect,
+/// `bmc::symex::sync`; this pass their ordering): those that take a lock only when it is
+/// free, and read-write locks.
+const LOCK_CALLS: &[&str] = &[
+    "pthread_mutex_trylock",
+    "pthread_spin_trylock",
+    "mtx_trylock",
+    "pthread_rwlock_rdlock",
+    "pthread_rwlock_wrlock",
+    "pthread_rwlock_tryrdlock",
+    "pthread_rwlock_trywrlock",
+    "pthread_rwlock_unlock",
+];
 
 const FULL: Row = Row { op: Op::Rmw, order: MemOrder::SeqCst, before: &[Fence::Full], hw: HwOrder { acquire: Acquire::None, release: false }, after: &[Fence::Full], code: "full barrier" };
 
@@ -138,12 +148,14 @@ impl Compiler<'_> {
                 }
                 fences(row.before, loc, out);
             }
-            // A trylock is a lock that may fail: glibc's is an acquire compare-and-swap, whose
-            // barrier follows it whether or not it took the lock (Power's `isync` after the
-            // loop's exit label, AArch64's `ldaxr`).
-            StmtKind::Call { dest, callee: Callee::Direct(f), args } if TRYLOCKS.contains(&self.prog.func(f).name.as_str()) => {
+            // Lock calls get the lock's (the unlock's) row. A trylock is a lock that may fail:
+            // glibc's is an acquire compare-and-swap, whose barrier follows it whether or not
+            // it took the lock (Power's `isync` after the loop's exit label, AArch64's
+            // `ldaxr`).
+            StmtKind::Call { dest, callee: Callee::Direct(f), args } if LOCK_CALLS.contains(&self.prog.func(f).name.as_str()) => {
                 let row = match self.opts.locks {
                     LockModel::Full => &FULL,
+                    LockModel::Real if self.prog.func(f).name.ends_with("unlock") => self.map.unlock(),
                     LockModel::Real => self.map.lock(),
                 };
                 fences(row.before, loc, out);

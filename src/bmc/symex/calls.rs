@@ -228,6 +228,15 @@ impl<'p> Symex<'p> {
                 Some(bv::constant(0, 32))
             }
             "pthread_mutex_trylock" | "pthread_spin_trylock" if args.len() == 1 => Some(self.trylock(&vals[0][0], &args[0], loc, 16)),
+            "pthread_rwlock_rdlock" | "pthread_rwlock_wrlock" | "pthread_rwlock_tryrdlock" | "pthread_rwlock_trywrlock" | "pthread_rwlock_unlock" if args.len() == 1 => {
+                Some(self.rwlock(name, &vals[0][0], &args[0], loc))
+            }
+            "pthread_rwlock_init" if !vals.is_empty() => {
+                let label = format!("*{}", expr_text(self.prog, &args[0]));
+                self.write_mem(vals[0][0].clone(), bv::constant(0, 64), &Type::LONG, label, loc, None);
+                Some(bv::constant(0, 32))
+            }
+            "pthread_rwlock_destroy" => Some(bv::constant(0, 32)),
             // C11's `thrd_busy` is 1.
             "mtx_trylock" if args.len() == 1 => Some(self.trylock(&vals[0][0], &args[0], loc, 1)),
             // Waiting on a condition variable: release the mutex, (spuriously) wake up,

@@ -49,6 +49,50 @@ impl<'p> Symex<'p> {
         self.sat.bv_ite(free, &bv::constant(0, 32), &bv::constant(busy, 32))
     }
 
+    /// A read-write lock (`pthread_rwlock_t`) is one 64-bit cell at the lock's address (the
+    /// first cell of glibc's union, zero when initialised): the number of readers holding
+    /// it, or -1 while a writer does. `op` is the call: taking it for reading waits for no
+    /// writer, for writing for no holder at all; the `try` forms return 0 or EBUSY instead
+    /// of waiting; unlocking drops the caller's hold (a writer's, or one reader's). Each is
+    /// one atomic read-modify-write; their ordering is the lock's and the unlock's
+    /// (`crate::atomics`).
+    pub(super) fn rwlock(&mut self, op: &str, addr: &Bv, p: &Expr, loc: Loc) -> Bv {
+        let roots = self.ptr_roots(p);
+        let ty = Type::LONG;
+        let label = format!("*{}", expr_text(self.prog, p));
+        let writer = bv::constant(u64::MAX as u128, 64);
+        self.atomic_begin();
+        let v = self.read_mem(addr.clone(), 64, &ty, label.clone(), loc, roots.clone());
+        let free = self.sat.bv_is_zero(&v);
+        let no_writer = !self.sat.bv_slt(&v, &bv::constant(0, 64));
+        let one = bv::constant(1, 64);
+        let (ok, new) = match op {
+            "pthread_rwlock_rdlock" | "pthread_rwlock_tryrdlock" => (no_writer, self.sat.bv_add(&v, &one)),
+            "pthread_rwlock_wrlock" | "pthread_rwlock_trywrlock" => (free, writer.clone()),
+            _ => {
+                let held_by_writer = self.sat.bv_eq(&v, &writer);
+                let less = self.sat.bv_sub(&v, &one);
+                (Lit::TRUE, self.sat.bv_ite(held_by_writer, &bv::constant(0, 64), &less))
+            }
+        };
+        let result = if op.contains("try") {
+            let _ = self.under(ok, |sx| {
+                sx.write_mem(addr.clone(), new, &ty, label, loc, roots);
+                Ok(())
+            });
+            self.sat.bv_ite(ok, &bv::constant(0, 32), &bv::constant(16, 32))
+        } else {
+            if !op.ends_with("unlock") {
+                self.step(loc, RawKind::Lock);
+            }
+            self.state.guard = self.sat.and(self.state.guard, ok);
+            self.write_mem(addr.clone(), new, &ty, label, loc, roots);
+            bv::constant(0, 32)
+        };
+        self.atomic_end();
+        result
+    }
+
     pub(super) fn rmw(&mut self, r: &Rmw, loc: Loc) -> R<()> {
         use RmwOp::*;
         let ty = r.ptr.ty.pointee().cloned().unwrap_or(Type::INT);
