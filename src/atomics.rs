@@ -81,6 +81,9 @@ const LOCK_CALLS: &[&str] = &[
     "pthread_rwlock_tryrdlock",
     "pthread_rwlock_trywrlock",
     "pthread_rwlock_unlock",
+    "sem_wait",
+    "sem_trywait",
+    "sem_post",
 ];
 
 const FULL: Row = Row { op: Op::Rmw, order: MemOrder::SeqCst, before: &[Fence::Full], hw: HwOrder { acquire: Acquire::None, release: false }, after: &[Fence::Full], code: "full barrier" };
@@ -155,7 +158,7 @@ impl Compiler<'_> {
             StmtKind::Call { dest, callee: Callee::Direct(f), args } if LOCK_CALLS.contains(&self.prog.func(f).name.as_str()) => {
                 let row = match self.opts.locks {
                     LockModel::Full => &FULL,
-                    LockModel::Real if self.prog.func(f).name.ends_with("unlock") => self.map.unlock(),
+                    LockModel::Real if matches!(self.prog.func(f).name.as_str(), "pthread_rwlock_unlock" | "sem_post") => self.map.unlock(),
                     LockModel::Real => self.map.lock(),
                 };
                 fences(row.before, loc, out);

@@ -228,15 +228,32 @@ impl<'p> Symex<'p> {
                 Some(bv::constant(0, 32))
             }
             "pthread_mutex_trylock" | "pthread_spin_trylock" if args.len() == 1 => Some(self.trylock(&vals[0][0], &args[0], loc, 16)),
-            "pthread_rwlock_rdlock" | "pthread_rwlock_wrlock" | "pthread_rwlock_tryrdlock" | "pthread_rwlock_trywrlock" | "pthread_rwlock_unlock" if args.len() == 1 => {
-                Some(self.rwlock(name, &vals[0][0], &args[0], loc))
+            "pthread_rwlock_rdlock" | "pthread_rwlock_wrlock" | "pthread_rwlock_tryrdlock" | "pthread_rwlock_trywrlock" | "pthread_rwlock_unlock"
+            | "sem_wait" | "sem_trywait" | "sem_post"
+                if args.len() == 1 =>
+            {
+                Some(self.counting_lock(name, &vals[0][0], &args[0], loc))
+            }
+            "sem_init" if args.len() == 3 => {
+                let label = format!("*{}", expr_text(self.prog, &args[0]));
+                let v = self.sat.bv_resize(&vals[2][0], 64, false);
+                self.write_mem(vals[0][0].clone(), v, &Type::LONG, label, loc, None);
+                Some(bv::constant(0, 32))
+            }
+            "sem_getvalue" if args.len() == 2 => {
+                let label = format!("*{}", expr_text(self.prog, &args[0]));
+                let v = self.read_mem(vals[0][0].clone(), 64, &Type::LONG, label, loc, self.ptr_roots(&args[0]));
+                let v = self.sat.bv_resize(&v, 32, true);
+                let out = format!("*{}", expr_text(self.prog, &args[1]));
+                self.write_mem(vals[1][0].clone(), v, &Type::INT, out, loc, self.ptr_roots(&args[1]));
+                Some(bv::constant(0, 32))
             }
             "pthread_rwlock_init" if !vals.is_empty() => {
                 let label = format!("*{}", expr_text(self.prog, &args[0]));
                 self.write_mem(vals[0][0].clone(), bv::constant(0, 64), &Type::LONG, label, loc, None);
                 Some(bv::constant(0, 32))
             }
-            "pthread_rwlock_destroy" => Some(bv::constant(0, 32)),
+            "pthread_rwlock_destroy" | "sem_destroy" => Some(bv::constant(0, 32)),
             // C11's `thrd_busy` is 1.
             "mtx_trylock" if args.len() == 1 => Some(self.trylock(&vals[0][0], &args[0], loc, 1)),
             // Waiting on a condition variable: release the mutex, (spuriously) wake up,

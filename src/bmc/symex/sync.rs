@@ -49,14 +49,16 @@ impl<'p> Symex<'p> {
         self.sat.bv_ite(free, &bv::constant(0, 32), &bv::constant(busy, 32))
     }
 
-    /// A read-write lock (`pthread_rwlock_t`) is one 64-bit cell at the lock's address (the
-    /// first cell of glibc's union, zero when initialised): the number of readers holding
-    /// it, or -1 while a writer does. `op` is the call: taking it for reading waits for no
-    /// writer, for writing for no holder at all; the `try` forms return 0 or EBUSY instead
-    /// of waiting; unlocking drops the caller's hold (a writer's, or one reader's). Each is
-    /// one atomic read-modify-write; their ordering is the lock's and the unlock's
-    /// (`crate::atomics`).
-    pub(super) fn rwlock(&mut self, op: &str, addr: &Bv, p: &Expr, loc: Loc) -> Bv {
+    /// Read-write locks and semaphores: one 64-bit cell at the object's address (the first
+    /// cell of glibc's `pthread_rwlock_t` and `sem_t` unions, zero when initialised). For a
+    /// lock it counts the readers holding it, or is -1 while a writer does: taking it for
+    /// reading waits for no writer, for writing for no holder at all, unlocking drops the
+    /// caller's hold (a writer's, or one reader's). For a semaphore it is the value:
+    /// `sem_wait` waits for it to be positive and decrements it, `sem_post` increments it.
+    /// The `try` forms return 0, or EBUSY (-1 for `sem_trywait`) instead of waiting. Each
+    /// call is one atomic read-modify-write; its ordering is the lock's, or the unlock's for
+    /// the releasing calls (`crate::atomics`).
+    pub(super) fn counting_lock(&mut self, op: &str, addr: &Bv, p: &Expr, loc: Loc) -> Bv {
         let roots = self.ptr_roots(p);
         let ty = Type::LONG;
         let label = format!("*{}", expr_text(self.prog, p));
@@ -69,6 +71,8 @@ impl<'p> Symex<'p> {
         let (ok, new) = match op {
             "pthread_rwlock_rdlock" | "pthread_rwlock_tryrdlock" => (no_writer, self.sat.bv_add(&v, &one)),
             "pthread_rwlock_wrlock" | "pthread_rwlock_trywrlock" => (free, writer.clone()),
+            "sem_wait" | "sem_trywait" => (self.sat.and(!free, no_writer), self.sat.bv_sub(&v, &one)),
+            "sem_post" => (Lit::TRUE, self.sat.bv_add(&v, &one)),
             _ => {
                 let held_by_writer = self.sat.bv_eq(&v, &writer);
                 let less = self.sat.bv_sub(&v, &one);
@@ -80,9 +84,10 @@ impl<'p> Symex<'p> {
                 sx.write_mem(addr.clone(), new, &ty, label, loc, roots);
                 Ok(())
             });
-            self.sat.bv_ite(ok, &bv::constant(0, 32), &bv::constant(16, 32))
+            let busy = if op == "sem_trywait" { u32::MAX as u128 } else { 16 };
+            self.sat.bv_ite(ok, &bv::constant(0, 32), &bv::constant(busy, 32))
         } else {
-            if !op.ends_with("unlock") {
+            if op.ends_with("lock") && !op.ends_with("unlock") || op == "sem_wait" {
                 self.step(loc, RawKind::Lock);
             }
             self.state.guard = self.sat.and(self.state.guard, ok);
