@@ -217,3 +217,39 @@ pub fn byte_move(e: &Expr) -> Option<ByteMove<'_>> {
     let source = strip_pointer_casts(ptr).ty.pointee().filter(|t| !matches!(t, Type::Void | Type::Func(_)));
     Some(ByteMove { ptr, source, bytes: if *op == BinOp::Sub { k.checked_neg()? } else { k } })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::SourceMap;
+
+    fn program(src: &str) -> Program {
+        crate::frontend::load_str("t.c", src, &Default::default(), &mut SourceMap::default()).expect("parses")
+    }
+
+    #[test]
+    fn byte_offsets_land_on_cells_through_padding_nesting_and_arrays() {
+        let p = program("struct n { void *next; int key; }; struct s { char c; int v; struct n node; short t[3]; long w; }; union u { int i; long l; }; struct s x; union u y; struct n arr[4]; int main(void) { return x.c + y.i + arr[0].key; }");
+        let mut l = Layout::new(&p);
+        let ty = |name: &str| p.vars.iter().find(|v| v.name == name).expect("var").ty.clone();
+        let s = ty("x");
+        // c@0, v@4, node@8 (next@8, key@16), t@24..30, w@32: cells c v next key t0 t1 t2 w
+        let cells: Vec<Option<usize>> = [0, 4, 8, 16, 24, 26, 28, 32].iter().map(|&b| l.cell_at_byte(&s, b)).collect();
+        assert_eq!(cells, (0..8).map(Some).collect::<Vec<_>>());
+        // inside a scalar, in padding, past the end: no cell starts there
+        for b in [1, 2, 5, 20, 30, 33, 40] {
+            assert_eq!(l.cell_at_byte(&s, b), None, "byte {b}");
+        }
+        assert_eq!(l.byte_size(&s), Some(40));
+        // an array of structs: whole elements, then within one; unbounded arrays too
+        let a = ty("arr");
+        assert_eq!(l.cell_at_byte(&a, 16 * 3 + 8), Some(3 * 2 + 1));
+        assert_eq!(l.cell_at_byte(&a, 16 * 4), None);
+        let open = Type::Array(Box::new(s.clone()), None);
+        assert_eq!(l.cell_at_byte(&open, 40 * 5 + 32), Some(5 * 8 + 7));
+        // a union: only its start
+        let u = ty("y");
+        assert_eq!(l.cell_at_byte(&u, 0), Some(0));
+        assert_eq!(l.cell_at_byte(&u, 4), None);
+    }
+}
