@@ -236,9 +236,9 @@ impl<'p> Symex<'p> {
     /// struct `T` when the move goes back (`container_of(p, T, member)`: `p` points at the
     /// member `k` bytes into a `T`), or that of `p`'s own pointee when it goes forward
     /// (`(char *)s + offsetof(S, f)`), either as an array of them (`+ sizeof(S)` is the next
-    /// element). A move no layout places is
-    /// evaluated cell-wise as before, and a counterexample through it is not trusted.
-    /// `None`: not such an expression.
+    /// element). A move no layout places is evaluated cell-wise, and a counterexample through
+    /// it is not trusted. `None`: not such an expression (or one taken as bytes, which moves
+    /// by cells as it always did).
     fn byte_moved_pointer(&mut self, ty: &Type, a: &Expr) -> R<Option<Bv>> {
         let Type::Ptr(target) = ty else { return Ok(None) };
         let Some(m) = byte_move(a) else { return Ok(None) };
