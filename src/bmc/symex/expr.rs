@@ -262,7 +262,7 @@ impl<'p> Symex<'p> {
         let moved = match cells {
             Some(c) => self.ptr_add(&pv, &bv::constant(c as u128, OFF_BITS), false, 1, back),
             None => {
-                self.arbitrary_unless(Lit::FALSE, &format!("moves a pointer by {k} bytes to a place no type's layout locates (memory is modelled in cells of declared types)"));
+                self.arbitrary_unless(Lit::FALSE, &format!("moves a pointer by {k} byte{} to a place no type's layout locates (memory is modelled in cells of declared types)", if k == 1 { "" } else { "s" }));
                 self.ptr_add(&pv, &bv::constant(k as u128, OFF_BITS), false, 1, back)
             }
         };
