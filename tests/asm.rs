@@ -239,3 +239,28 @@ int main(void) {{ pthread_t a, b; pthread_create(&a, 0, w, 0); pthread_create(&b
     assert!(!r.stderr.contains("warning"), "{}", r.stderr);
     expect(&mp(""), &["--mm", "rmo"], 10);
 }
+
+/// A memory order that is not a constant is compiled as relaxed: a violation that needs it
+/// relaxed (store buffering with a `seq_cst` order held in a variable) is not trusted, one
+/// on a path without it is.
+#[test]
+fn a_violation_through_a_non_constant_memory_order_is_unknown() {
+    let sb = |order: &str| {
+        format!(
+            "#include <stdatomic.h>
+typedef unsigned long pthread_t;
+int pthread_create(pthread_t *t, void *attr, void *(*f)(void *), void *arg);
+int pthread_join(pthread_t t, void **ret);
+void __VERIFIER_assert(int c);
+atomic_int x, y; int r0, r1; memory_order o = memory_order_seq_cst;
+void *p0(void *a) {{ atomic_store_explicit(&x, 1, {order}); r0 = atomic_load_explicit(&y, memory_order_seq_cst); return 0; }}
+void *p1(void *a) {{ atomic_store_explicit(&y, 1, memory_order_seq_cst); r1 = atomic_load_explicit(&x, memory_order_seq_cst); return 0; }}
+int main(void) {{ pthread_t t0, t1; pthread_create(&t0, 0, p0, 0); pthread_create(&t1, 0, p1, 0); pthread_join(t0, 0); pthread_join(t1, 0); __VERIFIER_assert(r0 == 1 || r1 == 1); return 0; }}
+"
+        )
+    };
+    let r = expect(&sb("o"), &["--mm", "tso"], 5);
+    assert!(r.stdout.contains("memory order is not a compile-time constant"), "{}", r.stdout);
+    expect(&sb("memory_order_seq_cst"), &["--mm", "tso"], 0);
+    expect(&sb("memory_order_relaxed"), &["--mm", "tso"], 10);
+}

@@ -441,6 +441,9 @@ impl<'t> Lowerer<'t> {
     fn relaxed_order(&mut self, a: Node<'t>) -> MemOrder {
         let loc = self.loc(a);
         self.prog.warnings.push((loc, "memory order is not a compile-time constant: treated as memory_order_relaxed (no behaviour of the real order is lost; more may be reported)".into()));
+        // At the warning's place, just before the operation: the model checker distrusts the
+        // paths through it.
+        self.emit(StmtKind::Skip, loc);
         MemOrder::Relaxed
     }
 
