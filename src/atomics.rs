@@ -69,22 +69,59 @@ fn fences(fs: &[Fence], loc: Loc, out: &mut Block) {
     out.extend(fs.iter().map(|&f| Stmt::new(StmtKind::Fence(f), loc)));
 }
 
-/// Lock operations that are library calls in the IR (the model checker gives their effect,
-/// `bmc::symex::sync`; this pass their ordering): those that take a lock only when it is
-/// free, and read-write locks.
-const LOCK_CALLS: &[&str] = &[
-    "pthread_mutex_trylock",
-    "pthread_spin_trylock",
-    "mtx_trylock",
-    "pthread_rwlock_rdlock",
-    "pthread_rwlock_wrlock",
-    "pthread_rwlock_tryrdlock",
-    "pthread_rwlock_trywrlock",
-    "pthread_rwlock_unlock",
-    "sem_wait",
-    "sem_trywait",
-    "sem_post",
-];
+/// A lock operation that stays a library call in the IR: this pass gives it the lock's (or
+/// the unlock's) ordering, the model checker its effect (`bmc::symex::sync`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum LockCall {
+    /// `pthread_mutex_trylock`, `pthread_spin_trylock` (fail: EBUSY), `mtx_trylock`
+    /// (fail: `thrd_busy`).
+    TryLock { busy: i32 },
+    /// `pthread_rwlock_rdlock`, `pthread_rwlock_tryrdlock` (`try_`).
+    ReadLock { try_: bool },
+    /// `pthread_rwlock_wrlock`, `pthread_rwlock_trywrlock`.
+    WriteLock { try_: bool },
+    /// `pthread_rwlock_unlock`.
+    RwUnlock,
+    /// `sem_wait`, `sem_trywait`.
+    SemWait { try_: bool },
+    /// `sem_post`.
+    SemPost,
+}
+
+impl LockCall {
+    pub fn of(name: &str) -> Option<LockCall> {
+        use LockCall::*;
+        Some(match name {
+            "pthread_mutex_trylock" | "pthread_spin_trylock" => TryLock { busy: 16 },
+            "mtx_trylock" => TryLock { busy: 1 },
+            "pthread_rwlock_rdlock" => ReadLock { try_: false },
+            "pthread_rwlock_tryrdlock" => ReadLock { try_: true },
+            "pthread_rwlock_wrlock" => WriteLock { try_: false },
+            "pthread_rwlock_trywrlock" => WriteLock { try_: true },
+            "pthread_rwlock_unlock" => RwUnlock,
+            "sem_wait" => SemWait { try_: false },
+            "sem_trywait" => SemWait { try_: true },
+            "sem_post" => SemPost,
+            _ => return None,
+        })
+    }
+
+    /// A release (the unlock's ordering) rather than an acquisition.
+    pub fn releases(self) -> bool {
+        matches!(self, LockCall::RwUnlock | LockCall::SemPost)
+    }
+
+    /// What the call returns when it did not take the lock, for the forms that try instead
+    /// of waiting.
+    pub fn fails_with(self) -> Option<i32> {
+        match self {
+            LockCall::TryLock { busy } => Some(busy),
+            LockCall::ReadLock { try_: true } | LockCall::WriteLock { try_: true } => Some(16),
+            LockCall::SemWait { try_: true } => Some(-1),
+            _ => None,
+        }
+    }
+}
 
 const FULL: Row = Row { op: Op::Rmw, order: MemOrder::SeqCst, before: &[Fence::Full], hw: HwOrder { acquire: Acquire::None, release: false }, after: &[Fence::Full], code: "full barrier" };
 
@@ -102,8 +139,25 @@ impl Compiler<'_> {
         self.prog.add_var(Var { name: format!("__weakc_atomic{n}"), ty, storage: Storage::Temp { func: self.func }, init: None, address_taken: false, loc })
     }
 
+    /// `kind`, a lock operation, between the barriers and with the hardware order of the
+    /// lock's row (the unlock's when it releases), or of full barriers under `--locks full`.
+    fn lock_op(&self, kind: StmtKind, release: bool, loc: Loc, out: &mut Block) {
+        let row = match (self.opts.locks, release) {
+            (LockModel::Full, _) => &FULL,
+            (LockModel::Real, false) => self.map.lock(),
+            (LockModel::Real, true) => self.map.unlock(),
+        };
+        fences(row.before, loc, out);
+        out.push(Stmt { hw: row.hw, ..Stmt::new(kind, loc) });
+        fences(row.after, loc, out);
+    }
+
     fn stmt(&mut self, s: Stmt, out: &mut Block) {
         let loc = s.loc;
+        let lock_call = match &s.kind {
+            StmtKind::Call { callee: Callee::Direct(f), .. } => LockCall::of(&self.prog.func(*f).name),
+            _ => None,
+        };
         match s.kind {
             StmtKind::Rmw(r) => match r.op {
                 RmwOp::Load => {
@@ -151,29 +205,13 @@ impl Compiler<'_> {
                 }
                 fences(row.before, loc, out);
             }
-            // Lock calls get the lock's (the unlock's) row. A trylock is a lock that may fail:
-            // glibc's is an acquire compare-and-swap, whose barrier follows it whether or not
-            // it took the lock (Power's `isync` after the loop's exit label, AArch64's
-            // `ldaxr`).
-            StmtKind::Call { dest, callee: Callee::Direct(f), args } if LOCK_CALLS.contains(&self.prog.func(f).name.as_str()) => {
-                let row = match self.opts.locks {
-                    LockModel::Full => &FULL,
-                    LockModel::Real if matches!(self.prog.func(f).name.as_str(), "pthread_rwlock_unlock" | "sem_post") => self.map.unlock(),
-                    LockModel::Real => self.map.lock(),
-                };
-                fences(row.before, loc, out);
-                out.push(Stmt { hw: row.hw, ..Stmt::new(StmtKind::Call { dest, callee: Callee::Direct(f), args }, loc) });
-                fences(row.after, loc, out);
-            }
+            // A trylock is a lock that may fail: glibc's is an acquire compare-and-swap, whose
+            // barrier follows it whether or not it took the lock (Power's `isync` after the
+            // loop's exit label, AArch64's `ldaxr`).
+            k @ StmtKind::Call { .. } if lock_call.is_some() => self.lock_op(k, lock_call.is_some_and(LockCall::releases), loc, out),
             k @ (StmtKind::Lock(_) | StmtKind::Unlock(_)) => {
-                let row = match (self.opts.locks, &k) {
-                    (LockModel::Full, _) => &FULL,
-                    (LockModel::Real, StmtKind::Lock(_)) => self.map.lock(),
-                    (LockModel::Real, _) => self.map.unlock(),
-                };
-                fences(row.before, loc, out);
-                out.push(Stmt { hw: row.hw, ..Stmt::new(k, loc) });
-                fences(row.after, loc, out);
+                let release = matches!(k, StmtKind::Unlock(_));
+                self.lock_op(k, release, loc, out);
             }
             StmtKind::If { cond, then_, else_ } => {
                 let (then_, else_) = (self.block(then_), self.block(else_));

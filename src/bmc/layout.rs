@@ -85,6 +85,19 @@ impl<'p> Layout<'p> {
         }
     }
 
+    /// The cells (their scalar types) that `bytes` bytes of consecutive values of type
+    /// `elem` occupy (`memset`/`memcpy` over scalars, structs, arrays of them), when the
+    /// bytes are whole values and the layout is known; at most 4096 cells.
+    pub fn cell_run(&mut self, elem: &Type, bytes: u128) -> Option<Vec<Type>> {
+        let size = self.byte_size(elem).filter(|&s| s > 0)? as u128;
+        if bytes % size != 0 {
+            return None;
+        }
+        let one = self.cell_types(elem);
+        let n = (bytes / size) as usize;
+        Some(one.iter().cloned().cycle().take((n * one.len()).min(4096)).collect())
+    }
+
     fn unsigned_cells(&mut self, ty: &Type) -> Vec<Type> {
         self.cells(ty).into_iter().map(|w| Type::Int { bits: w.min(128) as u8, signed: false }).collect()
     }

@@ -933,10 +933,7 @@ impl<'t> Lowerer<'t> {
         if ops.is_empty() {
             if let Some((f, exact)) = membar(flat) {
                 if !exact {
-                    self.prog.warnings.push((
-                        loc,
-                        format!("`{flat}` has no exact counterpart among weakc's fences: it is taken as {}, which orders less (a violation through it is not trusted)", f.name()),
-                    ));
+                    self.distrust(loc, format!("`{flat}` has no exact counterpart among weakc's fences: it is taken as {}, which orders less (a violation through it is not trusted)", f.name()));
                 }
                 self.emit(StmtKind::Fence(f), loc);
                 return Ok(());
@@ -962,12 +959,7 @@ impl<'t> Lowerer<'t> {
         }
         let shown = if flat.chars().count() > 60 { format!("{}…", flat.chars().take(60).collect::<String>()) } else { flat.to_string() };
         let why = if why.is_empty() { "operand types not understood".to_string() } else { why };
-        self.prog.warnings.push((
-            loc,
-            format!(
-                "inline assembly `{shown}` treated as unknown ({why}): its memory outputs get arbitrary values, its register outputs too, and it orders nothing"
-            ),
-        ));
+        self.distrust(loc, format!("inline assembly `{shown}` treated as unknown ({why}): its memory outputs get arbitrary values, its register outputs too, and it orders nothing"));
         self.asm_unknown(n, &ops, &lops, memory_clobber)
     }
 
@@ -1205,9 +1197,6 @@ impl<'t> Lowerer<'t> {
     /// be read and written too (`lwarx %0,0,%1` takes the address in a register).
     fn asm_unknown(&mut self, n: Node<'t>, ops: &[OpInfo<'t>], lops: &[LOp], memory_clobber: bool) -> R<()> {
         let loc = self.loc(n);
-        // A statement at the asm's place even when it has no operands: the model checker
-        // distrusts the paths through it (the warning's place).
-        self.emit(StmtKind::Skip, loc);
         let mut writes: Vec<Expr> = Vec::new();
         for (i, o) in ops.iter().enumerate() {
             let cell = |p: &Expr| -> Option<Expr> {

@@ -440,10 +440,7 @@ impl<'t> Lowerer<'t> {
     /// behaviour of the real order is one of relaxed's), with a warning.
     fn relaxed_order(&mut self, a: Node<'t>) -> MemOrder {
         let loc = self.loc(a);
-        self.prog.warnings.push((loc, "memory order is not a compile-time constant: treated as memory_order_relaxed (no behaviour of the real order is lost; more may be reported)".into()));
-        // At the warning's place, just before the operation: the model checker distrusts the
-        // paths through it.
-        self.emit(StmtKind::Skip, loc);
+        self.distrust(loc, "memory order is not a compile-time constant: treated as memory_order_relaxed (no behaviour of the real order is lost; more may be reported)".into());
         MemOrder::Relaxed
     }
 

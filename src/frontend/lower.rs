@@ -1000,6 +1000,15 @@ impl<'t> Lowerer<'t> {
         id
     }
 
+    /// A warning that the program here may have behaviours the C source has not (unknown
+    /// inline assembly, a stand-in for something weakc does not model), with a statement at
+    /// its place: the model checker distrusts the paths through that place
+    /// (`Program::warnings`).
+    pub fn distrust(&mut self, loc: Loc, why: String) {
+        self.prog.warnings.push((loc, why));
+        self.emit(StmtKind::Skip, loc);
+    }
+
     pub fn emit(&mut self, kind: StmtKind, loc: Loc) {
         match self.fs.as_mut() {
             Some(fs) => fs.blocks.last_mut().expect("block").push(Stmt::new(kind, loc)),

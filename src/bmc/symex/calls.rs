@@ -206,6 +206,7 @@ impl<'p> Symex<'p> {
         let const_arg = |i: usize| vals.get(i).and_then(|v| v.first()).and_then(|b| as_const(b));
         let math = self.math_call(name, args, &vals);
         let result_ty = math.as_ref().map(|m| m.1.clone());
+        let lock_call = crate::atomics::LockCall::of(name);
         let result: Option<Bv> = match name {
             _ if math.is_some() => math.map(|m| m.0),
             "malloc" | "__builtin_malloc" | "alloca" | "__builtin_alloca" | "valloc" | "calloc" | "realloc" => {
@@ -227,13 +228,7 @@ impl<'p> Symex<'p> {
                 }
                 Some(bv::constant(0, 32))
             }
-            "pthread_mutex_trylock" | "pthread_spin_trylock" if args.len() == 1 => Some(self.trylock(&vals[0][0], &args[0], loc, 16)),
-            "pthread_rwlock_rdlock" | "pthread_rwlock_wrlock" | "pthread_rwlock_tryrdlock" | "pthread_rwlock_trywrlock" | "pthread_rwlock_unlock"
-            | "sem_wait" | "sem_trywait" | "sem_post"
-                if args.len() == 1 =>
-            {
-                Some(self.counting_lock(name, &vals[0][0], &args[0], loc))
-            }
+            _ if lock_call.is_some() && args.len() == 1 => lock_call.map(|c| self.lock_call(c, &vals[0][0], &args[0], loc)),
             "sem_init" if args.len() == 3 => {
                 let label = format!("*{}", expr_text(self.prog, &args[0]));
                 let v = self.sat.bv_resize(&vals[2][0], 64, false);
@@ -254,8 +249,6 @@ impl<'p> Symex<'p> {
                 Some(bv::constant(0, 32))
             }
             "pthread_rwlock_destroy" | "sem_destroy" => Some(bv::constant(0, 32)),
-            // C11's `thrd_busy` is 1.
-            "mtx_trylock" if args.len() == 1 => Some(self.trylock(&vals[0][0], &args[0], loc, 1)),
             // Waiting on a condition variable: release the mutex, (spuriously) wake up,
             // re-acquire it. Signals are then no-ops: every wake-up is allowed anyway.
             "pthread_cond_wait" | "pthread_cond_timedwait" if args.len() >= 2 => {
@@ -293,8 +286,8 @@ impl<'p> Symex<'p> {
             // Dat3M's annotations of loops (`dat3m.h`): hints to its unroller, no effect.
             | "__VERIFIER_loop_bound" | "__VERIFIER_loop_begin" | "__VERIFIER_spin_start" | "__VERIFIER_spin_end" => None,
             "memset" | "__builtin_memset" if args.len() == 3 => {
-                match (const_arg(1), const_arg(2), elem_type(&args[0]).and_then(|e| self.cell_run(&e, const_arg(2)?))) {
-                    (Some(c), Some(_), Some(cells)) => {
+                match (const_arg(1), elem_type(&args[0]).and_then(|e| self.layout.cell_run(&e, const_arg(2)?))) {
+                    (Some(c), Some(cells)) => {
                         let base = vals[0][0].clone();
                         for (j, t) in cells.iter().enumerate() {
                             let w = width(t);
@@ -316,7 +309,7 @@ impl<'p> Symex<'p> {
             }
             "memcpy" | "memmove" | "__builtin_memcpy" if args.len() == 3 => {
                 let elem = elem_type(&args[0]).or_else(|| elem_type(&args[1]));
-                match elem.and_then(|e| self.cell_run(&e, const_arg(2)?)) {
+                match elem.and_then(|e| self.layout.cell_run(&e, const_arg(2)?)) {
                     Some(cells) => {
                         let (d, src) = (vals[0][0].clone(), vals[1][0].clone());
                         let mut tmp = vec![];
@@ -475,21 +468,6 @@ fn peel(mut e: &Expr) -> &Expr {
 }
 
 /// The element type a pointer argument points to before it was converted to `void *`.
-impl<'p> Symex<'p> {
-    /// The cells (their scalar types) that `bytes` bytes of consecutive values of type
-    /// `elem` occupy (`memset`/`memcpy` over scalars, structs, arrays of them), when the
-    /// bytes are whole values and the layout is known; at most 4096 cells.
-    fn cell_run(&mut self, elem: &Type, bytes: u128) -> Option<Vec<Type>> {
-        let size = self.layout.byte_size(elem).filter(|&s| s > 0)? as u128;
-        if bytes % size != 0 {
-            return None;
-        }
-        let one = self.layout.cell_types(elem);
-        let n = (bytes / size) as usize;
-        Some(one.iter().cloned().cycle().take((n * one.len()).min(4096)).collect())
-    }
-}
-
 fn elem_type(e: &Expr) -> Option<Type> {
     match peel(e).ty.pointee()? {
         Type::Array(el, _) => Some((**el).clone()),

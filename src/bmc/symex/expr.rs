@@ -255,9 +255,6 @@ impl<'p> Symex<'p> {
             (false, None) if is_byte_pointer(ty) => return Ok(None),
             (false, None) => None,
         };
-        if cells.is_none() && back && is_byte_pointer(ty) {
-            return Ok(None);
-        }
         let pv = self.eval_as(m.ptr, &Type::ptr_to(Type::Void))?;
         let moved = match cells {
             Some(c) => self.ptr_add(&pv, &bv::constant(c as u128, OFF_BITS), false, 1, back),

@@ -64,9 +64,12 @@ impl<'p> Symex<'p> {
         self.cur_addr = Taint::default();
         self.cur_data = Taint::default();
         self.cur_hw = s.hw;
-        if let Some(why) = self.distrusted.get(&loc) {
-            let why = why.clone();
-            self.arbitrary_unless(Lit::FALSE, &why);
+        // (Most programs have no warning: no lookup per statement for them.)
+        if !self.distrusted.is_empty() {
+            if let Some(why) = self.distrusted.get(&loc) {
+                let why = why.clone();
+                self.arbitrary_unless(Lit::FALSE, &why);
+            }
         }
         match &s.kind {
             StmtKind::Skip => {}

@@ -5,6 +5,7 @@
 //! flow or a plain access.
 
 use super::*;
+use crate::atomics::LockCall;
 
 impl<'p> Symex<'p> {
     pub(super) fn lock(&mut self, p: &Expr, loc: Loc) -> R<()> {
@@ -33,66 +34,59 @@ impl<'p> Symex<'p> {
         Ok(())
     }
 
-    /// `trylock`: atomically take the lock if free; returns 0 on success, `busy` otherwise
-    /// (EBUSY for pthreads, `thrd_busy` for C11).
-    pub(super) fn trylock(&mut self, addr: &Bv, p: &Expr, loc: Loc, busy: u128) -> Bv {
+    /// A lock operation that is a library call ([`LockCall`]), as one atomic
+    /// read-modify-write of the cell at the object's address; its ordering is the lock's or
+    /// the unlock's (`crate::atomics`). A mutex is the 32-bit word [`Self::lock`] takes. A
+    /// read-write lock or a semaphore is a 64-bit counter (the first cell of glibc's
+    /// `pthread_rwlock_t` and `sem_t` unions, zero when initialised): for a lock, the readers
+    /// holding it, or -1 while a writer does — taking it for reading waits for no writer, for
+    /// writing for no holder at all, unlocking drops the caller's hold (a writer's, or one
+    /// reader's); for a semaphore, its value — a wait waits for it to be positive and
+    /// decrements it, a post increments it. The forms that try return 0, or
+    /// [`LockCall::fails_with`], instead of waiting; the others return 0.
+    pub(super) fn lock_call(&mut self, call: LockCall, addr: &Bv, p: &Expr, loc: Loc) -> Bv {
+        use LockCall::*;
         let roots = self.ptr_roots(p);
-        self.atomic_begin();
-        let label = format!("*{}", expr_text(self.prog, p));
-        let v = self.read_mem(addr.clone(), 32, &Type::INT, label.clone(), loc, roots.clone());
-        let free = self.sat.bv_is_zero(&v);
-        let _ = self.under(free, |sx| {
-            sx.write_mem(addr.clone(), bv::constant(1, 32), &Type::INT, label, loc, roots);
-            Ok(())
-        });
-        self.atomic_end();
-        self.sat.bv_ite(free, &bv::constant(0, 32), &bv::constant(busy, 32))
-    }
-
-    /// Read-write locks and semaphores: one 64-bit cell at the object's address (the first
-    /// cell of glibc's `pthread_rwlock_t` and `sem_t` unions, zero when initialised). For a
-    /// lock it counts the readers holding it, or is -1 while a writer does: taking it for
-    /// reading waits for no writer, for writing for no holder at all, unlocking drops the
-    /// caller's hold (a writer's, or one reader's). For a semaphore it is the value:
-    /// `sem_wait` waits for it to be positive and decrements it, `sem_post` increments it.
-    /// The `try` forms return 0, or EBUSY (-1 for `sem_trywait`) instead of waiting. Each
-    /// call is one atomic read-modify-write; its ordering is the lock's, or the unlock's for
-    /// the releasing calls (`crate::atomics`).
-    pub(super) fn counting_lock(&mut self, op: &str, addr: &Bv, p: &Expr, loc: Loc) -> Bv {
-        let roots = self.ptr_roots(p);
-        let ty = Type::LONG;
+        let w = if matches!(call, TryLock { .. }) { 32 } else { 64 };
+        let ty = Type::Int { bits: w as u8, signed: true };
         let label = format!("*{}", expr_text(self.prog, p));
         let writer = bv::constant(u64::MAX as u128, 64);
+        let one = bv::constant(1, w);
         self.atomic_begin();
-        let v = self.read_mem(addr.clone(), 64, &ty, label.clone(), loc, roots.clone());
+        let v = self.read_mem(addr.clone(), w, &ty, label.clone(), loc, roots.clone());
         let free = self.sat.bv_is_zero(&v);
-        let no_writer = !self.sat.bv_slt(&v, &bv::constant(0, 64));
-        let one = bv::constant(1, 64);
-        let (ok, new) = match op {
-            "pthread_rwlock_rdlock" | "pthread_rwlock_tryrdlock" => (no_writer, self.sat.bv_add(&v, &one)),
-            "pthread_rwlock_wrlock" | "pthread_rwlock_trywrlock" => (free, writer.clone()),
-            "sem_wait" | "sem_trywait" => (self.sat.and(!free, no_writer), self.sat.bv_sub(&v, &one)),
-            "sem_post" => (Lit::TRUE, self.sat.bv_add(&v, &one)),
-            _ => {
+        let negative = |sx: &mut Self| sx.sat.bv_slt(&v, &bv::constant(0, w));
+        let (ok, new) = match call {
+            TryLock { .. } => (free, one),
+            ReadLock { .. } => (!negative(self), self.sat.bv_add(&v, &one)),
+            WriteLock { .. } => (free, writer.clone()),
+            RwUnlock => {
                 let held_by_writer = self.sat.bv_eq(&v, &writer);
                 let less = self.sat.bv_sub(&v, &one);
                 (Lit::TRUE, self.sat.bv_ite(held_by_writer, &bv::constant(0, 64), &less))
             }
-        };
-        let result = if op.contains("try") {
-            let _ = self.under(ok, |sx| {
-                sx.write_mem(addr.clone(), new, &ty, label, loc, roots);
-                Ok(())
-            });
-            let busy = if op == "sem_trywait" { u32::MAX as u128 } else { 16 };
-            self.sat.bv_ite(ok, &bv::constant(0, 32), &bv::constant(busy, 32))
-        } else {
-            if op.ends_with("lock") && !op.ends_with("unlock") || op == "sem_wait" {
-                self.step(loc, RawKind::Lock);
+            SemWait { .. } => {
+                let n = negative(self);
+                (self.sat.and(!free, !n), self.sat.bv_sub(&v, &one))
             }
-            self.state.guard = self.sat.and(self.state.guard, ok);
-            self.write_mem(addr.clone(), new, &ty, label, loc, roots);
-            bv::constant(0, 32)
+            SemPost => (Lit::TRUE, self.sat.bv_add(&v, &one)),
+        };
+        let result = match call.fails_with() {
+            Some(busy) => {
+                let _ = self.under(ok, |sx| {
+                    sx.write_mem(addr.clone(), new, &ty, label, loc, roots);
+                    Ok(())
+                });
+                self.sat.bv_ite(ok, &bv::constant(0, 32), &bv::constant(busy as u32 as u128, 32))
+            }
+            None => {
+                if !call.releases() {
+                    self.step(loc, RawKind::Lock);
+                }
+                self.state.guard = self.sat.and(self.state.guard, ok);
+                self.write_mem(addr.clone(), new, &ty, label, loc, roots);
+                bv::constant(0, 32)
+            }
         };
         self.atomic_end();
         result
