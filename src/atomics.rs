@@ -71,37 +71,59 @@ fn fences(fs: &[Fence], loc: Loc, out: &mut Block) {
 
 /// A lock operation that stays a library call in the IR: this pass gives it the lock's (or
 /// the unlock's) ordering, the model checker its effect (`bmc::symex::sync`).
+///
+/// A timed form (`pthread_mutex_timedlock`, `sem_timedwait`, …) is its try form with the
+/// timeout's error: in an interleaving semantics the moment of the attempt is already
+/// arbitrary, and POSIX forbids a timeout when the lock can be taken at once, so "take it
+/// when free, else possibly give up" is exactly what a deadline can do.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum LockCall {
     /// `pthread_mutex_trylock`, `pthread_spin_trylock` (fail: EBUSY), `mtx_trylock`
-    /// (fail: `thrd_busy`).
+    /// (fail: `thrd_busy`); `pthread_mutex_timedlock` (ETIMEDOUT), `mtx_timedlock`
+    /// (`thrd_timedout`).
     TryLock { busy: i32 },
-    /// `pthread_rwlock_rdlock`, `pthread_rwlock_tryrdlock` (`try_`).
-    ReadLock { try_: bool },
-    /// `pthread_rwlock_wrlock`, `pthread_rwlock_trywrlock`.
-    WriteLock { try_: bool },
+    /// `pthread_rwlock_rdlock`; `fails`: what `_tryrdlock` or `_timedrdlock` return when
+    /// they do not take it.
+    ReadLock { fails: Option<i32> },
+    /// `pthread_rwlock_wrlock`, `_trywrlock`, `_timedwrlock`.
+    WriteLock { fails: Option<i32> },
     /// `pthread_rwlock_unlock`.
     RwUnlock,
-    /// `sem_wait`, `sem_trywait`.
-    SemWait { try_: bool },
+    /// `sem_wait`, `sem_trywait`, `sem_timedwait` (both fail with -1; errno is not kept).
+    SemWait { fails: Option<i32> },
     /// `sem_post`.
     SemPost,
+    /// `pthread_barrier_wait`: arrive, then wait for the rest of the round. POSIX (XBD
+    /// 4.12) makes it synchronise memory like a full barrier, and it gets that row.
+    BarrierWait,
 }
+
+/// glibc's EBUSY and ETIMEDOUT, and C11's `thrd_busy` and `thrd_timedout` (glibc's
+/// `<threads.h>` numbering).
+const EBUSY: i32 = 16;
+const ETIMEDOUT: i32 = 110;
+const THRD_BUSY: i32 = 1;
+const THRD_TIMEDOUT: i32 = 4;
 
 impl LockCall {
     pub fn of(name: &str) -> Option<LockCall> {
         use LockCall::*;
         Some(match name {
-            "pthread_mutex_trylock" | "pthread_spin_trylock" => TryLock { busy: 16 },
-            "mtx_trylock" => TryLock { busy: 1 },
-            "pthread_rwlock_rdlock" => ReadLock { try_: false },
-            "pthread_rwlock_tryrdlock" => ReadLock { try_: true },
-            "pthread_rwlock_wrlock" => WriteLock { try_: false },
-            "pthread_rwlock_trywrlock" => WriteLock { try_: true },
+            "pthread_mutex_trylock" | "pthread_spin_trylock" => TryLock { busy: EBUSY },
+            "pthread_mutex_timedlock" => TryLock { busy: ETIMEDOUT },
+            "mtx_trylock" => TryLock { busy: THRD_BUSY },
+            "mtx_timedlock" => TryLock { busy: THRD_TIMEDOUT },
+            "pthread_rwlock_rdlock" => ReadLock { fails: None },
+            "pthread_rwlock_tryrdlock" => ReadLock { fails: Some(EBUSY) },
+            "pthread_rwlock_timedrdlock" | "pthread_rwlock_clockrdlock" => ReadLock { fails: Some(ETIMEDOUT) },
+            "pthread_rwlock_wrlock" => WriteLock { fails: None },
+            "pthread_rwlock_trywrlock" => WriteLock { fails: Some(EBUSY) },
+            "pthread_rwlock_timedwrlock" | "pthread_rwlock_clockwrlock" => WriteLock { fails: Some(ETIMEDOUT) },
             "pthread_rwlock_unlock" => RwUnlock,
-            "sem_wait" => SemWait { try_: false },
-            "sem_trywait" => SemWait { try_: true },
+            "sem_wait" => SemWait { fails: None },
+            "sem_trywait" | "sem_timedwait" | "sem_clockwait" => SemWait { fails: Some(-1) },
             "sem_post" => SemPost,
+            "pthread_barrier_wait" => BarrierWait,
             _ => return None,
         })
     }
@@ -111,13 +133,12 @@ impl LockCall {
         matches!(self, LockCall::RwUnlock | LockCall::SemPost)
     }
 
-    /// What the call returns when it did not take the lock, for the forms that try instead
-    /// of waiting.
+    /// What the call returns when it did not take the lock, for the forms that try (or
+    /// wait with a deadline) instead of waiting for good.
     pub fn fails_with(self) -> Option<i32> {
         match self {
             LockCall::TryLock { busy } => Some(busy),
-            LockCall::ReadLock { try_: true } | LockCall::WriteLock { try_: true } => Some(16),
-            LockCall::SemWait { try_: true } => Some(-1),
+            LockCall::ReadLock { fails } | LockCall::WriteLock { fails } | LockCall::SemWait { fails } => fails,
             _ => None,
         }
     }
@@ -142,7 +163,9 @@ impl Compiler<'_> {
     /// `kind`, a lock operation, between the barriers and with the hardware order of the
     /// lock's row (the unlock's when it releases), or of full barriers under `--locks full`.
     fn lock_op(&self, kind: StmtKind, release: bool, loc: Loc, out: &mut Block) {
+        let barrier = matches!(&kind, StmtKind::Call { callee: Callee::Direct(f), .. } if LockCall::of(&self.prog.func(*f).name) == Some(LockCall::BarrierWait));
         let row = match (self.opts.locks, release) {
+            _ if barrier => &FULL,
             (LockModel::Full, _) => &FULL,
             (LockModel::Real, false) => self.map.lock(),
             (LockModel::Real, true) => self.map.unlock(),

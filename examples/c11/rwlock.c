@@ -6,19 +6,32 @@
  * lock's acquire and the unlock's release order the accesses as for a mutex).
  * WRITE_UNDER_READ: the readers increment a counter under the read lock, a bug: two
  * increments can be lost against each other on every architecture.
+ * TIMED: the writer uses pthread_rwlock_timedwrlock and writes only when it took the lock
+ * (otherwise it must have got ETIMEDOUT); the readers pthread_rwlock_timedrdlock likewise:
+ * the same answers.
  * expect: sc=fail tso=fail pso=fail rmo=fail power=fail arm=fail aarch64=fail
  * expect(-DPAIR): sc=safe tso=safe pso=safe rmo=safe power=safe arm=safe aarch64=safe
+ * expect(-DPAIR -DTIMED): sc=safe tso=safe pso=safe rmo=safe power=safe arm=safe aarch64=safe
  * expect(-DPAIR -DWRITE_UNDER_READ): sc=fail tso=fail pso=fail rmo=fail power=fail arm=fail aarch64=fail
  */
 #include <assert.h>
 #include <pthread.h>
+#include <errno.h>
+#include <time.h>
+
+#ifdef TIMED
+struct timespec deadline = { 1, 0 };
+#define TAKE(how) do { int r_ = pthread_rwlock_timed##how##lock(&l, &deadline); if (r_ != 0) { assert(r_ == ETIMEDOUT); return 0; } } while (0)
+#else
+#define TAKE(how) pthread_rwlock_##how##lock(&l)
+#endif
 
 pthread_rwlock_t l = PTHREAD_RWLOCK_INITIALIZER;
 int a, b, in0, in1, saw0, saw1, count;
 
 void *reader(void *arg) {
   long me = (long)arg;
-  pthread_rwlock_rdlock(&l);
+  TAKE(rd);
   assert(a == b);
 #ifndef PAIR
   if (me == 0) {
@@ -37,7 +50,7 @@ void *reader(void *arg) {
 }
 
 void *writer(void *arg) {
-  pthread_rwlock_wrlock(&l);
+  TAKE(wr);
   a = a + 1;
   b = b + 1;
   pthread_rwlock_unlock(&l);

@@ -2,17 +2,19 @@
  * sem_wait returns only after that post, and a post is a release, a wait an acquire (glibc:
  * atomic_fetch_add_release, an acquire compare-and-swap): the data is seen on every
  * architecture. TRY: the consumer uses sem_trywait instead and reads the data only when it
- * succeeded (same answer). COUNT=N: the semaphore starts at N and guards a counter that two
+ * succeeded (same answer); TIMED: sem_timedwait, likewise. COUNT=N: the semaphore starts at N and guards a counter that two
  * workers increment: with N=1 it is a mutex and both increments survive; with N=2 both
  * workers enter together and one increment can be lost, on every architecture.
  * expect: sc=safe tso=safe pso=safe rmo=safe power=safe arm=safe aarch64=safe
  * expect(-DTRY): sc=safe tso=safe pso=safe rmo=safe power=safe arm=safe aarch64=safe
+ * expect(-DTIMED): sc=safe tso=safe pso=safe rmo=safe power=safe arm=safe aarch64=safe
  * expect(-DCOUNT=1): sc=safe tso=safe pso=safe rmo=safe power=safe arm=safe aarch64=safe
  * expect(-DCOUNT=2): sc=fail tso=fail pso=fail rmo=fail power=fail arm=fail aarch64=fail
  */
 #include <assert.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <time.h>
 
 sem_t s;
 int data, counter;
@@ -34,8 +36,12 @@ void *producer(void *arg) {
   return 0;
 }
 void *consumer(void *arg) {
-#ifdef TRY
+#if defined(TRY)
   if (sem_trywait(&s) == 0)
+    assert(data == 42);
+#elif defined(TIMED)
+  struct timespec deadline = { 1, 0 };
+  if (sem_timedwait(&s, &deadline) == 0)
     assert(data == 42);
 #else
   sem_wait(&s);

@@ -10,24 +10,49 @@
  * `membar` on PSO and RMO) and ARMv7 (`dmb` after the loop); Power's `isync` and AArch64's
  * `ldaxr` do not, so both reads may see 0 there (with --locks full every lock is a full
  * barrier).
+ * TIMED: the timed forms (pthread_mutex_timedlock, mtx_timedlock), which either take the lock
+ * or give up with ETIMEDOUT / thrd_timedout (never when the lock is free; when the attempt
+ * happens is up to the scheduler, as a deadline's expiry is): the same answers, and a
+ * failure returns the timeout's code.
  * expect: sc=safe tso=safe pso=safe rmo=safe power=safe arm=safe aarch64=safe
  * expect(-DMUTEX): sc=safe tso=safe pso=safe rmo=safe power=safe arm=safe aarch64=safe
  * expect(-DSB): sc=safe tso=safe pso=safe rmo=safe power=fail arm=safe aarch64=fail
+ * expect(-DTIMED): sc=safe tso=safe pso=safe rmo=safe power=safe arm=safe aarch64=safe
+ * expect(-DTIMED -DMUTEX): sc=safe tso=safe pso=safe rmo=safe power=safe arm=safe aarch64=safe
+ * expect(-DTIMED -DSB): sc=safe tso=safe pso=safe rmo=safe power=fail arm=safe aarch64=fail
  * expect(-DSB --locks full): power=safe arm=safe aarch64=safe
  */
 #include <assert.h>
 #include <pthread.h>
 #include <threads.h>
+#include <errno.h>
+#include <time.h>
 
+struct timespec deadline = { 1, 0 };
 #ifdef MUTEX
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER, m2 = PTHREAD_MUTEX_INITIALIZER;
-#define TRYLOCK(l) (pthread_mutex_trylock(l) == 0)
+#ifdef TIMED
+#define ATTEMPT(l) pthread_mutex_timedlock(l, &deadline)
+#define GAVE_UP ETIMEDOUT
+#else
+#define ATTEMPT(l) pthread_mutex_trylock(l)
+#define GAVE_UP EBUSY
+#endif
+#define TOOK 0
 #define UNLOCK(l) pthread_mutex_unlock(l)
 #else
 mtx_t m, m2;
-#define TRYLOCK(l) (mtx_trylock(l) == thrd_success)
+#ifdef TIMED
+#define ATTEMPT(l) mtx_timedlock(l, &deadline)
+#define GAVE_UP thrd_timedout
+#else
+#define ATTEMPT(l) mtx_trylock(l)
+#define GAVE_UP thrd_busy
+#endif
+#define TOOK thrd_success
 #define UNLOCK(l) mtx_unlock(l)
 #endif
+#define TRYLOCK(l) (ATTEMPT(l) == TOOK)
 int counter, x, y, r0, r1;
 
 #ifdef SB
@@ -49,11 +74,13 @@ int t1(void *arg) {
 }
 #else
 int t0(void *arg) {
-  if (TRYLOCK(&m)) {
+  int got = ATTEMPT(&m);
+  if (got == TOOK) {
     counter = counter + 1;
     UNLOCK(&m);
     return 1;
   }
+  assert(got == GAVE_UP);
   return 0;
 }
 #define t1 t0
@@ -63,8 +90,8 @@ int main(void) {
   thrd_t a, b;
   int ra, rb;
 #ifndef MUTEX
-  mtx_init(&m, mtx_plain);
-  mtx_init(&m2, mtx_plain);
+  mtx_init(&m, mtx_plain | mtx_timed);
+  mtx_init(&m2, mtx_plain | mtx_timed);
 #endif
   thrd_create(&a, t0, 0);
   thrd_create(&b, t1, 0);

@@ -228,7 +228,7 @@ impl<'p> Symex<'p> {
                 }
                 Some(bv::constant(0, 32))
             }
-            _ if lock_call.is_some() && args.len() == 1 => lock_call.map(|c| self.lock_call(c, &vals[0][0], &args[0], loc)),
+            _ if lock_call.is_some() && !args.is_empty() => lock_call.map(|c| self.lock_call(c, &vals[0][0], &args[0], loc)),
             "sem_init" if args.len() == 3 => {
                 let label = format!("*{}", expr_text(self.prog, &args[0]));
                 let v = self.sat.bv_resize(&vals[2][0], 64, false);
@@ -248,7 +248,14 @@ impl<'p> Symex<'p> {
                 self.write_mem(vals[0][0].clone(), bv::constant(0, 64), &Type::LONG, label, loc, None);
                 Some(bv::constant(0, 32))
             }
-            "pthread_rwlock_destroy" | "sem_destroy" => Some(bv::constant(0, 32)),
+            "pthread_barrier_init" if args.len() == 3 => {
+                let label = format!("*{}", expr_text(self.prog, &args[0]));
+                let count = self.sat.bv_resize(&vals[2][0], 32, false);
+                let v: Bv = bv::constant(0, 32).into_iter().chain(count).collect();
+                self.write_mem(vals[0][0].clone(), v, &Type::LONG, label, loc, None);
+                Some(bv::constant(0, 32))
+            }
+            "pthread_rwlock_destroy" | "sem_destroy" | "pthread_barrier_destroy" | "pthread_barrierattr_init" | "pthread_barrierattr_destroy" => Some(bv::constant(0, 32)),
             // Waiting on a condition variable: release the mutex, (spuriously) wake up,
             // re-acquire it. Signals are then no-ops: every wake-up is allowed anyway.
             "pthread_cond_wait" | "pthread_cond_timedwait" if args.len() >= 2 => {

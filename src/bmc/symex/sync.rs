@@ -46,6 +46,9 @@ impl<'p> Symex<'p> {
     /// [`LockCall::fails_with`], instead of waiting; the others return 0.
     pub(super) fn lock_call(&mut self, call: LockCall, addr: &Bv, p: &Expr, loc: Loc) -> Bv {
         use LockCall::*;
+        if call == BarrierWait {
+            return self.barrier_wait(addr, p, loc);
+        }
         let roots = self.ptr_roots(p);
         let w = if matches!(call, TryLock { .. }) { 32 } else { 64 };
         let ty = Type::Int { bits: w as u8, signed: true };
@@ -70,6 +73,7 @@ impl<'p> Symex<'p> {
                 (self.sat.and(!free, !n), self.sat.bv_sub(&v, &one))
             }
             SemPost => (Lit::TRUE, self.sat.bv_add(&v, &one)),
+            BarrierWait => unreachable!("handled above"),
         };
         let result = match call.fails_with() {
             Some(busy) => {
@@ -90,6 +94,41 @@ impl<'p> Symex<'p> {
         };
         self.atomic_end();
         result
+    }
+
+    /// `pthread_barrier_wait`. The barrier is one 64-bit cell (the first of glibc's
+    /// `pthread_barrier_t`): its count in the high half (set by `pthread_barrier_init`), the
+    /// arrivals so far in the low half. A thread atomically takes a ticket `t` (the arrivals
+    /// before it) and counts itself; then it waits for the arrivals to reach the end of its
+    /// round, `(t / count + 1) * count`, so the barrier is reusable. The last thread of a
+    /// round gets `PTHREAD_BARRIER_SERIAL_THREAD` (-1), the others 0. A barrier whose count is
+    /// zero (never initialised) blocks for good in C and is an approximation site here, so
+    /// that a bug hidden behind it is not silently cut.
+    pub(super) fn barrier_wait(&mut self, addr: &Bv, p: &Expr, loc: Loc) -> Bv {
+        let roots = self.ptr_roots(p);
+        let ty = Type::LONG;
+        let label = format!("*{}", expr_text(self.prog, p));
+        self.atomic_begin();
+        let v = self.read_mem(addr.clone(), 64, &ty, label.clone(), loc, roots.clone());
+        let next = self.sat.bv_add(&v, &bv::constant(1, 64));
+        self.write_mem(addr.clone(), next, &ty, label.clone(), loc, roots.clone());
+        self.atomic_end();
+        let (ticket, count) = (v[..32].to_vec(), v[32..].to_vec());
+        let zero = self.sat.bv_is_zero(&count);
+        let guard = self.sat.and(self.state.guard, zero);
+        if guard != Lit::FALSE {
+            self.approx_sites.push(ApproxSite { guard, loc, what: "waits on a barrier whose count is zero (not initialised)".into() });
+        }
+        let (round, _) = self.sat.bv_udivrem(&ticket, &count);
+        let round = self.sat.bv_add(&round, &bv::constant(1, 32));
+        let end = self.sat.bv_mul(&round, &count);
+        let last = self.sat.bv_add(&ticket, &bv::constant(1, 32));
+        let serial = self.sat.bv_eq(&last, &end);
+        let now = self.read_mem(addr.clone(), 64, &ty, label, loc, roots);
+        let done = !self.sat.bv_ult(&now[..32], &end);
+        self.step(loc, RawKind::Lock);
+        self.state.guard = self.sat.and(self.state.guard, done);
+        self.sat.bv_ite(serial, &bv::constant(u32::MAX as u128, 32), &bv::constant(0, 32))
     }
 
     pub(super) fn rmw(&mut self, r: &Rmw, loc: Loc) -> R<()> {
