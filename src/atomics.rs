@@ -144,6 +144,11 @@ impl LockCall {
     }
 }
 
+/// The condition-variable waits [`Compiler::cond_wait`] expands.
+pub fn cond_wait(name: &str) -> bool {
+    matches!(name, "pthread_cond_wait" | "pthread_cond_timedwait")
+}
+
 const FULL: Row = Row { op: Op::Rmw, order: MemOrder::SeqCst, before: &[Fence::Full], hw: HwOrder { acquire: Acquire::None, release: false }, after: &[Fence::Full], code: "full barrier" };
 
 impl Compiler<'_> {
@@ -173,6 +178,35 @@ impl Compiler<'_> {
         fences(row.before, loc, out);
         out.push(Stmt { hw: row.hw, ..Stmt::new(kind, loc) });
         fences(row.after, loc, out);
+    }
+
+    /// `pthread_cond_wait(c, m)`: the mutex released, then taken again, each with its row —
+    /// glibc's wait unlocks with `pthread_mutex_unlock` and relocks with the lock's acquire
+    /// CAS, so what the waiter reads after waking is ordered after the lock. Every wake-up is
+    /// allowed (signals wake no one in particular, and POSIX allows spurious wake-ups), so
+    /// the condition variable itself plays no part. `pthread_cond_timedwait` returns 0 or
+    /// ETIMEDOUT, either way with the mutex held again.
+    fn cond_wait(&mut self, name: &str, args: Vec<Expr>, dest: Option<Expr>, loc: Loc, out: &mut Block) {
+        let m = args[1].clone();
+        // The mutex's address once, in a local: both halves name the same mutex.
+        let t = self.temp(m.ty.clone(), loc);
+        out.push(Stmt::new(StmtKind::Assign { lhs: Expr::var(t, m.ty.clone()), rhs: m.clone() }, loc));
+        let p = Expr::var(t, m.ty);
+        self.lock_op(StmtKind::Unlock(p.clone()), true, loc, out);
+        self.lock_op(StmtKind::Lock(p), false, loc, out);
+        let Some(d) = dest else { return };
+        let rhs = if name == "pthread_cond_timedwait" {
+            let r = self.temp(d.ty.clone(), loc);
+            let rv = Expr::var(r, d.ty.clone());
+            out.push(Stmt::new(StmtKind::Assign { lhs: rv.clone(), rhs: Expr::new(ExprKind::Nondet, d.ty.clone()) }, loc));
+            let is = |v: i128| Expr::new(ExprKind::Binary(BinOp::Eq, Box::new(rv.clone()), Box::new(Expr::new(ExprKind::Const(v), d.ty.clone()))), Type::INT);
+            let either = Expr::new(ExprKind::Binary(BinOp::LogOr, Box::new(is(0)), Box::new(is(ETIMEDOUT as i128))), Type::INT);
+            out.push(Stmt::new(StmtKind::Assume(either), loc));
+            rv
+        } else {
+            Expr::new(ExprKind::Const(0), d.ty.clone())
+        };
+        out.push(Stmt::new(StmtKind::Assign { lhs: d, rhs }, loc));
     }
 
     fn stmt(&mut self, s: Stmt, out: &mut Block) {
@@ -232,6 +266,9 @@ impl Compiler<'_> {
             // barrier follows it whether or not it took the lock (Power's `isync` after the
             // loop's exit label, AArch64's `ldaxr`).
             k @ StmtKind::Call { .. } if lock_call.is_some() => self.lock_op(k, lock_call.is_some_and(LockCall::releases), loc, out),
+            StmtKind::Call { callee: Callee::Direct(f), args, dest } if cond_wait(&self.prog.func(f).name) && args.len() >= 2 => {
+                self.cond_wait(&self.prog.func(f).name.clone(), args, dest, loc, out)
+            }
             k @ (StmtKind::Lock(_) | StmtKind::Unlock(_)) => {
                 let release = matches!(k, StmtKind::Unlock(_));
                 self.lock_op(k, release, loc, out);

@@ -844,3 +844,31 @@ fn memcpy_and_memset_copy_whole_structs_cell_by_cell() {
     );
     assert!(matches!(&o.verdict, Verdict::Unknown(why) if why.contains("memcpy")), "{:?}", o.verdict);
 }
+
+#[test]
+fn an_access_outside_its_object_is_unknown_not_a_counterexample() {
+    // An index past the end reads no cell of the array; a pointer moved back by bytes in a
+    // variable of its own (`q - 4`, cell-wise in the engine) leaves its heap object; an
+    // integer made from a pointer and moved by `sizeof` steps cells, not bytes. None of
+    // these reads is C's value, so the violation is not reported as real.
+    let unknown = |src: &str| {
+        let o = run(src, 1);
+        assert!(matches!(&o.verdict, Verdict::Unknown(why) if why.contains("outside the bounds of an object")), "{src}: {:?}", o.verdict);
+    };
+    unknown("int a[3]; int main() { int i = __VERIFIER_nondet_int(); if (i >= 0 && i <= 3) __VERIFIER_assert(a[i] == 0); return 0; }");
+    unknown(
+        r#"void *malloc(unsigned long);
+        struct item { int key; int val; };
+        int main() { struct item *it = malloc(sizeof *it); it->key = 1; it->val = 2;
+          char *q = (char *)&it->val; q = q - 4; struct item *back = (struct item *)q;
+          __VERIFIER_assert(back->key == 1); return 0; }"#,
+    );
+    unknown(
+        r#"typedef unsigned long uintptr_t;
+        int a[3] = {0, 1, 2};
+        int main() { uintptr_t u = (uintptr_t)&a[1]; u += sizeof(int); __VERIFIER_assert(*(int *)u == 2); return 0; }"#,
+    );
+    // Inside the bounds, with a symbolic index, a violation stays real.
+    unsafe_("int a[4]; int main() { int i = __VERIFIER_nondet_int(); if (i >= 0 && i < 4) { a[i] = 5; __VERIFIER_assert(a[i] == 0); } return 0; }", 1);
+    safe("int a[4]; int main() { int i = __VERIFIER_nondet_int(); if (i >= 0 && i < 4) { a[i] = 5; __VERIFIER_assert(a[i] == 5); } return 0; }", 1);
+}

@@ -111,6 +111,21 @@ impl<'p> Layout<'p> {
         }
     }
 
+    /// How many cells a variable of type `ty` has, when every access at a larger offset is
+    /// out of its bounds: none for a type whose cells are not all laid out (an array of
+    /// unknown or capped length anywhere in it, such as a flexible array member).
+    pub fn extent(&mut self, ty: &Type) -> Option<u128> {
+        fn complete(prog: &Program, ty: &Type, depth: usize) -> bool {
+            match ty {
+                Type::Array(elem, n) => n.is_some_and(|n| n > 0 && n <= 1 << 20) && complete(prog, elem, depth),
+                Type::Struct(s) if depth < 64 => prog.strukt(*s).fields.iter().all(|f| complete(prog, &f.ty, depth + 1)),
+                Type::Struct(_) => false,
+                _ => true,
+            }
+        }
+        complete(self.prog, ty, 0).then(|| self.ncells(ty) as u128)
+    }
+
     /// Size in bytes of a value of type `ty`, as the front end laid it out (`None` for a
     /// struct it could not: bit-fields, incomplete).
     pub fn byte_size(&mut self, ty: &Type) -> Option<u64> {

@@ -86,6 +86,7 @@
 //!   stores the new thread's number (1, 2, …; main is 0) in `*tid`; `pthread_join` waits for
 //!   the thread with that number to finish (a number no thread has returns at once).
 //!   Mutexes are cells: lock = atomically wait for 0 and write 1; unlock writes 0.
+//!   Read-write locks, semaphores and barriers are counters (`symex/sync.rs`).
 //!   `__VERIFIER_atomic_*` functions and `AtomicBegin/End` are indivisible.
 //!   Thread-specific data (`pthread_key_create`, `_delete`, `pthread_getspecific`,
 //!   `_setspecific`) is per thread, and a thread other than main runs its keys'
@@ -380,6 +381,8 @@ pub struct LoopInfo {
     pub loc: Loc,
     /// A side-effect-free spin loop: entered once whatever the bound ([`spin`]).
     pub spin: bool,
+    /// A condition-wait loop: entered at most twice whatever the bound ([`spin`]).
+    pub wait: bool,
 }
 
 /// Every loop of `prog` with its id (the numbering symbolic execution uses for `unwindset`).
@@ -387,7 +390,10 @@ pub fn loops(prog: &Program) -> Vec<LoopInfo> {
     let spin = spin::spin_loops(prog);
     loop_stmts(prog)
         .into_iter()
-        .map(|(s, f, id)| LoopInfo { id, function: f.to_string(), loc: s.loc, spin: spin.contains(&(s as *const _)) })
+        .map(|(s, f, id)| {
+            let r = spin.get(&(s as *const _)).copied();
+            LoopInfo { id, function: f.to_string(), loc: s.loc, spin: r == Some(spin::Reduction::Spin), wait: r == Some(spin::Reduction::Wait) }
+        })
         .collect()
 }
 

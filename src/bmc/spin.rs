@@ -19,8 +19,22 @@
 //! written in the loop must be written before it is read on every path from the loop's head
 //! (its value at the head is never used), and, where code after the loop reads it, on every
 //! path that leaves the loop by `break`. Loops with nested loops or labels are left alone.
+//!
+//! **Condition-wait loops** (`while (!ready) pthread_cond_wait(&c, &m);`, which
+//! [`crate::atomics`] has made an unlock and a lock of the mutex) are the same but for that
+//! wait, the last thing a pass that goes round does (only fences and assignments of fresh
+//! values to its own locals may follow it). Such a loop is entered at most twice. An
+//! execution that waits k > 1 times is, with everything the thread did from the relock of
+//! its first wait to the unlock of its last deleted, one that waits once: the deleted part
+//! holds the mutex, reads, writes the thread's own locals and fences, and its lock and
+//! unlock are adjacent in the mutex's coherence order (the thread held it in between), so
+//! every other thread's lock that read the deleted unlock reads the write before the
+//! deleted lock instead, with the same value; what the others did during the intermediate
+//! waits now happens during the one wait, where the mutex is free. Passes that go round
+//! without waiting are spinning passes and are deleted as above. Every wait loop then has an
+//! execution entering it at most twice (the second pass leaves), and nothing is lost.
 use crate::ir::*;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 
 /// Library calls that change no memory the program can see.
 const NO_EFFECT_CALLS: &[&str] = &[
@@ -39,22 +53,98 @@ const NO_EFFECT_CALLS: &[&str] = &[
 /// How deep calls inside a spin loop are followed before the loop is taken as an ordinary one.
 const CALL_DEPTH: usize = 4;
 
-/// The spin loops of `prog`, by the address of their `Loop` statement.
-pub fn spin_loops(prog: &Program) -> HashSet<*const Stmt> {
+/// How a loop is unrolled without losing executions, whatever the bound.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Reduction {
+    /// A spin loop: entered once.
+    Spin,
+    /// A condition-wait loop: entered at most twice.
+    Wait,
+}
+
+impl Reduction {
+    /// The passes through the body symbolic execution makes before cutting the path that
+    /// goes round again.
+    pub fn passes(self) -> usize {
+        match self {
+            Reduction::Spin => 1,
+            Reduction::Wait => 2,
+        }
+    }
+}
+
+/// The spin and condition-wait loops of `prog`, by the address of their `Loop` statement.
+pub fn spin_loops(prog: &Program) -> HashMap<*const Stmt, Reduction> {
     let mut pure_funcs = HashMap::new();
-    let mut out = HashSet::new();
+    let mut out = HashMap::new();
     for (fi, f) in prog.funcs.iter().enumerate() {
         let Some(body) = &f.body else { continue };
         let owner = FuncId(fi as u32);
         walk_stmts(body, &mut |s| {
             if let StmtKind::Loop { body: lb, latch } = &s.kind {
-                if is_spin(prog, owner, body, s, lb, latch, &mut pure_funcs) {
-                    out.insert(s as *const Stmt);
+                if is_spin(prog, owner, body, s, lb, latch, &[], &mut pure_funcs) {
+                    out.insert(s as *const Stmt, Reduction::Spin);
+                } else if let Some(wait) = final_wait(prog, owner, lb) {
+                    if is_spin(prog, owner, body, s, lb, latch, &wait, &mut pure_funcs) {
+                        out.insert(s as *const Stmt, Reduction::Wait);
+                    }
                 }
             }
         });
     }
     out
+}
+
+/// The unlock and the relock of a wait that ends the loop body `body` (see the module
+/// comment): an `Unlock` and a `Lock` of the same local mutex pointer with only fences
+/// between, followed only by fences and assumptions and by assignments to the function's own
+/// locals of fresh values, constants, or locals assigned there first.
+fn final_wait(prog: &Program, owner: FuncId, body: &[Stmt]) -> Option<[*const Stmt; 2]> {
+    let j = body.iter().rposition(|s| matches!(s.kind, StmtKind::Lock(_)))?;
+    let i = body[..j].iter().rposition(|s| !matches!(s.kind, StmtKind::Fence(_)))?;
+    let mutex = |s: &Stmt| match &s.kind {
+        StmtKind::Lock(Expr { kind: ExprKind::Var(v), .. }) | StmtKind::Unlock(Expr { kind: ExprKind::Var(v), .. }) if own_local(prog, owner, *v) => Some(*v),
+        _ => None,
+    };
+    let unlock = matches!(body[i].kind, StmtKind::Unlock(_));
+    if !unlock || mutex(&body[i]).is_none() || mutex(&body[i]) != mutex(&body[j]) {
+        return None;
+    }
+    fresh_suffix(prog, owner, &body[j + 1..], &mut BTreeSet::new()).then_some([&body[i] as *const Stmt, &body[j] as *const Stmt])
+}
+
+/// What may follow a wait in a condition-wait loop: fences, assumptions, assignments to the
+/// function's own locals of fresh values (nondeterministic, constant, or computed from locals
+/// assigned so, such as a timed wait's result), and branches on those whose arms are such
+/// code or leave the loop. A pass that goes round thus depends on nothing it computed
+/// before the wait, which is what lets passes be merged across the deleted span.
+fn fresh_suffix(prog: &Program, owner: FuncId, stmts: &[Stmt], fresh: &mut BTreeSet<VarId>) -> bool {
+    let reads_fresh = |e: &Expr, fresh: &BTreeSet<VarId>| {
+        let mut vs = BTreeSet::new();
+        vars_in(e, &mut vs);
+        vs.is_subset(fresh)
+    };
+    let leaves = |b: &[Stmt]| matches!(b.last().map(|s| &s.kind), Some(StmtKind::Break | StmtKind::Return(_)));
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Fence(_) | StmtKind::Skip => {}
+            StmtKind::Assume(e) if reads_fresh(e, fresh) => {}
+            StmtKind::Assign { lhs: Expr { kind: ExprKind::Var(v), .. }, rhs }
+                if own_local(prog, owner, *v) && (matches!(rhs.kind, ExprKind::Nondet | ExprKind::Const(_)) || reads_fresh(rhs, fresh)) =>
+            {
+                fresh.insert(*v);
+            }
+            StmtKind::If { cond, then_, else_ } if reads_fresh(cond, fresh) => {
+                for arm in [then_, else_] {
+                    if !leaves(arm) && !fresh_suffix(prog, owner, arm, &mut fresh.clone()) {
+                        return false;
+                    }
+                }
+            }
+            _ => return false,
+        }
+    }
+    true
 }
 
 fn is_spin(
@@ -64,6 +154,7 @@ fn is_spin(
     lp: &Stmt,
     body: &[Stmt],
     latch: &[Stmt],
+    wait: &[*const Stmt],
     pure_funcs: &mut HashMap<FuncId, bool>,
 ) -> bool {
     let own_local = |v: VarId| own_local(prog, owner, v);
@@ -89,7 +180,7 @@ fn is_spin(
     let mut outside = BTreeSet::new();
     mentions_outside(func_body, lp, &mut outside);
     let live_after: BTreeSet<VarId> = written.intersection(&outside).copied().collect();
-    let mut flow = Flow { prog, own_local: &own_local, pure_funcs, written: &written, live_after: &live_after, ok: true, conts: vec![] };
+    let mut flow = Flow { prog, own_local: &own_local, pure_funcs, written: &written, live_after: &live_after, wait, ok: true, conts: vec![] };
     let end = flow.block(body, Some(Path::default()));
     let conts = std::mem::take(&mut flow.conts);
     let at_latch = conts.into_iter().fold(end, meet);
@@ -221,6 +312,8 @@ struct Flow<'a> {
     pure_funcs: &'a mut HashMap<FuncId, bool>,
     written: &'a BTreeSet<VarId>,
     live_after: &'a BTreeSet<VarId>,
+    /// The unlock and relock of the wait that ends the body of a condition-wait loop.
+    wait: &'a [*const Stmt],
     ok: bool,
     conts: Vec<State>,
 }
@@ -236,7 +329,7 @@ impl Flow<'_> {
     fn block(&mut self, block: &[Stmt], mut state: State) -> State {
         for s in block {
             let Some(mut p) = state else { return None };
-            p.effect |= has_effect(self.prog, s, self.own_local, self.pure_funcs, 0);
+            p.effect |= !self.wait.contains(&(s as *const Stmt)) && has_effect(self.prog, s, self.own_local, self.pure_funcs, 0);
             state = match &s.kind {
                 StmtKind::If { cond, then_, else_ } => {
                     self.read(cond, &p);
@@ -287,20 +380,47 @@ mod tests {
 
     /// For each loop of `main` in order: whether it is a spin loop.
     fn spins(body: &str) -> Vec<bool> {
+        reductions(body, "").into_iter().map(|r| r == Some(Reduction::Spin)).collect()
+    }
+
+    /// For each loop of `main` in order, after the ordering pass for `arch` (which expands
+    /// condition waits): how it is reduced.
+    fn reductions(body: &str, arch: &str) -> Vec<Option<Reduction>> {
         let src = format!(
-            "#include <stdatomic.h>\natomic_int x, y; int g;\nvoid __VERIFIER_loop_begin(void); void __VERIFIER_spin_start(void); void __VERIFIER_spin_end(int);\n#define await_while(cond) for (int tmp = (__VERIFIER_loop_begin(), 0); __VERIFIER_spin_start(), tmp = cond, __VERIFIER_spin_end(!tmp), tmp;)\nstatic int peek(void) {{ int t = atomic_load(&x); return t; }}\nstatic int poke(void) {{ g = 1; return 0; }}\nvoid use(int);\nint main(void) {{ {body} return 0; }}\n"
+            "#include <stdatomic.h>\natomic_int x, y; int g;\nvoid __VERIFIER_loop_begin(void); void __VERIFIER_spin_start(void); void __VERIFIER_spin_end(int);\n#define await_while(cond) for (int tmp = (__VERIFIER_loop_begin(), 0); __VERIFIER_spin_start(), tmp = cond, __VERIFIER_spin_end(!tmp), tmp;)\nstatic int peek(void) {{ int t = atomic_load(&x); return t; }}\nstatic int poke(void) {{ g = 1; return 0; }}\nvoid use(int);\n#include <pthread.h>\npthread_mutex_t m; pthread_cond_t c;\nint main(void) {{ {body} return 0; }}\n"
         );
         let mut map = SourceMap::default();
-        let p = crate::frontend::load_str("t.c", &src, &Default::default(), &mut map).expect("parses");
+        let mut p = crate::frontend::load_str("t.c", &src, &Default::default(), &mut map).expect("parses");
+        if let Some(a) = crate::arch::by_name(arch) {
+            crate::atomics::compile(&mut p, a, &Default::default());
+        }
         let spin = spin_loops(&p);
         let main = p.func(p.main.unwrap()).body.as_ref().unwrap();
         let mut out = vec![];
         walk_stmts(main, &mut |s| {
             if matches!(s.kind, StmtKind::Loop { .. }) {
-                out.push(spin.contains(&(s as *const Stmt)));
+                out.push(spin.get(&(s as *const Stmt)).copied());
             }
         });
         out
+    }
+
+    #[test]
+    fn condition_wait_loops_are_entered_at_most_twice() {
+        const W: Option<Reduction> = Some(Reduction::Wait);
+        for arch in ["sc", "tso", "power", "aarch64"] {
+            assert_eq!(reductions("pthread_mutex_lock(&m); while (!atomic_load(&x)) pthread_cond_wait(&c, &m); pthread_mutex_unlock(&m);", arch), [W], "{arch}");
+            assert_eq!(reductions("while (g == 0) { if (atomic_load(&y)) return 1; pthread_cond_wait(&c, &m); }", arch), [W], "{arch}");
+            // A timed wait whose timeout leaves the loop.
+            assert_eq!(reductions("struct timespec t; while (g == 0) { int rc = pthread_cond_timedwait(&c, &m, &t); if (rc == 110) break; }", arch), [W], "{arch}");
+        }
+        // Something that goes round after the wait and depends on what came before it, a
+        // write, or a second wait: ordinary loops.
+        assert_eq!(reductions("int n = 0; while (g == 0) { n = atomic_load(&x); pthread_cond_wait(&c, &m); if (n) break; }", "sc"), [None]);
+        assert_eq!(reductions("while (g == 0) { atomic_store(&x, 1); pthread_cond_wait(&c, &m); }", "sc"), [None]);
+        assert_eq!(reductions("while (g == 0) { pthread_cond_wait(&c, &m); pthread_cond_wait(&c, &m); }", "sc"), [None]);
+        // Before the ordering pass the wait is a library call: an ordinary loop.
+        assert_eq!(reductions("while (g == 0) pthread_cond_wait(&c, &m);", ""), [None]);
     }
 
     #[test]

@@ -22,7 +22,7 @@ use crate::ir::*;
 use crate::source::{Error, Loc};
 use crate::aeg::alias::{Alias, ObjRoot};
 use crate::aeg::ObjId;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::rc::Rc;
 
 mod calls;
@@ -95,6 +95,9 @@ pub struct Object {
     pub init: ObjInit,
     /// What the points-to analysis calls it (none for string literals).
     pub root: Option<ObjRoot>,
+    /// How many cells it has, where that bounds its valid offsets (an upper bound for heap
+    /// memory: the bytes allocated); none where unknown.
+    pub extent: Option<u128>,
 }
 
 pub struct Thread {
@@ -189,6 +192,16 @@ pub enum RawKind {
 /// Where the engine's value is not C's: undefined behaviour (any value), an unmodelled
 /// function's result. A counterexample that passes here (`guard` holds) is not known to be
 /// real.
+/// An access [`Symex::invalid_derefs`] must check: its address, path guard, place, whether
+/// it writes, and the objects the points-to analysis says it may reach.
+struct Deref {
+    guard: Lit,
+    addr: Bv,
+    loc: Loc,
+    write: bool,
+    roots: Roots,
+}
+
 #[derive(Clone, Debug)]
 pub struct ApproxSite {
     pub guard: Lit,
@@ -308,9 +321,10 @@ pub struct Symex<'p> {
     /// The front end's warnings by place (unknown inline assembly, a memory order that is not
     /// a constant): a path through one of them is an [`ApproxSite`].
     distrusted: HashMap<Loc, String>,
-    /// Accesses whose address may name no object (null, a function, an id never created),
-    /// with their path guards: made approximation sites once every object exists ([`Self::run`]).
-    derefs: Vec<(Lit, Bv, Loc, bool)>,
+    /// Accesses whose address may name no object (null, a function, an id never created) or
+    /// lie outside its object, with their path guards and points-to roots: made
+    /// approximation sites once every object exists ([`Self::run`]).
+    derefs: Vec<Deref>,
     /// `__weakc_commit()` marks, and per thread how many of them a take has consumed.
     commits: Vec<commit::CommitMark>,
     /// Per thread, at its last take: how many marks and events there were.
@@ -333,8 +347,9 @@ pub struct Symex<'p> {
     path: Vec<usize>,
     resolvable_cache: HashMap<(usize, u128), bool>,
     loop_ids: HashMap<*const Stmt, String>,
-    /// Loops entered once: their iterations that go round again change nothing ([`super::spin`]).
-    spin: HashSet<*const Stmt>,
+    /// Loops entered once or twice whatever the bound: spin loops, whose iterations that go
+    /// round again change nothing, and condition-wait loops ([`super::spin`]).
+    spin: HashMap<*const Stmt, super::spin::Reduction>,
     /// Thread-specific data keys (`pthread_key_create`).
     keys: tsd::Keys,
     next_frame: u32,
@@ -368,7 +383,7 @@ impl<'p> Symex<'p> {
             limit_hit: false,
             sat: Sat::new(),
             layout: Layout::new(prog),
-            objects: vec![Object { name: "NULL".into(), init: ObjInit::Zero, root: None }],
+            objects: vec![Object { name: "NULL".into(), init: ObjInit::Zero, root: None, extent: None }],
             obj_of: HashMap::new(),
             strings: HashMap::new(),
             threads: vec![],
@@ -463,16 +478,51 @@ impl<'p> Symex<'p> {
     /// cell of no object, where later wild reads may take it: neither is C's (undefined
     /// behaviour, a crash on hardware), so a counterexample through one is not reported as
     /// real (an out-of-thin-air cycle on RMO once ran through a null `curr->key`).
+    ///
+    /// So is an access outside its object's cells (an index past the end, a pointer moved by
+    /// integer arithmetic the cell encoding does not follow): it would read some other cell
+    /// or an unconstrained value.
     fn invalid_derefs(&mut self) {
         let n = self.objects.len() as u128;
-        for (g, obj, loc, write) in std::mem::take(&mut self.derefs) {
-            let null = !self.sat.or_all(obj.iter().copied());
-            let created = self.sat.bv_ult(&obj, &bv::constant(n, obj.len()));
-            let bad = self.sat.or_all([null, !created]);
-            let guard = self.sat.and(g, bad);
+        // Bounded objects by points-to root, for accesses whose object is not a constant.
+        let mut by_root: HashMap<ObjRoot, Vec<u32>> = HashMap::new();
+        let mut bounded = vec![];
+        for (o, x) in self.objects.iter().enumerate().skip(1) {
+            if x.extent.is_some() {
+                bounded.push(o as u32);
+                if let Some(r) = x.root {
+                    by_root.entry(r).or_default().push(o as u32);
+                }
+            }
+        }
+        for d in std::mem::take(&mut self.derefs) {
+            let (off, obj) = d.addr.split_at(OFF_BITS);
+            let what = if d.write { "writes" } else { "reads" };
+            if as_const(obj).is_none_or(|o| o == 0 || o >= n) {
+                let null = !self.sat.or_all(obj.iter().copied());
+                let created = self.sat.bv_ult(obj, &bv::constant(n, obj.len()));
+                let bad = self.sat.or_all([null, !created]);
+                let guard = self.sat.and(d.guard, bad);
+                if guard != Lit::FALSE {
+                    self.approx_sites.push(ApproxSite { guard, loc: d.loc, what: format!("{what} through a null or invalid pointer (undefined behaviour)") });
+                }
+            }
+            let candidates: Vec<u32> = match (as_const(obj), &d.roots) {
+                (Some(o), _) => vec![o as u32],
+                (None, Some(roots)) => roots.iter().flat_map(|r| by_root.get(r).cloned().unwrap_or_default()).collect(),
+                (None, None) => bounded.clone(),
+            };
+            let mut outside = vec![];
+            for o in candidates {
+                let Some(extent) = self.objects.get(o as usize).and_then(|x| x.extent) else { continue };
+                let here = self.sat.bv_eq(obj, &bv::constant(o as u128, obj.len()));
+                let within = self.sat.bv_ult(off, &bv::constant(extent, off.len()));
+                outside.push(self.sat.and(here, !within));
+            }
+            let out = self.sat.or_all(outside);
+            let guard = self.sat.and(d.guard, out);
             if guard != Lit::FALSE {
-                let what = if write { "writes through a null or invalid pointer (undefined behaviour)" } else { "reads through a null or invalid pointer (undefined behaviour)" };
-                self.approx_sites.push(ApproxSite { guard, loc, what: what.into() });
+                self.approx_sites.push(ApproxSite { guard, loc: d.loc, what: format!("{what} outside the bounds of an object (undefined behaviour, or pointer arithmetic on integers that the engine's cell addresses do not follow)") });
             }
         }
     }

@@ -212,7 +212,13 @@ impl<'p> Symex<'p> {
             "malloc" | "__builtin_malloc" | "alloca" | "__builtin_alloca" | "valloc" | "calloc" | "realloc" => {
                 let n = self.objects.len();
                 let init = if name == "calloc" { ObjInit::Zero } else { ObjInit::Nondet };
-                let o = self.new_object(format!("{name}#{n}"), init, Some(ObjRoot::Heap(self.cur_stmt)))?;
+                // Every cell takes a byte at least, so the bytes asked for bound the offsets.
+                let bytes = match name {
+                    "calloc" => const_arg(0).zip(const_arg(1)).and_then(|(n, s)| n.checked_mul(s)),
+                    "realloc" => const_arg(1),
+                    _ => const_arg(0),
+                };
+                let o = self.new_object(format!("{name}#{n}"), init, Some(ObjRoot::Heap(self.cur_stmt)), bytes)?;
                 if name == "realloc" {
                     self.warn(loc, "realloc returns fresh memory; the old contents are not copied");
                     approx = true;

@@ -50,7 +50,8 @@ impl<'p> Symex<'p> {
             None => {
                 let mut cells: Vec<Bv> = s.bytes().map(|b| bv::constant(b as u128, 8)).collect();
                 cells.push(bv::constant(0, 8));
-                let o = self.new_object(format!("{s:?}"), ObjInit::Cells(cells), None)?;
+                let extent = Some(cells.len() as u128);
+                let o = self.new_object(format!("{s:?}"), ObjInit::Cells(cells), None, extent)?;
                 self.strings.insert(s.to_string(), o);
                 o
             }

@@ -22,7 +22,8 @@ impl<'p> Symex<'p> {
         // Every object first: an initialiser may take the address of a variable declared
         // (or first used) after the one it initialises.
         for &(id, v) in &statics {
-            let o = self.new_object(v.name.clone(), ObjInit::Zero, Some(ObjRoot::Var(id)))?;
+            let extent = self.layout.extent(&v.ty);
+            let o = self.new_object(v.name.clone(), ObjInit::Zero, Some(ObjRoot::Var(id)), extent)?;
             self.obj_of.insert((GLOBAL_FRAME, id), o);
         }
         for &(id, v) in &statics {
@@ -111,11 +112,11 @@ impl<'p> Symex<'p> {
         }
     }
 
-    pub(super) fn new_object(&mut self, name: String, init: ObjInit, root: Option<ObjRoot>) -> R<u32> {
+    pub(super) fn new_object(&mut self, name: String, init: ObjInit, root: Option<ObjRoot>, extent: Option<u128>) -> R<u32> {
         if self.objects.len() as u128 >= FUNC_BASE {
             return Err(Error::Internal("too many memory objects for the pointer encoding".into()));
         }
-        self.objects.push(Object { name, init, root });
+        self.objects.push(Object { name, init, root, extent });
         Ok(self.objects.len() as u32 - 1)
     }
 
@@ -123,7 +124,7 @@ impl<'p> Symex<'p> {
         if self.dead() {
             return self.sat.fresh_bv(width);
         }
-        self.note_deref(&addr, loc, false);
+        self.note_deref(&addr, loc, false, &roots);
         // (An acquire read stays an event where dependencies are tracked: what it orders
         // after it depends on when it is satisfied, `(addr | data); lrs; [A]` on AArch64.)
         let acquire = self.track && self.cur_hw.acquire != Acquire::None;
@@ -193,7 +194,7 @@ impl<'p> Symex<'p> {
         if self.dead() {
             return;
         }
-        self.note_deref(&addr, loc, true);
+        self.note_deref(&addr, loc, true, &roots);
         if self.state.cur_block.is_some() {
             self.track_block_write(&addr, &val);
         }
@@ -265,13 +266,17 @@ impl<'p> Symex<'p> {
         self.step(loc, RawKind::Write { ev, ty: ty.clone() });
     }
 
-    /// Records an access whose address may name no object (see [`Self::invalid_derefs`]).
-    fn note_deref(&mut self, addr: &Bv, loc: Loc, write: bool) {
-        let obj = &addr[OFF_BITS..];
-        if as_const(obj).is_some_and(|o| o != 0 && o < self.objects.len() as u128) {
-            return;
+    /// Records an access whose address may name no object, or lie outside it (see
+    /// [`Self::invalid_derefs`]); a constant address inside its object needs no check.
+    fn note_deref(&mut self, addr: &Bv, loc: Loc, write: bool, roots: &Roots) {
+        if let Some(a) = as_const(addr) {
+            let o = (a >> OFF_BITS) as usize;
+            let inside = |x: &Object| x.extent.is_none_or(|e| a & ((1 << OFF_BITS) - 1) < e);
+            if o != 0 && self.objects.get(o).is_some_and(inside) {
+                return;
+            }
         }
-        self.derefs.push((self.state.guard, obj.to_vec(), loc, write));
+        self.derefs.push(Deref { guard: self.state.guard, addr: addr.clone(), loc, write, roots: roots.clone() });
     }
 
     /// Whether the path holds memory at non-constant addresses too ([`Self::var_cells`]): a

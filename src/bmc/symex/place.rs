@@ -122,7 +122,8 @@ impl<'p> Symex<'p> {
             let widths = self.layout.cells(&var.ty);
             ObjInit::Cells(widths.iter().map(|&w| self.sat.fresh_bv(w)).collect())
         };
-        let o = self.new_object(var.name.clone(), init, Some(ObjRoot::Var(v)))?;
+        let extent = self.layout.extent(&var.ty);
+        let o = self.new_object(var.name.clone(), init, Some(ObjRoot::Var(v)), extent)?;
         self.obj_of.insert((frame, v), o);
         Ok(o)
     }

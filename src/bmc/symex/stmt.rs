@@ -198,8 +198,12 @@ impl<'p> Symex<'p> {
 
     fn loop_(&mut self, s: &'p Stmt, body: &'p [Stmt], latch: &'p [Stmt]) -> R<()> {
         let id = self.loop_ids.get(&(s as *const Stmt)).cloned().unwrap_or_else(|| "loop".into());
-        let spin = self.spin.contains(&(s as *const Stmt));
-        let bound = if spin { 1 } else { self.opts.unwindset.get(&id).copied().unwrap_or(self.opts.unwind) };
+        let reduced = self.spin.get(&(s as *const Stmt)).copied();
+        let spin = reduced.is_some();
+        let bound = match reduced {
+            Some(r) => r.passes() as u32,
+            None => self.opts.unwindset.get(&id).copied().unwrap_or(self.opts.unwind),
+        };
         let mut exits = vec![];
         for iter in 0..bound {
             if self.dead() {
