@@ -71,7 +71,10 @@
 //!   outside any object yields an unconstrained value and a write there is lost only for
 //!   thread-local arrays (shared memory writes to a wild address still happen, at that
 //!   address). An access through a pointer that names no object (null, a function, an id
-//!   never created) is an approximation site; one out of its object's bounds is not yet.
+//!   never created) is an approximation site, and so is one outside its object's cells
+//!   (objects whose extent is known: variables of complete types, string literals, heap
+//!   memory of a constant size, bounded by its bytes). An out-of-bounds write that a correct
+//!   verdict depends on is not reported: a `Safe` verdict assumes the program has none.
 //!   Byte-level type punning is not modelled (unions overlay cells at offset 0): a program
 //!   that reads memory through a type of other cell widths gets `Unknown` ([`punning`]).
 //! * **Uninitialised** locals are unconstrained; globals are zero unless initialised;
