@@ -144,6 +144,9 @@ impl LockCall {
     }
 }
 
+/// The run-once calls [`Compiler::once`] expands.
+const ONCE: &[&str] = &["pthread_once", "call_once"];
+
 /// The condition-variable waits [`Compiler::cond_wait`] expands.
 pub fn cond_wait(name: &str) -> bool {
     matches!(name, "pthread_cond_wait" | "pthread_cond_timedwait")
@@ -209,6 +212,46 @@ impl Compiler<'_> {
         out.push(Stmt::new(StmtKind::Assign { lhs: d, rhs }, loc));
     }
 
+    /// `pthread_once(o, init)` and C11's `call_once(o, init)` as glibc implements them: an
+    /// acquire load of the control word (0: not run, 1: running, 2: done); if not done, an
+    /// acquire compare-and-swap from 0 to 1, whose winner calls `init` and then stores 2 with
+    /// release, while the others wait (a spin loop of acquire loads) for 2. So `init` runs
+    /// once, and whatever it wrote is seen by every caller after the call returns. (C11's
+    /// `once_flag` is glibc's `struct { int __data; }`: its first cell.)
+    fn once(&mut self, args: Vec<Expr>, dest: Option<Expr>, loc: Loc, out: &mut Block) {
+        let mut args = args.into_iter();
+        let (flag, init) = (args.next().expect("two arguments"), args.next().expect("two arguments"));
+        let int_ptr = Type::ptr_to(Type::INT);
+        let o = self.temp(int_ptr.clone(), loc);
+        let ov = Expr::var(o, int_ptr.clone());
+        let flag = if flag.ty == int_ptr { flag } else { Expr::new(ExprKind::Cast(Box::new(flag)), int_ptr) };
+        out.push(Stmt::new(StmtKind::Assign { lhs: ov.clone(), rhs: flag }, loc));
+        let st = self.temp(Type::INT, loc);
+        let sv = Expr::var(st, Type::INT);
+        let s = |kind| Stmt::new(kind, loc);
+        let int = |v: i128| Expr::new(ExprKind::Const(v), Type::INT);
+        let is = |v: i128, op| Expr::new(ExprKind::Binary(op, Box::new(sv.clone()), Box::new(int(v))), Type::INT);
+        let rmw = |op, val: Expr, expected: Option<Expr>, dest: Option<Expr>, order| s(StmtKind::Rmw(Rmw { op, dest, ptr: ov.clone(), val, expected, order }));
+        let load = || rmw(RmwOp::Load, int(0), None, Some(sv.clone()), MemOrder::Acquire);
+        let callee = match init.kind {
+            ExprKind::FuncAddr(f) => Callee::Direct(f),
+            _ => Callee::Indirect(init),
+        };
+        let run = vec![s(StmtKind::Call { dest: None, callee, args: vec![] }), rmw(RmwOp::Store, int(2), None, None, MemOrder::Release)];
+        let wait = vec![s(StmtKind::Loop { body: vec![load(), s(StmtKind::If { cond: is(2, BinOp::Eq), then_: vec![s(StmtKind::Break)], else_: vec![] })], latch: vec![] })];
+        let claim = vec![
+            rmw(RmwOp::CasVal, int(1), Some(int(0)), Some(sv.clone()), MemOrder::Acquire),
+            s(StmtKind::If { cond: is(0, BinOp::Eq), then_: run, else_: wait }),
+        ];
+        let code = vec![load(), s(StmtKind::If { cond: is(2, BinOp::Ne), then_: claim, else_: vec![] })];
+        let code = self.block(code);
+        out.extend(code);
+        if let Some(d) = dest {
+            let zero = Expr::new(ExprKind::Const(0), d.ty.clone());
+            out.push(Stmt::new(StmtKind::Assign { lhs: d, rhs: zero }, loc));
+        }
+    }
+
     fn stmt(&mut self, s: Stmt, out: &mut Block) {
         let loc = s.loc;
         let lock_call = match &s.kind {
@@ -266,6 +309,9 @@ impl Compiler<'_> {
             // barrier follows it whether or not it took the lock (Power's `isync` after the
             // loop's exit label, AArch64's `ldaxr`).
             k @ StmtKind::Call { .. } if lock_call.is_some() => self.lock_op(k, lock_call.is_some_and(LockCall::releases), loc, out),
+            StmtKind::Call { callee: Callee::Direct(f), args, dest } if ONCE.contains(&self.prog.func(f).name.as_str()) && args.len() == 2 => {
+                self.once(args, dest, loc, out)
+            }
             StmtKind::Call { callee: Callee::Direct(f), args, dest } if cond_wait(&self.prog.func(f).name) && args.len() >= 2 => {
                 self.cond_wait(&self.prog.func(f).name.clone(), args, dest, loc, out)
             }
