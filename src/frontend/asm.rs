@@ -885,6 +885,17 @@ fn membar(d: &str) -> Option<(Fence, bool)> {
     })
 }
 
+/// The instruction in the delay slot of a branch always to the label right after it — Linux's
+/// and liburcu's SPARC `membar_safe` (`ba,pt %xcc, 1f; membar …; 1:`, the Spitfire
+/// erratum workaround): it executes, and the branch does nothing else. (`ba,a` annuls the
+/// slot: not this.)
+fn delay_slot(flat: &str) -> Option<&str> {
+    let rest = ["ba,pt %xcc, 1f", "ba,pt %icc, 1f", "ba 1f", "b 1f"].iter().find_map(|p| flat.strip_prefix(p))?;
+    let rest = rest.trim_start_matches(|c: char| c == ';' || c.is_whitespace());
+    let slot = rest.strip_suffix("1:")?.trim_end().trim_end_matches(';').trim_end();
+    (!slot.contains(' ') || slot.starts_with("membar ")).then_some(slot)
+}
+
 fn memory_letter(c: char, target: Option<Target>) -> bool {
     match c {
         'm' | 'o' | 'V' => true,
@@ -931,7 +942,8 @@ impl<'t> Lowerer<'t> {
         let flat = template.to_ascii_lowercase().split_whitespace().collect::<Vec<_>>().join(" ");
         let flat = flat.trim().trim_end_matches(';').trim();
         if ops.is_empty() {
-            if let Some((f, exact)) = membar(flat) {
+            let unescaped = flat.replace("%%", "%");
+            if let Some((f, exact)) = membar(delay_slot(&unescaped).unwrap_or(flat)) {
                 if !exact {
                     self.distrust(loc, format!("`{flat}` has no exact counterpart among weakc's fences: it is taken as {}, which orders less (a violation through it is not trusted)", f.name()));
                 }

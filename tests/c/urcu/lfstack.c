@@ -6,8 +6,8 @@
  * plain store instead ("there is only one pusher"): the node's value may not have reached the
  * consumer when the head has, on pso and weaker (the consumer's loads are ordered by the
  * address dependency, and by its own cmpxchg).
- * pso and rmo (sparc64): liburcu's SPARC `cas` sequence and membar_safe() are not recognised,
- * so they order nothing and the cas's outputs are arbitrary: safe stays provable, a violation
+ * pso and rmo (sparc64): liburcu's SPARC `cas` sequence is not recognised,
+ * so it orders nothing and its outputs are arbitrary: safe stays provable, a violation
  * is UNKNOWN.
  * expect: sc=safe tso=safe pso=safe rmo=safe power=safe arm=safe aarch64=safe
  * expect(-DBROKEN): sc=safe tso=safe pso=unknown rmo=unknown power=fail arm=fail aarch64=fail */

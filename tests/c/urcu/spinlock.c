@@ -4,7 +4,8 @@
  * checks both increments. WEAKEN drops the barrier before the unlocking store: the counter's
  * store may become visible after the lock's release on pso and weaker, and another thread's
  * increment be lost.
- * pso and rmo (sparc64): membar_safe() is not recognised: UNKNOWN.
+ * pso and rmo (sparc64): liburcu's SPARC `cas` sequence (between `membar #StoreLoad |
+ * #LoadLoad` and `membar #StoreLoad | #StoreStore`) is not recognised: UNKNOWN.
  * expect: sc=safe tso=safe pso=unknown rmo=unknown power=safe arm=safe aarch64=safe
  * expect(-DWEAKEN): sc=safe tso=safe pso=unknown rmo=unknown power=fail arm=fail aarch64=fail */
 #include <pthread.h>
