@@ -170,6 +170,10 @@ void *memcpy(void *dest, const void *src, __weakc_size_t n);
 
 #if defined(__sparc__)
 #define __weakc_fence_membar_release() __weakc_asm_fence("membar #LoadStore | #StoreStore")
+#define __weakc_fence_membar_ll() __weakc_asm_fence("membar #LoadLoad")
+#define __weakc_fence_membar_sl() __weakc_asm_fence("membar #StoreLoad")
+#define __weakc_fence_membar_to_loads() __weakc_asm_fence("membar #StoreLoad | #LoadLoad")
+#define __weakc_fence_membar_from_stores() __weakc_asm_fence("membar #StoreLoad | #StoreStore")
 #endif
 
 /* Elsewhere, the portable barriers fall back on the compiler's builtins. */
@@ -229,6 +233,18 @@ void *memcpy(void *dest, const void *src, __weakc_size_t n);
 #endif
 #ifndef __weakc_fence_membar_release
 #define __weakc_fence_membar_release() __weakc_fence_nop()
+#endif
+#ifndef __weakc_fence_membar_ll
+#define __weakc_fence_membar_ll() __weakc_fence_nop()
+#endif
+#ifndef __weakc_fence_membar_sl
+#define __weakc_fence_membar_sl() __weakc_fence_nop()
+#endif
+#ifndef __weakc_fence_membar_to_loads
+#define __weakc_fence_membar_to_loads() __weakc_fence_nop()
+#endif
+#ifndef __weakc_fence_membar_from_stores
+#define __weakc_fence_membar_from_stores() __weakc_fence_nop()
 #endif
 #ifndef __weakc_fence_acquire
 #define __weakc_fence_acquire() __weakc_fence_nop()

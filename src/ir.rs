@@ -338,6 +338,17 @@ pub enum Fence {
     /// SPARC `membar #LoadStore | #StoreStore` (what GCC emits before a release store on
     /// RMO): earlier reads and writes before later writes.
     MembarRelease,
+    /// SPARC `membar #LoadLoad` (liburcu's `cmm_rmb`): earlier reads before later reads.
+    MembarLoadLoad,
+    /// SPARC `membar #StoreLoad` (Linux's `mb()` on sparc64): earlier writes before later
+    /// reads.
+    MembarStoreLoad,
+    /// SPARC `membar #StoreLoad | #LoadLoad` (before liburcu's `cas`): earlier accesses
+    /// before later reads.
+    MembarToLoads,
+    /// SPARC `membar #StoreLoad | #StoreStore` (after liburcu's `cas`): earlier writes
+    /// before later accesses.
+    MembarFromStores,
     /// A portable acquire barrier: `__atomic_thread_fence(ACQUIRE)` before [`crate::atomics`]
     /// compiles it for an architecture (`dmb ishld` on AArch64, `lwsync` on Power).
     Acquire,
@@ -363,6 +374,10 @@ impl Fence {
             Fence::Dsb => "dsb",
             Fence::Isb => "isb",
             Fence::MembarRelease => "membar #LoadStore|#StoreStore",
+            Fence::MembarLoadLoad => "membar #LoadLoad",
+            Fence::MembarStoreLoad => "membar #StoreLoad",
+            Fence::MembarToLoads => "membar #StoreLoad|#LoadLoad",
+            Fence::MembarFromStores => "membar #StoreLoad|#StoreStore",
             Fence::Acquire => "acquire barrier",
             Fence::Release => "release barrier",
             Fence::Compiler => "compiler barrier",
@@ -734,7 +749,7 @@ pub fn for_each_expr_mut(s: &mut Stmt, f: &mut impl FnMut(&mut Expr)) {
 }
 
 /// Every [`Fence`] variant. Kept complete by the exhaustive match in `arch::fence_index`.
-pub const ALL_FENCES: [Fence; 16] = [
+pub const ALL_FENCES: [Fence; 20] = [
     Fence::Full,
     Fence::AcqRel,
     Fence::Mfence,
@@ -748,6 +763,10 @@ pub const ALL_FENCES: [Fence; 16] = [
     Fence::Dsb,
     Fence::Isb,
     Fence::MembarRelease,
+    Fence::MembarLoadLoad,
+    Fence::MembarStoreLoad,
+    Fence::MembarToLoads,
+    Fence::MembarFromStores,
     Fence::Acquire,
     Fence::Release,
     Fence::Compiler,

@@ -372,9 +372,13 @@ pub const fn fence_index(f: Fence) -> usize {
         Fence::Dsb => 10,
         Fence::Isb => 11,
         Fence::MembarRelease => 12,
-        Fence::Acquire => 13,
-        Fence::Release => 14,
-        Fence::Compiler => 15,
+        Fence::MembarLoadLoad => 13,
+        Fence::MembarStoreLoad => 14,
+        Fence::MembarToLoads => 15,
+        Fence::MembarFromStores => 16,
+        Fence::Acquire => 17,
+        Fence::Release => 18,
+        Fence::Compiler => 19,
     }
 }
 

@@ -31,6 +31,11 @@ const NOT_WR: PairSet = PairSet::ALL.minus(PairSet::WR);
 const R_ANY: PairSet = RR.or(RW);
 /// From anything to a write (SPARC `membar #LoadStore | #StoreStore`).
 const RW_WW: PairSet = RW.or(WW);
+const WR: PairSet = PairSet::WR;
+/// From anything to a read (SPARC `membar #StoreLoad | #LoadLoad`).
+const WR_RR: PairSet = WR.or(RR);
+/// From a write to anything (SPARC `membar #StoreLoad | #StoreStore`).
+const WR_WW: PairSet = WR.or(WW);
 
 const fn fence(fence: Fence, orders: PairSet, cumul: Cumul, cost: u32, diy: &'static str) -> FenceRule {
     FenceRule { fence, orders, cumul, cost, diy, light: false }
@@ -58,6 +63,11 @@ const X86_FENCES: &[FenceRule] = &[
     fence(Release,  NONE,   Cumul::None,   0, "AcqRel"),
     // SPARC's release membar orders only what TSO keeps anyway
     fence(MembarRelease, RW_WW, Cumul::Full, 1, "MembarRel"),
+    // the other SPARC masks: only #StoreLoad orders something TSO does not keep
+    fence(MembarLoadLoad, RR, Cumul::None, 2, "MembarLL"),
+    fence(MembarStoreLoad, WR, Cumul::Full, 4, "MFence"),
+    fence(MembarToLoads, WR_RR, Cumul::Full, 4, "MFence"),
+    fence(MembarFromStores, WR_WW, Cumul::Full, 4, "MFence"),
     fence(Eieio,    WW,     Cumul::Full,   1, "Eieio"),
     fence(DmbSt,    WW,     Cumul::Full,   1, "DMB.ST"),
     fence(DmbLd,    R_ANY,  Cumul::None,   2, "DMB.LD"),
@@ -81,6 +91,11 @@ const SPARC_FENCES: &[FenceRule] = &[
     fence(Acquire,  ALL,    Cumul::Full,   4, "MFence"),
     fence(Release,  ALL,    Cumul::Full,   4, "MFence"),
     fence(MembarRelease, RW_WW, Cumul::Full, 2, "MembarRel"),
+    // each mask orders exactly its pairs (SPARC is multi-copy atomic)
+    fence(MembarLoadLoad, RR, Cumul::None, 1, "MembarLL"),
+    fence(MembarStoreLoad, WR, Cumul::Full, 3, "MembarSL"),
+    fence(MembarToLoads, WR_RR, Cumul::Full, 3, "MembarSLLL"),
+    fence(MembarFromStores, WR_WW, Cumul::Full, 3, "MembarSLSS"),
     fence(Eieio,    WW,     Cumul::Full,   1, "Eieio"),
     fence(DmbSt,    WW,     Cumul::Full,   1, "DMB.ST"),
     fence(DmbLd,    R_ANY,  Cumul::None,   2, "DMB.LD"),
@@ -108,6 +123,12 @@ macro_rules! power_fences {
             // non-cumulative write-ordering fence would make the rewriter simulate every
             // lwsync without B-cumulativity)
             light(MembarRelease, RW_WW, $lw, 2, "LwSync"),
+            // the other SPARC masks: never more than an lwsync or eieio would order (#StoreLoad
+            // only a sync orders, which orders more)
+            light(MembarLoadLoad, RR, $lw,      2, "LwSync"),
+            fence(MembarStoreLoad, NONE, Cumul::None, 4, "Sync"),
+            light(MembarToLoads, RR,  $lw,      2, "LwSync"),
+            light(MembarFromStores, WW, Cumul::Full, 1, "Eieio"),
             light(Eieio,    WW,     Cumul::Full,   1, "Eieio"),
             light(DmbSt,    WW,     Cumul::Full,   1, "Eieio"),
             // no Power equivalent: read-to-anything, not cumulative
@@ -144,6 +165,11 @@ const ARM_FENCES: &[FenceRule] = &[
     fence(Release,  ALL,    Cumul::Full,   4, "DMB"),
     // no ARM equivalent: never more than the lwsync entry below
     fence(MembarRelease, RW_WW, Cumul::Writes, 2, "LwSync"),
+    // the other SPARC masks: never more than `dmb ld`-like or `dmb st` orders
+    fence(MembarLoadLoad, RR, Cumul::None, 2, "DMB.LD"),
+    fence(MembarStoreLoad, NONE, Cumul::None, 4, "DMB"),
+    fence(MembarToLoads, RR,  Cumul::None, 2, "DMB.LD"),
+    fence(MembarFromStores, WW, Cumul::Full, 1, "DMB.ST"),
     fence(Lwsync,   NOT_WR, Cumul::Writes, 2, "LwSync"),
     fence(DmbSt,    WW,     Cumul::Full,   1, "DMB.ST"),
     fence(Eieio,    WW,     Cumul::Full,   1, "DMB.ST"),
@@ -363,6 +389,10 @@ const AARCH64_FENCES: &[FenceRule] = &[
     fence(AcqRel,   ALL,    Cumul::Full,   4, "DMB.SY"),
     // no ARMv8 equivalent: never more than the lwsync entry below
     fence(MembarRelease, RW_WW, Cumul::Writes, 2, "LwSync"),
+    fence(MembarLoadLoad, RR, Cumul::None, 2, "DMB.LD"),
+    fence(MembarStoreLoad, NONE, Cumul::None, 4, "DMB.SY"),
+    fence(MembarToLoads, RR,  Cumul::None, 2, "DMB.LD"),
+    fence(MembarFromStores, WW, Cumul::Full, 1, "DMB.ST"),
     fence(DmbLd,    R_ANY,  Cumul::None,   2, "DMB.LD"),
     fence(DmbSt,    WW,     Cumul::Full,   1, "DMB.ST"),
     fence(Eieio,    WW,     Cumul::Full,   1, "DMB.ST"),

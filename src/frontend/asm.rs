@@ -861,12 +861,12 @@ fn arm(c: &Ctx, toks: &[Tok]) -> Option<Idiom> {
     None
 }
 
-/// SPARC `membar #A | #B`: the IR fence whose SPARC table entry orders the most pairs
-/// without ordering more than the mask (conservative, as for foreign fences).
-/// A SPARC `membar` and whether the fence is exact: every fence weakc has orders a set of
-/// the pairs (store-store, store-load, load-load, load-store) a mask names, and a mask with
-/// no such fence (`#LoadLoad` alone, `#StoreLoad | #StoreStore`) gets the largest one that
-/// orders no more (sound for assertions that hold; a violation may need the pairs it lacks).
+/// A SPARC `membar #A | #B` and whether the fence is exact. The masks GCC, liburcu and
+/// Linux write have a fence of their own (the full mask, `#StoreStore`, `#LoadLoad`, `#StoreLoad`,
+/// `#LoadLoad | #LoadStore`, `#LoadStore | #StoreStore`, `#StoreLoad | #LoadLoad`,
+/// `#StoreLoad | #StoreStore`); any other gets the fence that orders the most of its pairs
+/// without ordering more (sound for assertions that hold; a violation may need the pairs it
+/// lacks, so it is not trusted).
 fn membar(d: &str) -> Option<(Fence, bool)> {
     let rest = d.strip_prefix("membar")?;
     let mask: Vec<String> = rest.split('|').map(|m| m.trim().to_string()).collect();
@@ -874,6 +874,16 @@ fn membar(d: &str) -> Option<(Fence, bool)> {
     let (ss, sl, ll, ls) = (has("#storestore"), has("#storeload"), has("#loadload"), has("#loadstore"));
     Some(if (ss && sl && ll && ls) || has("#sync") || has("#memissue") {
         (Fence::Mfence, true)
+    } else if ll && !(ss || sl || ls) {
+        (Fence::MembarLoadLoad, true)
+    } else if sl && !(ss || ll || ls) {
+        (Fence::MembarStoreLoad, true)
+    } else if sl && ll && !(ss || ls) {
+        (Fence::MembarToLoads, true)
+    } else if sl && ss && !(ll || ls) {
+        (Fence::MembarFromStores, true)
+    } else if ls && ss && !(sl || ll) {
+        (Fence::MembarRelease, true)
     } else if ss && ll && ls {
         (Fence::Lwsync, !sl)
     } else if ss {

@@ -5,13 +5,10 @@
  * weaker. NO_RMB drops the reader's: the two loads may be satisfied out of order on rmo, Power
  * and ARM (PSO keeps loads in order).
  * pso and rmo (sparc64): liburcu's membar_safe() puts each `membar` in the delay slot of a
- * `ba,pt` branch to the next label, which is that membar. cmm_smp_wmb() is `#StoreStore`, a
- * fence weakc has; cmm_smp_rmb() is `#LoadLoad` alone, which no weakc fence matches (it is
- * taken as one that orders less, and a violation through it is UNKNOWN): so on rmo even the
- * correct program is UNKNOWN, and so is NO_WMB on both (its violation passes the reader's
- * barrier), while NO_RMB has no such barrier left and fails on rmo only.
- * expect: sc=safe tso=safe pso=safe rmo=unknown power=safe arm=safe aarch64=safe
- * expect(-DNO_WMB): sc=safe tso=safe pso=unknown rmo=unknown power=fail arm=fail aarch64=fail
+ * `ba,pt` branch to the next label, which is that membar: cmm_smp_wmb() is `membar
+ * #StoreStore`, cmm_smp_rmb() `membar #LoadLoad`, each ordering exactly its pair.
+ * expect: sc=safe tso=safe pso=safe rmo=safe power=safe arm=safe aarch64=safe
+ * expect(-DNO_WMB): sc=safe tso=safe pso=fail rmo=fail power=fail arm=fail aarch64=fail
  * expect(-DNO_RMB): sc=safe tso=safe pso=safe rmo=fail power=fail arm=fail aarch64=fail */
 #include <pthread.h>
 #include <assert.h>
