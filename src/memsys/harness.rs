@@ -159,8 +159,10 @@ pub fn shape(prog: &Program) -> Result<Shape, Error> {
 
 /// The harness for `shape` within `b`: a C unit linked with the protocol. The run is
 /// logged in the harness's globals (command, arguments, value) and the observer's choices
-/// in `…mark`, for [`super::run`] to read back from the counterexample.
-pub fn harness(shape: &Shape, b: &Bounds) -> String {
+/// in `…mark`, for [`super::run`] to read back from the counterexample. The runs in
+/// `exclude` (their commands and arguments, step by step) are assumed away: runs found
+/// before whose cycle was no witness.
+pub fn harness(shape: &Shape, b: &Bounds, exclude: &[super::run::Run]) -> String {
     let (n, m, k, d) = (b.processors, b.locations, b.k, b.depth);
     let p = PREFIX;
     let mut s = String::new();
@@ -179,6 +181,9 @@ pub fn harness(shape: &Shape, b: &Bounds) -> String {
     s += &format!("int {p}writes;\nint {p}wloc[{}];\n", d + 1);
     s += &format!("int {p}cmd, {p}arg0, {p}arg1, {p}arg2, {p}value, {p}mark;\n");
     s += &format!("int {p}proc[{k}], {p}loc[{k}];\n");
+    if !exclude.is_empty() {
+        s += &format!("int {p}log_c[{d}], {p}log_a0[{d}], {p}log_a1[{d}], {p}log_a2[{d}];\n");
+    }
     s += &format!("int {p}a_set[{k}], {p}a_w[{k}], {p}a_v[{k}], {p}b_set[{k}], {p}b_w[{k}], {p}b_v[{k}];\n");
     s += &format!("int {p}nondet_in(int n) {{ int x = __VERIFIER_nondet_int(); __VERIFIER_assume(0 <= x && x < n); return x; }}\n");
     // The observer: per processor edge, pick a (at L_{i-1}) then b (at L_i) on P_i.
@@ -211,6 +216,9 @@ pub fn harness(shape: &Shape, b: &Bounds) -> String {
     }
     s += &format!("  for (int step = 0; step < {d}; step++) {{\n");
     s += &format!("    int c = __VERIFIER_nondet_int();\n");
+    if !exclude.is_empty() {
+        s += &format!("    {p}log_c[step] = -1;\n");
+    }
     for (ci, c) in shape.commands.iter().enumerate() {
         let kw = if ci == 0 { "if" } else { "else if" };
         s += &format!("    {kw} (c == {ci}) {{\n");
@@ -228,6 +236,12 @@ pub fn harness(shape: &Shape, b: &Bounds) -> String {
         s += &format!("      {p}cmd = {ci};\n");
         for (i, x) in args.iter().enumerate().take(3) {
             s += &format!("      {p}arg{i} = {x};\n");
+        }
+        if !exclude.is_empty() {
+            s += &format!("      {p}log_c[step] = {ci};\n");
+            for (i, x) in args.iter().enumerate().take(3) {
+                s += &format!("      {p}log_a{i}[step] = {x};\n");
+            }
         }
         match c.kind {
             CmdKind::Read => {
@@ -256,6 +270,21 @@ pub fn harness(shape: &Shape, b: &Bounds) -> String {
             "{p}a_set[{i}] && {p}b_set[{i}] && ({p}b_v[{i}] < {p}a_v[{j}] || ({p}b_v[{i}] == {p}a_v[{j}] && {p}b_w[{i}] && !{p}a_w[{j}]))"
         ));
     }
+    for run in exclude {
+        let mut same = vec![];
+        for j in 0..d {
+            match run.steps.get(j) {
+                Some(st) => {
+                    same.push(format!("{p}log_c[{j}] == {}", st.cmd));
+                    for (i, a) in st.args.iter().enumerate().take(3) {
+                        same.push(format!("{p}log_a{i}[{j}] == {a}"));
+                    }
+                }
+                None => same.push(format!("{p}log_c[{j}] == -1")),
+            }
+        }
+        s += &format!("  __VERIFIER_assume(!({}));\n", same.join(" && "));
+    }
     s += &format!("  if ({}) __assert_fail(\"a {k}-nice cycle\", \"memsys\", 0, \"cycle\");\n", conj.join(" && "));
     s += "  return 0;\n}\n";
     s
@@ -276,7 +305,7 @@ mod tests {
             init: false,
         };
         for k in 1..=3 {
-            let h = harness(&shape, &Bounds { processors: 3, locations: 3, depth: 5, k, canonical: false });
+            let h = harness(&shape, &Bounds { processors: 3, locations: 3, depth: 5, k, canonical: false }, &[]);
             // Per processor edge i: a_i on P_i at L_{i-1}, b_i on P_i at L_i.
             for i in 0..k {
                 let prev = (i + k - 1) % k;
@@ -290,7 +319,7 @@ mod tests {
             assert_eq!(h.matches("__VERIFIER_assume(__weakc_ms_proc[").count(), k * (k - 1) / 2);
             assert!(h.contains(&format!("a {k}-nice cycle")));
             // Canonical: processor edge i on processor i, location edge i on location i.
-            let c = harness(&shape, &Bounds { processors: 3, locations: 3, depth: 5, k, canonical: true });
+            let c = harness(&shape, &Bounds { processors: 3, locations: 3, depth: 5, k, canonical: true }, &[]);
             for i in 0..k {
                 assert!(c.contains(&format!("{PREFIX}proc[{i}] = {i}; {PREFIX}loc[{i}] = {i};")), "{c}");
             }

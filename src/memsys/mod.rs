@@ -134,9 +134,27 @@ fn write_outputs(args: &MemsysArgs, shape: &Shape, run: &Run) -> Result<(), (Err
     Ok(())
 }
 
-/// Builds the harness for one k, links it with the protocol and decides it.
+/// How many runs whose cycle is no witness (SC with another write order) are set aside
+/// before the answer is UNKNOWN: the solver's first run is only one of the runs with a cycle.
+const RETRIES: usize = 8;
+
+/// Decides one k: a run whose k-nice cycle is SC with another write order is not an answer,
+/// so it is excluded and another run is looked for.
 fn check_k(name: &str, text: &str, fopts: &crate::frontend::Options, shape: &Shape, b: &Bounds, args: &MemsysArgs) -> Result<Answer, (Error, SourceMap)> {
-    let h = harness::harness(shape, b);
+    let mut exclude = vec![];
+    loop {
+        let a = check_k_excluding(name, text, fopts, shape, b, args, &exclude)?;
+        match a {
+            Answer::Cycle { run, sc: tracecheck::check::Verdict::Sc { .. } } if exclude.len() < RETRIES => exclude.push(run),
+            a => return Ok(a),
+        }
+    }
+}
+
+/// Builds the harness for one k (without the runs in `exclude`), links it with the protocol
+/// and decides it.
+fn check_k_excluding(name: &str, text: &str, fopts: &crate::frontend::Options, shape: &Shape, b: &Bounds, args: &MemsysArgs, exclude: &[Run]) -> Result<Answer, (Error, SourceMap)> {
+    let h = harness::harness(shape, b, exclude);
     let hname = format!("<memsys harness k={}>", b.k);
     let hopts = crate::frontend::Options { defines: fopts.defines.clone(), ..Default::default() };
     let mut map = SourceMap::default();
