@@ -101,7 +101,7 @@ pub enum LockCall {
 /// glibc's EBUSY and ETIMEDOUT, and C11's `thrd_busy` and `thrd_timedout` (glibc's
 /// `<threads.h>` numbering).
 const EBUSY: i32 = 16;
-const ETIMEDOUT: i32 = 110;
+pub(crate) const ETIMEDOUT: i32 = 110;
 const THRD_BUSY: i32 = 1;
 const THRD_TIMEDOUT: i32 = 4;
 
@@ -148,9 +148,8 @@ impl LockCall {
 const ONCE: &[&str] = &["pthread_once", "call_once"];
 
 /// The condition-variable waits [`Compiler::cond_wait`] expands.
-pub fn cond_wait(name: &str) -> bool {
-    matches!(name, "pthread_cond_wait" | "pthread_cond_timedwait")
-}
+const COND_WAITS: &[&str] = &["pthread_cond_wait", "pthread_cond_timedwait"];
+
 
 const FULL: Row = Row { op: Op::Rmw, order: MemOrder::SeqCst, before: &[Fence::Full], hw: HwOrder { acquire: Acquire::None, release: false }, after: &[Fence::Full], code: "full barrier" };
 
@@ -168,16 +167,18 @@ impl Compiler<'_> {
         self.prog.add_var(Var { name: format!("__weakc_atomic{n}"), ty, storage: Storage::Temp { func: self.func }, init: None, address_taken: false, loc })
     }
 
-    /// `kind`, a lock operation, between the barriers and with the hardware order of the
-    /// lock's row (the unlock's when it releases), or of full barriers under `--locks full`.
-    fn lock_op(&self, kind: StmtKind, release: bool, loc: Loc, out: &mut Block) {
-        let barrier = matches!(&kind, StmtKind::Call { callee: Callee::Direct(f), .. } if LockCall::of(&self.prog.func(*f).name) == Some(LockCall::BarrierWait));
-        let row = match (self.opts.locks, release) {
-            _ if barrier => &FULL,
+    /// The row of a lock operation: the lock's (the unlock's when it releases), or full
+    /// barriers under `--locks full`.
+    fn lock_row(&self, release: bool) -> &'static Row {
+        match (self.opts.locks, release) {
             (LockModel::Full, _) => &FULL,
             (LockModel::Real, false) => self.map.lock(),
             (LockModel::Real, true) => self.map.unlock(),
-        };
+        }
+    }
+
+    /// `kind`, a lock operation, between the barriers of `row` and with its hardware order.
+    fn lock_op(&self, kind: StmtKind, row: &Row, loc: Loc, out: &mut Block) {
         fences(row.before, loc, out);
         out.push(Stmt { hw: row.hw, ..Stmt::new(kind, loc) });
         fences(row.after, loc, out);
@@ -189,16 +190,16 @@ impl Compiler<'_> {
     /// allowed (signals wake no one in particular, and POSIX allows spurious wake-ups), so
     /// the condition variable itself plays no part. `pthread_cond_timedwait` returns 0 or
     /// ETIMEDOUT, either way with the mutex held again.
-    fn cond_wait(&mut self, name: &str, args: Vec<Expr>, dest: Option<Expr>, loc: Loc, out: &mut Block) {
+    fn cond_wait(&mut self, timed: bool, args: Vec<Expr>, dest: Option<Expr>, loc: Loc, out: &mut Block) {
         let m = args[1].clone();
         // The mutex's address once, in a local: both halves name the same mutex.
         let t = self.temp(m.ty.clone(), loc);
         out.push(Stmt::new(StmtKind::Assign { lhs: Expr::var(t, m.ty.clone()), rhs: m.clone() }, loc));
         let p = Expr::var(t, m.ty);
-        self.lock_op(StmtKind::Unlock(p.clone()), true, loc, out);
-        self.lock_op(StmtKind::Lock(p), false, loc, out);
+        self.lock_op(StmtKind::Unlock(p.clone()), self.lock_row(true), loc, out);
+        self.lock_op(StmtKind::Lock(p), self.lock_row(false), loc, out);
         let Some(d) = dest else { return };
-        let rhs = if name == "pthread_cond_timedwait" {
+        let rhs = if timed {
             let r = self.temp(d.ty.clone(), loc);
             let rv = Expr::var(r, d.ty.clone());
             out.push(Stmt::new(StmtKind::Assign { lhs: rv.clone(), rhs: Expr::new(ExprKind::Nondet, d.ty.clone()) }, loc));
@@ -308,16 +309,23 @@ impl Compiler<'_> {
             // A trylock is a lock that may fail: glibc's is an acquire compare-and-swap, whose
             // barrier follows it whether or not it took the lock (Power's `isync` after the
             // loop's exit label, AArch64's `ldaxr`).
-            k @ StmtKind::Call { .. } if lock_call.is_some() => self.lock_op(k, lock_call.is_some_and(LockCall::releases), loc, out),
+            k @ StmtKind::Call { .. } if lock_call.is_some() => {
+                let row = match lock_call {
+                    Some(LockCall::BarrierWait) => &FULL,
+                    _ => self.lock_row(lock_call.is_some_and(LockCall::releases)),
+                };
+                self.lock_op(k, row, loc, out)
+            }
             StmtKind::Call { callee: Callee::Direct(f), args, dest } if ONCE.contains(&self.prog.func(f).name.as_str()) && args.len() == 2 => {
                 self.once(args, dest, loc, out)
             }
-            StmtKind::Call { callee: Callee::Direct(f), args, dest } if cond_wait(&self.prog.func(f).name) && args.len() >= 2 => {
-                self.cond_wait(&self.prog.func(f).name.clone(), args, dest, loc, out)
+            StmtKind::Call { callee: Callee::Direct(f), args, dest } if COND_WAITS.contains(&self.prog.func(f).name.as_str()) && args.len() >= 2 => {
+                let timed = self.prog.func(f).name == "pthread_cond_timedwait";
+                self.cond_wait(timed, args, dest, loc, out)
             }
             k @ (StmtKind::Lock(_) | StmtKind::Unlock(_)) => {
-                let release = matches!(k, StmtKind::Unlock(_));
-                self.lock_op(k, release, loc, out);
+                let row = self.lock_row(matches!(k, StmtKind::Unlock(_)));
+                self.lock_op(k, row, loc, out);
             }
             StmtKind::If { cond, then_, else_ } => {
                 let (then_, else_) = (self.block(then_), self.block(else_));

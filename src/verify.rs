@@ -328,17 +328,17 @@ pub fn show_loops(prog: &Program, map: &SourceMap, json: bool) -> String {
     if json {
         let v: Vec<serde_json::Value> = loops
             .iter()
-            .map(|l| serde_json::json!({"id": l.id, "function": l.function, "file": map.name(l.loc), "line": l.loc.line, "instrumentation": helper(l), "spin": l.spin, "wait": l.wait}))
+            .map(|l| serde_json::json!({"id": l.id, "function": l.function, "file": map.name(l.loc), "line": l.loc.line, "instrumentation": helper(l), "spin": l.reduction == Some(bmc::Reduction::Spin), "wait": l.reduction == Some(bmc::Reduction::Wait)}))
             .collect();
         return serde_json::to_string_pretty(&v).unwrap_or_default() + "\n";
     }
     let mut s = String::new();
     for l in &loops {
         let at = if l.loc.line > 0 { map.describe(l.loc) } else { "-".into() };
-        let spin = match (l.spin, l.wait) {
-            (true, _) => " (spin loop: entered once, whatever the bound)",
-            (_, true) => " (condition-wait loop: entered at most twice, whatever the bound)",
-            _ => "",
+        let spin = match l.reduction {
+            Some(bmc::Reduction::Spin) => " (spin loop: entered once, whatever the bound)",
+            Some(bmc::Reduction::Wait) => " (condition-wait loop: entered at most twice, whatever the bound)",
+            None => "",
         };
         s.push_str(&format!("Loop {}: {}{}{}\n", l.id, at, if helper(l) { " (instrumentation)" } else { "" }, spin));
     }

@@ -118,6 +118,7 @@ mod propagation;
 mod punning;
 mod sat;
 mod spin;
+pub use spin::Reduction;
 pub use sat::resident_bytes;
 mod symex;
 #[cfg(test)]
@@ -382,10 +383,9 @@ pub struct LoopInfo {
     pub id: String,
     pub function: String,
     pub loc: Loc,
-    /// A side-effect-free spin loop: entered once whatever the bound ([`spin`]).
-    pub spin: bool,
-    /// A condition-wait loop: entered at most twice whatever the bound ([`spin`]).
-    pub wait: bool,
+    /// A spin loop (entered once) or a condition-wait loop (at most twice), whatever the
+    /// bound ([`spin`]).
+    pub reduction: Option<Reduction>,
 }
 
 /// Every loop of `prog` with its id (the numbering symbolic execution uses for `unwindset`).
@@ -393,10 +393,7 @@ pub fn loops(prog: &Program) -> Vec<LoopInfo> {
     let spin = spin::spin_loops(prog);
     loop_stmts(prog)
         .into_iter()
-        .map(|(s, f, id)| {
-            let r = spin.get(&(s as *const _)).copied();
-            LoopInfo { id, function: f.to_string(), loc: s.loc, spin: r == Some(spin::Reduction::Spin), wait: r == Some(spin::Reduction::Wait) }
-        })
+        .map(|(s, f, id)| LoopInfo { id, function: f.to_string(), loc: s.loc, reduction: spin.get(&(s as *const _)).copied() })
         .collect()
 }
 

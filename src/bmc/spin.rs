@@ -22,8 +22,8 @@
 //!
 //! **Condition-wait loops** (`while (!ready) pthread_cond_wait(&c, &m);`, which
 //! [`crate::atomics`] has made an unlock and a lock of the mutex) are the same but for that
-//! wait, the last thing a pass that goes round does (only fences and assignments of fresh
-//! values to its own locals may follow it). Such a loop is entered at most twice. An
+//! wait, the last thing a pass that goes round does (what may follow it: [`fresh_suffix`]).
+//! Such a loop is entered at most twice. An
 //! execution that waits k > 1 times is, with everything the thread did from the relock of
 //! its first wait to the unlock of its last deleted, one that waits once: the deleted part
 //! holds the mutex, reads, writes the thread's own locals and fences, and its lock and
@@ -54,7 +54,7 @@ const NO_EFFECT_CALLS: &[&str] = &[
 const CALL_DEPTH: usize = 4;
 
 /// How a loop is unrolled without losing executions, whatever the bound.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Reduction {
     /// A spin loop: entered once.
     Spin,
@@ -82,12 +82,10 @@ pub fn spin_loops(prog: &Program) -> HashMap<*const Stmt, Reduction> {
         let owner = FuncId(fi as u32);
         walk_stmts(body, &mut |s| {
             if let StmtKind::Loop { body: lb, latch } = &s.kind {
-                if is_spin(prog, owner, body, s, lb, latch, &[], &mut pure_funcs) {
-                    out.insert(s as *const Stmt, Reduction::Spin);
-                } else if let Some(wait) = final_wait(prog, owner, lb) {
-                    if is_spin(prog, owner, body, s, lb, latch, &wait, &mut pure_funcs) {
-                        out.insert(s as *const Stmt, Reduction::Wait);
-                    }
+                // A body that ends with a wait has an unlock and a lock: never a spin loop.
+                let wait = final_wait(prog, owner, lb);
+                if is_spin(prog, owner, body, s, lb, latch, wait.as_ref().map_or(&[], |w| &w[..]), &mut pure_funcs) {
+                    out.insert(s as *const Stmt, if wait.is_some() { Reduction::Wait } else { Reduction::Spin });
                 }
             }
         });
@@ -106,11 +104,8 @@ fn final_wait(prog: &Program, owner: FuncId, body: &[Stmt]) -> Option<[*const St
         StmtKind::Lock(Expr { kind: ExprKind::Var(v), .. }) | StmtKind::Unlock(Expr { kind: ExprKind::Var(v), .. }) if own_local(prog, owner, *v) => Some(*v),
         _ => None,
     };
-    let unlock = matches!(body[i].kind, StmtKind::Unlock(_));
-    if !unlock || mutex(&body[i]).is_none() || mutex(&body[i]) != mutex(&body[j]) {
-        return None;
-    }
-    fresh_suffix(prog, owner, &body[j + 1..], &mut BTreeSet::new()).then_some([&body[i] as *const Stmt, &body[j] as *const Stmt])
+    let same = matches!(body[i].kind, StmtKind::Unlock(_)) && mutex(&body[i]).is_some() && mutex(&body[i]) == mutex(&body[j]);
+    (same && fresh_suffix(prog, owner, &body[j + 1..], &mut BTreeSet::new())).then_some([&body[i] as *const Stmt, &body[j] as *const Stmt])
 }
 
 /// What may follow a wait in a condition-wait loop: fences, assumptions, assignments to the

@@ -189,9 +189,6 @@ pub enum RawKind {
     Fail { prop: usize },
 }
 
-/// Where the engine's value is not C's: undefined behaviour (any value), an unmodelled
-/// function's result. A counterexample that passes here (`guard` holds) is not known to be
-/// real.
 /// An access [`Symex::invalid_derefs`] must check: its address, path guard, place, whether
 /// it writes, and the objects the points-to analysis says it may reach.
 struct Deref {
@@ -202,6 +199,9 @@ struct Deref {
     roots: Roots,
 }
 
+/// Where the engine's value is not C's: undefined behaviour (any value), an unmodelled
+/// function's result. A counterexample that passes here (`guard` holds) is not known to be
+/// real.
 #[derive(Clone, Debug)]
 pub struct ApproxSite {
     pub guard: Lit,
@@ -507,13 +507,20 @@ impl<'p> Symex<'p> {
                     self.approx_sites.push(ApproxSite { guard, loc: d.loc, what: format!("{what} through a null or invalid pointer (undefined behaviour)") });
                 }
             }
-            let candidates: Vec<u32> = match (as_const(obj), &d.roots) {
-                (Some(o), _) => vec![o as u32],
-                (None, Some(roots)) => roots.iter().flat_map(|r| by_root.get(r).cloned().unwrap_or_default()).collect(),
-                (None, None) => bounded.clone(),
+            let (single, reached): ([u32; 1], Vec<u32>);
+            let candidates: &[u32] = match (as_const(obj), &d.roots) {
+                (Some(o), _) => {
+                    single = [o as u32];
+                    &single
+                }
+                (None, Some(roots)) => {
+                    reached = roots.iter().filter_map(|r| by_root.get(r)).flatten().copied().collect();
+                    &reached
+                }
+                (None, None) => &bounded,
             };
             let mut outside = vec![];
-            for o in candidates {
+            for &o in candidates {
                 let Some(extent) = self.objects.get(o as usize).and_then(|x| x.extent) else { continue };
                 let here = self.sat.bv_eq(obj, &bv::constant(o as u128, obj.len()));
                 let within = self.sat.bv_ult(off, &bv::constant(extent, off.len()));

@@ -903,7 +903,7 @@ fn delay_slot(flat: &str) -> Option<&str> {
     let rest = ["ba,pt %xcc, 1f", "ba,pt %icc, 1f", "ba 1f", "b 1f"].iter().find_map(|p| flat.strip_prefix(p))?;
     let rest = rest.trim_start_matches(|c: char| c == ';' || c.is_whitespace());
     let slot = rest.strip_suffix("1:")?.trim_end().trim_end_matches(';').trim_end();
-    (!slot.contains(' ') || slot.starts_with("membar ")).then_some(slot)
+    slot.starts_with("membar").then_some(slot)
 }
 
 fn memory_letter(c: char, target: Option<Target>) -> bool {

@@ -160,8 +160,8 @@ pub fn shape(prog: &Program) -> Result<Shape, Error> {
 /// The harness for `shape` within `b`: a C unit linked with the protocol. The run is
 /// logged in the harness's globals (command, arguments, value) and the observer's choices
 /// in `…mark`, for [`super::run`] to read back from the counterexample. The runs in
-/// `exclude` (their commands and arguments, step by step) are assumed away: runs found
-/// before whose cycle was no witness.
+/// `exclude` (their commands and arguments, command by command, as [`super::run`] reads a
+/// run back) are assumed away: runs found before whose cycle was no witness.
 pub fn harness(shape: &Shape, b: &Bounds, exclude: &[super::run::Run]) -> String {
     let (n, m, k, d) = (b.processors, b.locations, b.k, b.depth);
     let p = PREFIX;
@@ -182,7 +182,7 @@ pub fn harness(shape: &Shape, b: &Bounds, exclude: &[super::run::Run]) -> String
     s += &format!("int {p}cmd, {p}arg0, {p}arg1, {p}arg2, {p}value, {p}mark;\n");
     s += &format!("int {p}proc[{k}], {p}loc[{k}];\n");
     if !exclude.is_empty() {
-        s += &format!("int {p}log_c[{d}], {p}log_a0[{d}], {p}log_a1[{d}], {p}log_a2[{d}];\n");
+        s += &format!("int {p}logged, {p}log_c[{d}], {p}log_a0[{d}], {p}log_a1[{d}], {p}log_a2[{d}];\n");
     }
     s += &format!("int {p}a_set[{k}], {p}a_w[{k}], {p}a_v[{k}], {p}b_set[{k}], {p}b_w[{k}], {p}b_v[{k}];\n");
     s += &format!("int {p}nondet_in(int n) {{ int x = __VERIFIER_nondet_int(); __VERIFIER_assume(0 <= x && x < n); return x; }}\n");
@@ -216,9 +216,6 @@ pub fn harness(shape: &Shape, b: &Bounds, exclude: &[super::run::Run]) -> String
     }
     s += &format!("  for (int step = 0; step < {d}; step++) {{\n");
     s += &format!("    int c = __VERIFIER_nondet_int();\n");
-    if !exclude.is_empty() {
-        s += &format!("    {p}log_c[step] = -1;\n");
-    }
     for (ci, c) in shape.commands.iter().enumerate() {
         let kw = if ci == 0 { "if" } else { "else if" };
         s += &format!("    {kw} (c == {ci}) {{\n");
@@ -238,10 +235,11 @@ pub fn harness(shape: &Shape, b: &Bounds, exclude: &[super::run::Run]) -> String
             s += &format!("      {p}arg{i} = {x};\n");
         }
         if !exclude.is_empty() {
-            s += &format!("      {p}log_c[step] = {ci};\n");
+            s += &format!("      {p}log_c[{p}logged] = {ci};\n");
             for (i, x) in args.iter().enumerate().take(3) {
-                s += &format!("      {p}log_a{i}[step] = {x};\n");
+                s += &format!("      {p}log_a{i}[{p}logged] = {x};\n");
             }
+            s += &format!("      {p}logged++;\n");
         }
         match c.kind {
             CmdKind::Read => {
@@ -271,16 +269,11 @@ pub fn harness(shape: &Shape, b: &Bounds, exclude: &[super::run::Run]) -> String
         ));
     }
     for run in exclude {
-        let mut same = vec![];
-        for j in 0..d {
-            match run.steps.get(j) {
-                Some(st) => {
-                    same.push(format!("{p}log_c[{j}] == {}", st.cmd));
-                    for (i, a) in st.args.iter().enumerate().take(3) {
-                        same.push(format!("{p}log_a{i}[{j}] == {a}"));
-                    }
-                }
-                None => same.push(format!("{p}log_c[{j}] == -1")),
+        let mut same = vec![format!("{p}logged == {}", run.steps.len())];
+        for (j, st) in run.steps.iter().enumerate() {
+            same.push(format!("{p}log_c[{j}] == {}", st.cmd));
+            for (i, a) in st.args.iter().enumerate().take(3) {
+                same.push(format!("{p}log_a{i}[{j}] == {a}"));
             }
         }
         s += &format!("  __VERIFIER_assume(!({}));\n", same.join(" && "));

@@ -139,13 +139,20 @@ fn write_outputs(args: &MemsysArgs, shape: &Shape, run: &Run) -> Result<(), (Err
 const RETRIES: usize = 8;
 
 /// Decides one k: a run whose k-nice cycle is SC with another write order is not an answer,
-/// so it is excluded and another run is looked for.
+/// so it is excluded and another run is looked for. The runs set aside do have a cycle under
+/// the simple witness, so finding no other run is not "no cycle": the answer is then the
+/// first such run (UNKNOWN), as it is when the retries run out.
 fn check_k(name: &str, text: &str, fopts: &crate::frontend::Options, shape: &Shape, b: &Bounds, args: &MemsysArgs) -> Result<Answer, (Error, SourceMap)> {
-    let mut exclude = vec![];
+    let mut exclude: Vec<Run> = vec![];
+    let mut first_sc: Option<Answer> = None;
     loop {
         let a = check_k_excluding(name, text, fopts, shape, b, args, &exclude)?;
         match a {
-            Answer::Cycle { run, sc: tracecheck::check::Verdict::Sc { .. } } if exclude.len() < RETRIES => exclude.push(run),
+            Answer::Cycle { ref run, sc: tracecheck::check::Verdict::Sc { .. } } if exclude.len() < RETRIES => {
+                exclude.push(run.clone());
+                first_sc.get_or_insert(a);
+            }
+            Answer::NoCycle { .. } | Answer::Cycle { sc: tracecheck::check::Verdict::Sc { .. }, .. } => return Ok(first_sc.unwrap_or(a)),
             a => return Ok(a),
         }
     }

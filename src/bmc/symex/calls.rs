@@ -263,11 +263,20 @@ impl<'p> Symex<'p> {
             }
             "pthread_rwlock_destroy" | "sem_destroy" | "pthread_barrier_destroy" | "pthread_barrierattr_init" | "pthread_barrierattr_destroy" => Some(bv::constant(0, 32)),
             // Waiting on a condition variable: release the mutex, (spuriously) wake up,
-            // re-acquire it. Signals are then no-ops: every wake-up is allowed anyway.
+            // re-acquire it. Signals are then no-ops: every wake-up is allowed anyway. (The
+            // ordering pass makes these an unlock and a lock with their rows; this is for a
+            // program checked without it, such as a `memsys` protocol.) A timed wait may
+            // also time out.
             "pthread_cond_wait" | "pthread_cond_timedwait" if args.len() >= 2 => {
                 self.unlock(&args[1], loc)?;
                 self.lock(&args[1], loc)?;
-                Some(bv::constant(0, 32))
+                Some(match name {
+                    "pthread_cond_timedwait" => {
+                        let timed_out = self.sat.fresh_bv(1)[0];
+                        self.sat.bv_ite(timed_out, &bv::constant(crate::atomics::ETIMEDOUT as u128, 32), &bv::constant(0, 32))
+                    }
+                    _ => bv::constant(0, 32),
+                })
             }
             "pthread_cond_signal" | "pthread_cond_broadcast" | "pthread_cond_init" | "pthread_cond_destroy"
             | "pthread_mutex_destroy" | "pthread_attr_init" | "pthread_attr_destroy" | "pthread_spin_destroy"

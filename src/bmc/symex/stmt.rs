@@ -199,7 +199,6 @@ impl<'p> Symex<'p> {
     fn loop_(&mut self, s: &'p Stmt, body: &'p [Stmt], latch: &'p [Stmt]) -> R<()> {
         let id = self.loop_ids.get(&(s as *const Stmt)).cloned().unwrap_or_else(|| "loop".into());
         let reduced = self.spin.get(&(s as *const Stmt)).copied();
-        let spin = reduced.is_some();
         let bound = match reduced {
             Some(r) => r.passes() as u32,
             None => self.opts.unwindset.get(&id).copied().unwrap_or(self.opts.unwind),
@@ -225,7 +224,7 @@ impl<'p> Symex<'p> {
             self.path.pop();
             self.path.pop();
         }
-        if spin {
+        if reduced.is_some() {
             // Going round again would change nothing: the path ends here, with no loss.
             self.kill();
         } else if !self.dead() {
