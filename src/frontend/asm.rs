@@ -32,6 +32,8 @@ enum Family {
     Arm64,
     /// Valid on both ARM targets (`ldr`, `str`).
     Arm,
+    /// SPARC V9 (`cas`, `casx`).
+    Sparc,
 }
 
 impl Family {
@@ -42,6 +44,7 @@ impl Family {
             Family::Arm32 => "ARMv7",
             Family::Arm64 => "AArch64",
             Family::Arm => "ARM",
+            Family::Sparc => "SPARC",
         }
     }
     fn runs_on(self, t: Target) -> bool {
@@ -51,6 +54,7 @@ impl Family {
                 | (Family::Power, Target::Ppc64le)
                 | (Family::Arm32 | Family::Arm, Target::Armv7a)
                 | (Family::Arm64 | Family::Arm, Target::Aarch64)
+                | (Family::Sparc, Target::Sparc64)
         )
     }
 }
@@ -483,7 +487,7 @@ fn recognize(toks: &[Tok], ops: &[OpInfo], target: Option<Target>) -> Option<Idi
             return Some(Idiom::Trap(f));
         }
     }
-    x86(&c, &ins, has_labels).or_else(|| power(&c, toks)).or_else(|| arm(&c, toks))
+    x86(&c, &ins, has_labels).or_else(|| power(&c, toks)).or_else(|| arm(&c, toks)).or_else(|| sparc(&c, toks))
 }
 
 fn trap(m: &str, args: &[String]) -> Option<Family> {
@@ -859,6 +863,58 @@ fn arm(c: &Ctx, toks: &[Tok]) -> Option<Idiom> {
         return Some(Idiom::Store { mem: c.mem(&args[1])?, val: c.val(&args[0])?, order: None, bytes: None, family: Family::Arm });
     }
     None
+}
+
+/// SPARC V9 `cas [rs1], rs2, rd` (`casx`: 64 bits), liburcu's `_uatomic_cmpxchg`: the word
+/// at `rs1` is compared with `rs2` and, when equal, swapped with `rd`; `rd` receives the old
+/// word either way (SPARC Architecture Manual V9, A.9). On its own it is the relaxed RMW of
+/// the SPARC rows (`cas`, nothing around it); the membars written around it in the same asm
+/// are kept as `pre`/`post` when each has an exact fence (an inexact mask leaves the whole
+/// statement unknown, so nothing is trusted that the mask may not give).
+fn sparc(c: &Ctx, toks: &[Tok]) -> Option<Idiom> {
+    let ins = toks
+        .iter()
+        .map(|t| match t {
+            Tok::Ins { m, args, .. } => Some((m.as_str(), args.as_slice())),
+            Tok::Label(_) => None,
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let fence = |(m, a): &(&str, &[String])| match membar(&format!("{m} {}", a.join("|")))? {
+        (f, true) => Some(f),
+        (_, false) => None,
+    };
+    let k = ins.iter().position(|i| fence(i).is_none())?;
+    let pre = ins[..k].iter().map(fence).collect::<Option<Vec<_>>>()?;
+    let post = ins[k + 1..].iter().map(fence).collect::<Option<Vec<_>>>()?;
+    let (m, a) = ins[k];
+    let bytes = match m {
+        "cas" => 4,
+        "casx" => 8,
+        _ => return None,
+    };
+    let [addr, cmp, rd] = a else { return None };
+    let mem = c.mem(addr)?;
+    let rd = c.out(rd)?;
+    // `rd` is both the value stored and where the old word goes: an in-out register
+    if !c.ops[rd].plus {
+        return None;
+    }
+    Some(Idiom::Rmw {
+        op: Op::Cas,
+        mem,
+        val: Val::Op(rd),
+        expected: Some(c.val(cmp)?),
+        old: Some(rd),
+        new: None,
+        flag: None,
+        order: MemOrder::Relaxed,
+        atomic: true,
+        bytes: Some(bytes),
+        pre,
+        post,
+        post_on_success: false,
+        family: Family::Sparc,
+    })
 }
 
 /// A SPARC `membar #A | #B` and whether the fence is exact. The masks GCC, liburcu and

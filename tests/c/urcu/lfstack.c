@@ -6,11 +6,11 @@
  * plain store instead ("there is only one pusher"): the node's value may not have reached the
  * consumer when the head has, on pso and weaker (the consumer's loads are ordered by the
  * address dependency, and by its own cmpxchg).
- * pso and rmo (sparc64): liburcu's SPARC `cas` sequence is not recognised,
- * so it orders nothing and its outputs are arbitrary: safe stays provable, a violation
- * is UNKNOWN.
+ * pso and rmo (sparc64): the push is liburcu's SPARC `cas` between `membar #StoreLoad |
+ * #LoadLoad` and `membar #StoreLoad | #StoreStore`, which orders the node's initialisation
+ * before it; BROKEN's plain store does not (pso keeps no store/store order).
  * expect: sc=safe tso=safe pso=safe rmo=safe power=safe arm=safe aarch64=safe
- * expect(-DBROKEN): sc=safe tso=safe pso=unknown rmo=unknown power=fail arm=fail aarch64=fail */
+ * expect(-DBROKEN): sc=safe tso=safe pso=fail rmo=fail power=fail arm=fail aarch64=fail */
 #define _LGPL_SOURCE
 #include <pthread.h>
 #include <assert.h>

@@ -4,10 +4,12 @@
  * checks both increments. WEAKEN drops the barrier before the unlocking store: the counter's
  * store may become visible after the lock's release on pso and weaker, and another thread's
  * increment be lost.
- * pso and rmo (sparc64): liburcu's SPARC `cas` sequence (between `membar #StoreLoad |
- * #LoadLoad` and `membar #StoreLoad | #StoreStore`) is not recognised: UNKNOWN.
- * expect: sc=safe tso=safe pso=unknown rmo=unknown power=safe arm=safe aarch64=safe
- * expect(-DWEAKEN): sc=safe tso=safe pso=unknown rmo=unknown power=fail arm=fail aarch64=fail */
+ * pso and rmo (sparc64): uatomic_xchg is liburcu's SPARC `cas` loop, each `cas` between
+ * `membar #StoreLoad | #LoadLoad` and `membar #StoreLoad | #StoreStore` (a full barrier in
+ * front of the critical section); without the unlock's barrier the counter's store may
+ * still be buffered when the lock's 0 reaches memory (pso keeps no store/store order).
+ * expect: sc=safe tso=safe pso=safe rmo=safe power=safe arm=safe aarch64=safe
+ * expect(-DWEAKEN): sc=safe tso=safe pso=fail rmo=fail power=fail arm=fail aarch64=fail */
 #include <pthread.h>
 #include <assert.h>
 #include <urcu/arch.h>
