@@ -265,7 +265,9 @@ fn reach_error_is_a_property() {
     assert!(r.stdout.contains("x = 3") || r.stdout.contains("prog.c"), "{}", r.stdout);
 }
 
-const LOOP: &str = "int main() { int s = 0; for (int i = 0; i < 5; i++) s++; __VERIFIER_assert(s == 5); return 0; }";
+// The increment is in the body: not a counting loop, which would run its count whatever the
+// bound.
+const LOOP: &str = "int main() { int s = 0, i = 0; while (i < 5) { s++; i++; } __VERIFIER_assert(s == 5); return 0; }";
 
 #[test]
 fn unwinding_assertions() {
@@ -276,11 +278,18 @@ fn unwinding_assertions() {
     // Without them, SAFE only up to the bound, and it says so.
     let r = expect(LOOP, &["--unwind", "3", "--no-unwinding-assertions"], 0);
     assert!(r.stdout.contains("up to the bounds") && r.stdout.contains("no unwinding assertions"), "{}", r.stdout);
+    // A counting loop runs its count at any bound: complete.
+    let counted = "int n = 5; int main() { int s = 0; for (int i = 0; i < n; i++) s++; __VERIFIER_assert(s == 5); return 0; }";
+    let r = expect(counted, &["--unwind", "1"], 0);
+    assert!(r.stdout.contains("bounds were shown sufficient"), "{}", r.stdout);
+    let r = expect(&counted.replace("s == 5", "s == 4"), &["--unwind", "1"], 10);
+    assert!(!r.stdout.contains("unwinding assertion"), "{}", r.stdout);
 }
 
 #[test]
 fn show_loops_and_unwindset() {
-    let two = "int main() { int s = 0; for (int i = 0; i < 2; i++) s++;\n for (int j = 0; j < 6; j++) s++; __VERIFIER_assert(s == 8); return 0; }";
+    // (main.1 counts in its body: a counting loop would run its count whatever the bound)
+    let two = "int main() { int s = 0, j = 0; for (int i = 0; i < 2; i++) s++;\n while (j < 6) { s++; j++; } __VERIFIER_assert(s == 8); return 0; }";
     let r = expect(two, &["--show-loops"], 0);
     assert!(r.stdout.contains("Loop main.0: prog.c:") && r.stdout.contains("Loop main.1: prog.c:"), "{}", r.stdout);
     assert!(!r.stdout.contains("VERIFICATION"), "--show-loops only lists: {}", r.stdout);

@@ -109,6 +109,7 @@
 //!   behaviour, assumed not to happen, like a null dereference).
 
 mod bv;
+mod counted;
 mod enumerate;
 mod fp;
 mod graph;

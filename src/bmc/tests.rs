@@ -457,8 +457,10 @@ fn pointer_choice_and_null() {
     );
 }
 
-fn counting_loop(b: &mut B, m: FuncId, n: i128) -> (Vec<Stmt>, Expr) {
-    let i = b.local(m, "i", Type::INT);
+/// `for (i = 0; i < n; i++) sum += i;`, its counter in memory (`counted`: a register, which
+/// makes it a counting loop the engine unwinds to its count).
+fn counting_loop_with(b: &mut B, m: FuncId, n: i128, counted: bool) -> (Vec<Stmt>, Expr) {
+    let i = if counted { b.local(m, "i", Type::INT) } else { b.local_mem(m, "i", Type::INT) };
     let sum = b.local(m, "sum", Type::INT);
     let init = vec![b.assign(&i, c(0)), b.assign(&sum, c(0))];
     let inc = b.assign(&i, add(i.clone(), c(1)));
@@ -467,6 +469,35 @@ fn counting_loop(b: &mut B, m: FuncId, n: i128) -> (Vec<Stmt>, Expr) {
     let mut s = init;
     s.push(lp);
     (s, sum)
+}
+
+fn counting_loop(b: &mut B, m: FuncId, n: i128) -> (Vec<Stmt>, Expr) {
+    counting_loop_with(b, m, n, false)
+}
+
+#[test]
+fn counting_loops_run_their_count_whatever_the_bound() {
+    let build = |n: i128, good: bool| {
+        let mut b = B::new();
+        let (m, _) = b.func("main", Type::INT, &[]);
+        let (mut s, sum) = counting_loop_with(&mut b, m, n, true);
+        let a = b.assert(eq(sum, c(if good { n * (n - 1) / 2 } else { 4 })));
+        s.push(a);
+        b.body(m, s);
+        b.p
+    };
+    // three iterations at bound 1: complete, no unwinding assertion to fail
+    let opts = BmcOptions { unwind: 1, ..Default::default() };
+    assert_eq!(verify(&build(3, true), &opts).unwrap().verdict, Verdict::Safe { complete: true });
+    assert_unsafe(&build(3, false), 1);
+    // an explicit per-loop bound still wins
+    let mut opts = BmcOptions { unwind: 1, ..Default::default() };
+    opts.unwindset.insert("main.0".into(), 2);
+    let o = verify(&build(3, true), &opts).unwrap();
+    assert_eq!(o.failed.expect("unwinding assertion").kind, PropertyKind::UnwindingAssertion);
+    // beyond the largest count unwound: the bound applies
+    let o = assert_unsafe(&build(super::counted::MAX_COUNT as i128 + 1, true), 2);
+    assert_eq!(o.failed.expect("unwinding assertion").kind, PropertyKind::UnwindingAssertion);
 }
 
 #[test]

@@ -196,16 +196,46 @@ impl<'p> Symex<'p> {
         Ok(())
     }
 
+    /// How many more times a counting loop ([`super::super::counted`]) goes round from this
+    /// state, at most `max`, when its counter and limit are known here.
+    fn counted(&mut self, body: &'p [Stmt], latch: &'p [Stmt], max: u32) -> R<Option<u32>> {
+        let prog = self.prog;
+        let register = |v: VarId| matches!(prog.var(v).storage, Storage::Local { .. } | Storage::Temp { .. }) && !self.is_mem_var(v);
+        let Some(c) = super::super::counted::counter(body, latch, register) else { return Ok(None) };
+        let signed = |bv: &Bv, ty: &Type| -> Option<i128> {
+            let raw = as_const(bv)? as i128;
+            Some(match *ty {
+                Type::Int { bits, signed: true } if bits < 128 && raw >> (bits - 1) & 1 == 1 => raw - (1i128 << bits),
+                _ => raw,
+            })
+        };
+        let var_ty = prog.var(c.var).ty.clone();
+        let start = self.eval_scalar(&Expr::var(c.var, var_ty.clone()))?;
+        let limit = self.eval_scalar(c.limit)?;
+        Ok(match (signed(&start, &var_ty), signed(&limit, &c.limit.ty)) {
+            (Some(s), Some(l)) => c.count(s, l, &var_ty, max),
+            _ => None,
+        })
+    }
+
     fn loop_(&mut self, s: &'p Stmt, body: &'p [Stmt], latch: &'p [Stmt]) -> R<()> {
         let id = self.loop_ids.get(&(s as *const Stmt)).cloned().unwrap_or_else(|| "loop".into());
         let reduced = self.spin.get(&(s as *const Stmt)).copied();
-        let bound = match reduced {
+        let mut bound = match reduced {
             Some(r) => r.passes() as u32,
             None => self.opts.unwindset.get(&id).copied().unwrap_or(self.opts.unwind),
         };
+        // A counting loop at its bound goes on for the iterations its counter says are left.
+        let counting = reduced.is_none() && !self.opts.unwindset.contains_key(&id);
         let mut exits = vec![];
-        for iter in 0..bound {
-            if self.dead() {
+        let mut iter = 0;
+        loop {
+            if iter == bound && counting && !self.dead() && iter < super::super::counted::MAX_COUNT {
+                if let Some(left) = self.counted(body, latch, super::super::counted::MAX_COUNT - iter)? {
+                    bound += left;
+                }
+            }
+            if iter >= bound || self.dead() {
                 break;
             }
             self.path.push(s as *const Stmt as usize);
@@ -223,6 +253,7 @@ impl<'p> Symex<'p> {
             exits.extend(ctx.breaks);
             self.path.pop();
             self.path.pop();
+            iter += 1;
         }
         if reduced.is_some() {
             // Going round again would change nothing: the path ends here, with no loss.
