@@ -181,6 +181,13 @@ fn threads_in_a_bounded_loop_with_arguments() {
     expect(&p("slot[0] == 1 && slot[1] == 2 && slot[2] == 3"), &["--unwind", "3"], 0);
     let r = expect(&p("slot[2] == 0"), &["--unwind", "3"], 10);
     assert!(r.stdout.contains("start thread"), "{}", r.stdout);
+    // The loops are counting loops: at the default bound (2) all three threads run and the
+    // verdict is complete — not an unwinding assertion, nor (without the assertions) a
+    // program with two threads.
+    let r = expect(&p("slot[0] == 1 && slot[1] == 2 && slot[2] == 3"), &[], 0);
+    assert!(r.stdout.contains("unwind 2; the bounds were shown sufficient"), "{}", r.stdout);
+    let r = expect(&p("slot[2] == 0"), &["--no-unwinding-assertions"], 10);
+    assert!(r.stdout.contains("start thread w#3"), "{}", r.stdout);
 }
 
 #[test]
