@@ -210,8 +210,11 @@ impl<'p> Symex<'p> {
             })
         };
         let var_ty = prog.var(c.var).ty.clone();
+        // registers only: no event; what their taint adds is no statement's dependency
+        let mark = self.acc.len();
         let start = self.eval_scalar(&Expr::var(c.var, var_ty.clone()))?;
         let limit = self.eval_scalar(c.limit)?;
+        self.acc.truncate(mark);
         Ok(match (signed(&start, &var_ty), signed(&limit, &c.limit.ty)) {
             (Some(s), Some(l)) => c.count(s, l, &var_ty, max),
             _ => None,
