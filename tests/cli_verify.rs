@@ -291,6 +291,12 @@ fn unwinding_assertions() {
     assert!(r.stdout.contains("bounds were shown sufficient"), "{}", r.stdout);
     let r = expect(&counted.replace("s == 5", "s == 4"), &["--unwind", "1"], 10);
     assert!(!r.stdout.contains("unwinding assertion"), "{}", r.stdout);
+    // Nested counting loops go on while the product of their counts stays at most 256: 8 × 8
+    // does, 20 × 20 does not (the inner loop keeps its bound).
+    let nested = |n: u32| format!("int a[{n}][{n}]; int main() {{ for (int i = 0; i < {n}; i++) for (int j = 0; j < {n}; j++) a[i][j] = 1; __VERIFIER_assert(a[{m}][{m}] == 1); return 0; }}", m = n - 1);
+    expect(&nested(8), &[], 0);
+    let r = expect(&nested(20), &[], 10);
+    assert!(r.stdout.contains("unwinding assertion loop main.1"), "{}", r.stdout);
 }
 
 #[test]

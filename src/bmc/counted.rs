@@ -3,7 +3,8 @@
 //! bound with its counter and limit known, the number of iterations left is known too, and
 //! if the whole count is at most [`MAX_COUNT`] the loop is unwound that much further instead
 //! of being cut: the iterations add no path, and the loop then ends on its own condition — no
-//! unwinding assertion, no cut. What this is for: `for (i = 0; i < N; i++)
+//! unwinding assertion, no cut (nested ones only while the product of their counts stays
+//! at most [`MAX_NEST`]). What this is for: `for (i = 0; i < N; i++)
 //! pthread_create(...)` (and the joins, and the initialisation loops before the threads
 //! start) at the default bound, where a three-thread program would otherwise fail its
 //! unwinding assertion or, without the assertions, silently run two threads; raising
@@ -23,6 +24,11 @@ use crate::ir::*;
 
 /// The largest number of iterations a counting loop is unwound to beyond `--unwind`.
 pub const MAX_COUNT: u32 = 32;
+
+/// The largest product of the counts of nested counting loops unwound beyond `--unwind`
+/// (`for i < 32 { for j < 32 { for k < 32 … } } }` would otherwise be 32,768 copies of the
+/// innermost body): an inner loop that would exceed it keeps its bound.
+pub const MAX_NEST: u32 = 256;
 
 /// A counting loop's shape.
 #[derive(Debug)]

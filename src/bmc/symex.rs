@@ -350,6 +350,9 @@ pub struct Symex<'p> {
     /// Loops entered once or twice whatever the bound: spin loops, whose iterations that go
     /// round again change nothing, and condition-wait loops ([`super::spin`]).
     spin: HashMap<*const Stmt, super::spin::Reduction>,
+    /// The product of the iteration counts of the counting loops unwound past their bound
+    /// that enclose the current statement ([`super::counted::MAX_NEST`] bounds it).
+    counted_nest: u32,
     /// Thread-specific data keys (`pthread_key_create`).
     keys: tsd::Keys,
     next_frame: u32,
@@ -418,6 +421,7 @@ impl<'p> Symex<'p> {
             resolvable_cache: HashMap::new(),
             loop_ids,
             spin: super::spin::spin_loops(prog),
+            counted_nest: 1,
             keys: Default::default(),
             next_frame: 0,
             state: start_state(Lit::TRUE, HashMap::new()),

@@ -232,10 +232,15 @@ impl<'p> Symex<'p> {
         let counting = reduced.is_none() && !self.opts.unwindset.contains_key(&id);
         let mut exits = vec![];
         let mut iter = 0;
+        let outer_nest = self.counted_nest;
         loop {
-            if iter == bound && counting && !self.dead() && iter < super::super::counted::MAX_COUNT {
-                if let Some(left) = self.counted(body, latch, super::super::counted::MAX_COUNT - iter)? {
-                    bound += left;
+            use super::super::counted::{MAX_COUNT, MAX_NEST};
+            if iter == bound && counting && !self.dead() && iter < MAX_COUNT {
+                if let Some(left) = self.counted(body, latch, MAX_COUNT - iter)? {
+                    if left > 0 && outer_nest.saturating_mul(bound + left) <= MAX_NEST {
+                        bound += left;
+                        self.counted_nest = outer_nest * bound;
+                    }
                 }
             }
             if iter >= bound || self.dead() {
@@ -258,6 +263,7 @@ impl<'p> Symex<'p> {
             self.path.pop();
             iter += 1;
         }
+        self.counted_nest = outer_nest;
         if reduced.is_some() {
             // Going round again would change nothing: the path ends here, with no loss.
             self.kill();
