@@ -117,9 +117,14 @@ pub fn counter<'p>(body: &'p [Stmt], latch: &'p [Stmt], register: impl Fn(VarId)
     };
     let ExprKind::Binary(op, l, r) = &cmp.kind else { return None };
     let op = if go_on_if_true { *op } else { negate(*op)? };
-    let (var, cmp_ty, limit, op) = match (counter_operand(l), counter_operand(r)) {
-        (Some((v, t)), _) if register(v) => (v, t, &**r, op),
-        (_, Some((v, t))) if register(v) => {
+    negate(op)?;
+    // the latch: `v = v ± k` (the front end's `v++`, `v += k`), nothing else
+    let [Stmt { kind: StmtKind::Assign { lhs, rhs }, .. }] = latch else { return None };
+    let ExprKind::Var(var) = lhs.kind else { return None };
+    let (cmp_ty, limit, op) = match (counter_operand(l), counter_operand(r)) {
+        (Some((v, t)), _) if v == var => (t, &**r, op),
+        // `n > i`
+        (_, Some((v, t))) if v == var => {
             let flipped = match op {
                 BinOp::Lt => BinOp::Gt,
                 BinOp::Le => BinOp::Ge,
@@ -127,11 +132,13 @@ pub fn counter<'p>(body: &'p [Stmt], latch: &'p [Stmt], register: impl Fn(VarId)
                 BinOp::Ge => BinOp::Le,
                 o => o,
             };
-            (v, t, &**l, flipped)
+            (t, &**l, flipped)
         }
         _ => return None,
     };
-    negate(op)?;
+    if !register(var) {
+        return None;
+    }
     // the limit: a constant, or a register the loop writes in its head at most
     match &limit.kind {
         ExprKind::Const(_) => {}
@@ -141,11 +148,6 @@ pub fn counter<'p>(body: &'p [Stmt], latch: &'p [Stmt], register: impl Fn(VarId)
                 return None;
             }
         }
-    }
-    // the latch: `v = v ± k` (the front end's `v++`, `v += k`), nothing else
-    let [Stmt { kind: StmtKind::Assign { lhs, rhs }, .. }] = latch else { return None };
-    if !matches!(lhs.kind, ExprKind::Var(w) if w == var) {
-        return None;
     }
     let rhs = match &rhs.kind {
         ExprKind::Cast(a) if rhs.ty == lhs.ty => &**a,
@@ -233,6 +235,12 @@ mod tests {
         let (b, l) = for_loop(BinOp::Gt, Expr::int(0), -1, vec![]);
         let c = counter(&b, &l, |_| true).unwrap();
         assert_eq!(c.count(4, 0, &Type::INT, MAX_COUNT), Some(4));
+        // `3 > i` is `i < 3`
+        let (mut b, l) = for_loop(BinOp::Lt, Expr::int(3), 1, vec![]);
+        if let StmtKind::If { cond, .. } = &mut b[0].kind {
+            *cond = Expr::new(ExprKind::Unary(UnOp::Not, Box::new(bin(BinOp::Gt, Expr::int(3), var(0, Type::INT)))), Type::INT);
+        }
+        assert_eq!(counter(&b, &l, |_| true).unwrap().count(0, 3, &Type::INT, MAX_COUNT), Some(3));
         // an unsigned counter going below zero wraps: not simulated
         let (b, l) = for_loop(BinOp::Ge, Expr::int(0), -1, vec![]);
         let c = counter(&b, &l, |_| true).unwrap();
