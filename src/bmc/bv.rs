@@ -6,6 +6,14 @@ use super::sat::{Lit, Sat};
 
 pub type Bv = Vec<Lit>;
 
+/// `x`, `w` bits wide, as the C value of `ty`.
+pub fn signed(x: u128, w: usize, ty: &crate::ir::Type) -> i128 {
+    match ty {
+        crate::ir::Type::Int { signed: true, .. } if w > 0 && w < 128 && x >> (w - 1) & 1 == 1 => x as i128 - (1i128 << w),
+        _ => x as i128,
+    }
+}
+
 /// The constant value of `bv` (as an unsigned number), if every bit is constant.
 pub fn as_const(bv: &[Lit]) -> Option<u128> {
     let mut v = 0u128;

@@ -34,6 +34,8 @@ pub const MAX_NEST: u32 = 256;
 #[derive(Debug)]
 pub struct Counter<'p> {
     pub var: VarId,
+    /// `var`'s declared type.
+    pub var_ty: Type,
     /// The loop goes round while `var OP limit`.
     op: BinOp,
     /// The type `var` is converted to before the comparison (its own when there is no cast).
@@ -78,20 +80,14 @@ fn negate(op: BinOp) -> Option<BinOp> {
     })
 }
 
-/// Whether a statement of `b` writes `v` or may be entered other than from the loop's head.
+/// Whether a statement of `b` writes `v` or may be entered other than from the loop's head
+/// (a label: a forward goto from before the loop could land there with another count).
 fn writes_or_enters(b: &[Stmt], v: VarId) -> bool {
-    let is_v = |e: &Expr| matches!(e.kind, ExprKind::Var(w) if w == v);
-    b.iter().any(|s| match &s.kind {
-        StmtKind::Assign { lhs, .. } => is_v(lhs),
-        StmtKind::Call { dest, .. } => dest.as_ref().is_some_and(is_v),
-        StmtKind::Rmw(r) => r.dest.as_ref().is_some_and(is_v),
-        StmtKind::If { then_, else_, .. } => writes_or_enters(then_, v) || writes_or_enters(else_, v),
-        StmtKind::Loop { body, latch } => writes_or_enters(body, v) || writes_or_enters(latch, v),
-        StmtKind::Block(b) => writes_or_enters(b, v),
-        // a forward goto from before the loop could land here with another count
-        StmtKind::Label(..) => true,
-        _ => false,
-    })
+    let mut found = false;
+    walk_stmts(b, &mut |s| {
+        found |= matches!(s.kind, StmtKind::Label(..)) || super::spin::dest_of(s).is_some_and(|d| matches!(d.kind, ExprKind::Var(w) if w == v));
+    });
+    found
 }
 
 /// The counting loop `loop { body; latch }` is, if it is one. `register`: whether a variable
@@ -117,7 +113,7 @@ pub fn counter<'p>(body: &'p [Stmt], latch: &'p [Stmt], register: impl Fn(VarId)
     };
     let ExprKind::Binary(op, l, r) = &cmp.kind else { return None };
     let op = if go_on_if_true { *op } else { negate(*op)? };
-    negate(op)?;
+    negate(op)?; // a comparison
     // the latch: `v = v ± k` (the front end's `v++`, `v += k`), nothing else
     let [Stmt { kind: StmtKind::Assign { lhs, rhs }, .. }] = latch else { return None };
     let ExprKind::Var(var) = lhs.kind else { return None };
@@ -162,21 +158,21 @@ pub fn counter<'p>(body: &'p [Stmt], latch: &'p [Stmt], register: impl Fn(VarId)
     if writes_or_enters(body, var) {
         return None;
     }
-    Some(Counter { var, op, cmp_ty, limit, step })
+    Some(Counter { var, var_ty: lhs.ty.clone(), op, cmp_ty, limit, step })
 }
 
 impl Counter<'_> {
     /// How many more times the body runs with the counter at `start` and the limit at
     /// `limit` (both as values of their C types), if that is at most `max` and no value
-    /// leaves its type on the way. `var_ty`: the counter's declared type.
-    pub fn count(&self, start: i128, limit: i128, var_ty: &Type, max: u32) -> Option<u32> {
+    /// leaves its type on the way.
+    pub fn count(&self, start: i128, limit: i128, max: u32) -> Option<u32> {
         // values that fit both operand types compare the same, signed or unsigned
         if !fits(limit, &self.cmp_ty) || !fits(limit, &self.limit.ty) {
             return None;
         }
         let mut v = start;
         for n in 0..=max {
-            if !fits(v, var_ty) || !fits(v, &self.cmp_ty) || !fits(v, &self.limit.ty) {
+            if !fits(v, &self.var_ty) || !fits(v, &self.cmp_ty) || !fits(v, &self.limit.ty) {
                 return None;
             }
             let go_on = match self.op {
@@ -211,9 +207,12 @@ mod tests {
     fn stmt(kind: StmtKind) -> Stmt {
         Stmt::new(kind, Default::default())
     }
-    /// `for (; v OP limit; v += step) { rest }`
+    /// `for (; v OP limit; v += step) { rest }`, `v` an `int`
     fn for_loop(op: BinOp, limit: Expr, step: i128, rest: Vec<Stmt>) -> (Vec<Stmt>, Vec<Stmt>) {
-        let i = var(0, Type::INT);
+        for_loop_of(Type::INT, op, limit, step, rest)
+    }
+    fn for_loop_of(ty: Type, op: BinOp, limit: Expr, step: i128, rest: Vec<Stmt>) -> (Vec<Stmt>, Vec<Stmt>) {
+        let i = var(0, ty);
         let cond = Expr::new(ExprKind::Unary(UnOp::Not, Box::new(bin(op, i.clone(), limit))), Type::INT);
         let mut body = vec![stmt(StmtKind::If { cond, then_: vec![stmt(StmtKind::Break)], else_: vec![] })];
         body.extend(rest);
@@ -225,26 +224,26 @@ mod tests {
     fn counts_follow_the_entry_values_and_stop_at_the_type() {
         let (b, l) = for_loop(BinOp::Lt, Expr::int(3), 1, vec![]);
         let c = counter(&b, &l, |_| true).expect("a counting loop");
-        assert_eq!(c.count(0, 3, &Type::INT, MAX_COUNT), Some(3));
-        assert_eq!(c.count(5, 3, &Type::INT, MAX_COUNT), Some(0));
-        assert_eq!(c.count(0, 1000, &Type::INT, MAX_COUNT), None, "beyond the largest count");
+        assert_eq!(c.count(0, 3, MAX_COUNT), Some(3));
+        assert_eq!(c.count(5, 3, MAX_COUNT), Some(0));
+        assert_eq!(c.count(0, 1000, MAX_COUNT), None, "beyond the largest count");
         let (b, l) = for_loop(BinOp::Ne, Expr::int(7), 2, vec![]);
         let c = counter(&b, &l, |_| true).unwrap();
-        assert_eq!(c.count(1, 7, &Type::INT, MAX_COUNT), Some(3));
-        assert_eq!(c.count(0, 7, &Type::INT, MAX_COUNT), None, "never equal: no count");
+        assert_eq!(c.count(1, 7, MAX_COUNT), Some(3));
+        assert_eq!(c.count(0, 7, MAX_COUNT), None, "never equal: no count");
         let (b, l) = for_loop(BinOp::Gt, Expr::int(0), -1, vec![]);
         let c = counter(&b, &l, |_| true).unwrap();
-        assert_eq!(c.count(4, 0, &Type::INT, MAX_COUNT), Some(4));
+        assert_eq!(c.count(4, 0, MAX_COUNT), Some(4));
         // `3 > i` is `i < 3`
         let (mut b, l) = for_loop(BinOp::Lt, Expr::int(3), 1, vec![]);
         if let StmtKind::If { cond, .. } = &mut b[0].kind {
             *cond = Expr::new(ExprKind::Unary(UnOp::Not, Box::new(bin(BinOp::Gt, Expr::int(3), var(0, Type::INT)))), Type::INT);
         }
-        assert_eq!(counter(&b, &l, |_| true).unwrap().count(0, 3, &Type::INT, MAX_COUNT), Some(3));
+        assert_eq!(counter(&b, &l, |_| true).unwrap().count(0, 3, MAX_COUNT), Some(3));
         // an unsigned counter going below zero wraps: not simulated
-        let (b, l) = for_loop(BinOp::Ge, Expr::int(0), -1, vec![]);
+        let (b, l) = for_loop_of(Type::UINT, BinOp::Ge, Expr::int(0), -1, vec![]);
         let c = counter(&b, &l, |_| true).unwrap();
-        assert_eq!(c.count(2, 0, &Type::UINT, MAX_COUNT), None);
+        assert_eq!(c.count(2, 0, MAX_COUNT), None);
     }
 
     #[test]

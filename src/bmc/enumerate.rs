@@ -103,7 +103,7 @@ pub fn enumerate(prog: &Program, opts: &BmcOptions, watch: &[String], max: usize
         for s in &sites {
             let Some((_, val, ty)) = s.iter().find(|x| sx.sat.value(x.0)) else { continue };
             let x = model_value(&sx, val);
-            vector.push(signed(x, val.len(), ty));
+            vector.push(super::bv::signed(x, val.len(), ty));
             taken.push((s, x));
         }
         if out.approximate.is_none() {
@@ -134,14 +134,6 @@ pub fn enumerate(prog: &Program, opts: &BmcOptions, watch: &[String], max: usize
     out.stats.vars = sx.sat.num_vars();
     out.stats.clauses = sx.sat.clauses;
     Ok(out)
-}
-
-/// `x`, `w` bits wide, as the C value of `ty`.
-fn signed(x: u128, w: usize, ty: &Type) -> i128 {
-    match ty {
-        Type::Int { signed: true, .. } if w > 0 && w < 128 && x >> (w - 1) & 1 == 1 => x as i128 - (1i128 << w),
-        _ => x as i128,
-    }
 }
 
 #[cfg(test)]

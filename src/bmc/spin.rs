@@ -192,7 +192,7 @@ fn own_local(prog: &Program, owner: FuncId, v: VarId) -> bool {
 }
 
 /// The lvalue a statement assigns as a whole, if any.
-fn dest_of(s: &Stmt) -> Option<&Expr> {
+pub(super) fn dest_of(s: &Stmt) -> Option<&Expr> {
     match &s.kind {
         StmtKind::Assign { lhs, .. } => Some(lhs),
         StmtKind::Rmw(r) => r.dest.as_ref(),

@@ -487,7 +487,7 @@ fn recognize(toks: &[Tok], ops: &[OpInfo], target: Option<Target>) -> Option<Idi
             return Some(Idiom::Trap(f));
         }
     }
-    x86(&c, &ins, has_labels).or_else(|| power(&c, toks)).or_else(|| arm(&c, toks)).or_else(|| sparc(&c, toks))
+    x86(&c, &ins, has_labels).or_else(|| power(&c, toks)).or_else(|| arm(&c, toks)).or_else(|| sparc(&c, &ins, has_labels))
 }
 
 fn trap(m: &str, args: &[String]) -> Option<Family> {
@@ -871,22 +871,18 @@ fn arm(c: &Ctx, toks: &[Tok]) -> Option<Idiom> {
 /// the SPARC rows (`cas`, nothing around it); the membars written around it in the same asm
 /// are kept as `pre`/`post` when each has an exact fence (an inexact mask leaves the whole
 /// statement unknown, so nothing is trusted that the mask may not give).
-fn sparc(c: &Ctx, toks: &[Tok]) -> Option<Idiom> {
-    let ins = toks
-        .iter()
-        .map(|t| match t {
-            Tok::Ins { m, args, .. } => Some((m.as_str(), args.as_slice())),
-            Tok::Label(_) => None,
-        })
-        .collect::<Option<Vec<_>>>()?;
-    let fence = |(m, a): &(&str, &[String])| match membar(&format!("{m} {}", a.join("|")))? {
+fn sparc(c: &Ctx, ins: &[(&str, &[String], bool)], has_labels: bool) -> Option<Idiom> {
+    if has_labels {
+        return None;
+    }
+    let fence = |(m, a, _): &(&str, &[String], bool)| match membar(&format!("{m} {}", a.join("|")))? {
         (f, true) => Some(f),
         (_, false) => None,
     };
     let k = ins.iter().position(|i| fence(i).is_none())?;
     let pre = ins[..k].iter().map(fence).collect::<Option<Vec<_>>>()?;
     let post = ins[k + 1..].iter().map(fence).collect::<Option<Vec<_>>>()?;
-    let (m, a) = ins[k];
+    let (m, a, _) = ins[k];
     let bytes = match m {
         "cas" => 4,
         "casx" => 8,

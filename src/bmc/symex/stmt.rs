@@ -202,21 +202,14 @@ impl<'p> Symex<'p> {
         let prog = self.prog;
         let register = |v: VarId| matches!(prog.var(v).storage, Storage::Local { .. } | Storage::Temp { .. }) && !self.is_mem_var(v);
         let Some(c) = super::super::counted::counter(body, latch, register) else { return Ok(None) };
-        let signed = |bv: &Bv, ty: &Type| -> Option<i128> {
-            let raw = as_const(bv)? as i128;
-            Some(match *ty {
-                Type::Int { bits, signed: true } if bits < 128 && raw >> (bits - 1) & 1 == 1 => raw - (1i128 << bits),
-                _ => raw,
-            })
-        };
-        let var_ty = prog.var(c.var).ty.clone();
+        let value = |bv: &Bv, ty: &Type| Some(bv::signed(as_const(bv)?, bv.len(), ty));
         // registers only: no event; what their taint adds is no statement's dependency
         let mark = self.acc.len();
-        let start = self.eval_scalar(&Expr::var(c.var, var_ty.clone()))?;
+        let start = self.eval_scalar(&Expr::var(c.var, c.var_ty.clone()))?;
         let limit = self.eval_scalar(c.limit)?;
         self.acc.truncate(mark);
-        Ok(match (signed(&start, &var_ty), signed(&limit, &c.limit.ty)) {
-            (Some(s), Some(l)) => c.count(s, l, &var_ty, max),
+        Ok(match (value(&start, &c.var_ty), value(&limit, &c.limit.ty)) {
+            (Some(s), Some(l)) => c.count(s, l, max),
             _ => None,
         })
     }
