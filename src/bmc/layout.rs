@@ -172,6 +172,17 @@ impl<'p> Layout<'p> {
         }
     }
 
+    /// Every cell of a value of type `ty` is one byte, at its own byte offset (a `char`
+    /// array, a struct of `char`s).
+    pub fn cells_are_bytes(&mut self, ty: &Type) -> bool {
+        let mut t = ty;
+        while let Type::Array(elem, _) = t {
+            t = elem;
+        }
+        let n = self.ncells(t) as u64;
+        self.byte_size(t) == Some(n) && self.cells(t).iter().all(|&w| w == 8)
+    }
+
     /// Cell offset of field `idx` of struct `s` (0 for every field of a union).
     pub fn field_offset(&mut self, s: StructId, idx: usize) -> usize {
         self.strukt(s).1.get(idx).copied().unwrap_or(0)

@@ -77,6 +77,9 @@
 //!   verdict depends on is not reported: a `Safe` verdict assumes the program has none.
 //!   Byte-level type punning is not modelled (unions overlay cells at offset 0): a program
 //!   that reads memory through a type of other cell widths gets `Unknown` ([`punning`]).
+//!   A pointer converted to an integer keeps its cell offset: where that value may reach
+//!   arithmetic ([`ptrint`]) it is an approximation site unless the pointer is at its
+//!   object's start or in an object of bytes.
 //! * **Uninitialised** locals are unconstrained; globals are zero unless initialised;
 //!   `malloc` never fails and returns fresh, unconstrained memory (each read of a cell never
 //!   written is unconstrained on its own); `calloc` memory is zero; `free` does nothing.
@@ -116,6 +119,7 @@ mod graph;
 mod layout;
 mod order;
 mod propagation;
+mod ptrint;
 mod punning;
 mod sat;
 mod spin;

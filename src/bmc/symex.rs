@@ -22,7 +22,7 @@ use crate::ir::*;
 use crate::source::{Error, Loc};
 use crate::aeg::alias::{Alias, ObjRoot};
 use crate::aeg::ObjId;
-use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::rc::Rc;
 
 mod calls;
@@ -98,6 +98,9 @@ pub struct Object {
     /// How many cells it has, where that bounds its valid offsets (an upper bound for heap
     /// memory: the bytes allocated); none where unknown.
     pub extent: Option<u128>,
+    /// Its cells are its bytes (strings, `char` arrays): integer arithmetic on pointers
+    /// into it is the machine's.
+    pub bytes: bool,
 }
 
 pub struct Thread {
@@ -371,6 +374,8 @@ pub struct Symex<'p> {
     cur_addr: Taint,
     cur_data: Taint,
     cur_hw: HwOrder,
+    /// Casts of pointers to integers that may reach arithmetic ([`super::ptrint`]).
+    arith_casts: HashSet<*const Expr>,
 }
 
 type R<T> = Result<T, Error>;
@@ -386,7 +391,9 @@ impl<'p> Symex<'p> {
             limit_hit: false,
             sat: Sat::new(),
             layout: Layout::new(prog),
-            objects: vec![Object { name: "NULL".into(), init: ObjInit::Zero, root: None, extent: None }],
+            // Object 0 holds integers cast to pointers (`(void *)(long)i`), offsets that are
+            // plain numbers: its cells count as bytes.
+            objects: vec![Object { name: "NULL".into(), init: ObjInit::Zero, root: None, extent: None, bytes: true }],
             obj_of: HashMap::new(),
             strings: HashMap::new(),
             threads: vec![],
@@ -432,6 +439,7 @@ impl<'p> Symex<'p> {
             cur_addr: Taint::default(),
             cur_data: Taint::default(),
             cur_hw: HwOrder::default(),
+            arith_casts: super::ptrint::arithmetic_casts(prog),
         }
     }
 

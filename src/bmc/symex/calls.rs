@@ -218,7 +218,7 @@ impl<'p> Symex<'p> {
                     "realloc" => const_arg(1),
                     _ => const_arg(0),
                 };
-                let o = self.new_object(format!("{name}#{n}"), init, Some(ObjRoot::Heap(self.cur_stmt)), bytes)?;
+                let o = self.new_object(format!("{name}#{n}"), init, Some(ObjRoot::Heap(self.cur_stmt)), bytes, None)?;
                 if name == "realloc" {
                     self.warn(loc, "realloc returns fresh memory; the old contents are not copied");
                     approx = true;

@@ -51,7 +51,7 @@ impl<'p> Symex<'p> {
                 let mut cells: Vec<Bv> = s.bytes().map(|b| bv::constant(b as u128, 8)).collect();
                 cells.push(bv::constant(0, 8));
                 let extent = Some(cells.len() as u128);
-                let o = self.new_object(format!("{s:?}"), ObjInit::Cells(cells), None, extent)?;
+                let o = self.new_object(format!("{s:?}"), ObjInit::Cells(cells), None, extent, Some(&Type::Array(Box::new(Type::CHAR), None)))?;
                 self.strings.insert(s.to_string(), o);
                 o
             }
@@ -181,6 +181,12 @@ impl<'p> Symex<'p> {
                         self.eval(a)?;
                         return Ok(vec![vec![]]);
                     }
+                    if self.arith_casts.contains(&(e as *const Expr)) {
+                        let void = Type::ptr_to(Type::Void);
+                        let p = self.eval_as(a, &void)?;
+                        let p = self.distrust_pointer_integer(p);
+                        return Ok(vec![self.convert(&p, &void, ty)]);
+                    }
                     vec![self.eval_as(a, ty)?]
                 } else {
                     self.eval(a)?
@@ -229,6 +235,27 @@ impl<'p> Symex<'p> {
                 out
             }
         })
+    }
+
+    /// `(uintptr_t)p` whose value may reach arithmetic ([`super::super::ptrint`]): the
+    /// integer holds `p`'s cell offset, which is its byte offset only at the start of an
+    /// object or in one made of bytes; elsewhere the integer is any value.
+    fn distrust_pointer_integer(&mut self, p: Bv) -> Bv {
+        let (off, obj) = p.split_at(OFF_BITS);
+        let mut ok = self.sat.bv_is_zero(off);
+        if ok != Lit::TRUE {
+            let bytes: Vec<u32> = (0..self.objects.len() as u32).filter(|&o| self.objects[o as usize].bytes).collect();
+            for o in bytes {
+                let is = self.sat.bv_eq(obj, &bv::constant(o as u128, OBJ_BITS));
+                ok = self.sat.or(ok, is);
+            }
+        }
+        if ok == Lit::TRUE {
+            return p;
+        }
+        self.arbitrary_unless(ok, "does arithmetic on a pointer converted to an integer: its bits count the engine's cells, not bytes, inside an object");
+        let any = self.sat.fresh_bv(p.len());
+        self.sat.bv_ite(ok, &p, &any)
     }
 
     /// `(T *)((char *)p ± k)` with a constant `k`: a pointer moved by bytes and taken as a

@@ -23,7 +23,7 @@ impl<'p> Symex<'p> {
         // (or first used) after the one it initialises.
         for &(id, v) in &statics {
             let extent = self.layout.extent(&v.ty);
-            let o = self.new_object(v.name.clone(), ObjInit::Zero, Some(ObjRoot::Var(id)), extent)?;
+            let o = self.new_object(v.name.clone(), ObjInit::Zero, Some(ObjRoot::Var(id)), extent, Some(&v.ty))?;
             self.obj_of.insert((GLOBAL_FRAME, id), o);
         }
         for &(id, v) in &statics {
@@ -112,11 +112,14 @@ impl<'p> Symex<'p> {
         }
     }
 
-    pub(super) fn new_object(&mut self, name: String, init: ObjInit, root: Option<ObjRoot>, extent: Option<u128>) -> R<u32> {
+    /// A new object; `ty`, its declared type where it has one, says whether its cells are
+    /// bytes.
+    pub(super) fn new_object(&mut self, name: String, init: ObjInit, root: Option<ObjRoot>, extent: Option<u128>, ty: Option<&Type>) -> R<u32> {
         if self.objects.len() as u128 >= FUNC_BASE {
             return Err(Error::Internal("too many memory objects for the pointer encoding".into()));
         }
-        self.objects.push(Object { name, init, root, extent });
+        let bytes = ty.is_some_and(|t| self.layout.cells_are_bytes(t));
+        self.objects.push(Object { name, init, root, extent, bytes });
         Ok(self.objects.len() as u32 - 1)
     }
 

@@ -123,7 +123,7 @@ impl<'p> Symex<'p> {
             ObjInit::Cells(widths.iter().map(|&w| self.sat.fresh_bv(w)).collect())
         };
         let extent = self.layout.extent(&var.ty);
-        let o = self.new_object(var.name.clone(), init, Some(ObjRoot::Var(v)), extent)?;
+        let o = self.new_object(var.name.clone(), init, Some(ObjRoot::Var(v)), extent, Some(&var.ty))?;
         self.obj_of.insert((frame, v), o);
         Ok(o)
     }

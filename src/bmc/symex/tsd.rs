@@ -84,7 +84,7 @@ impl Symex<'_> {
         if self.prog.func_by_name("pthread_key_create").is_none() {
             return Ok(());
         }
-        let o = self.new_object("pthread key destructors".into(), ObjInit::Zero, None, None)?;
+        let o = self.new_object("pthread key destructors".into(), ObjInit::Zero, None, None, None)?;
         self.keys.table = Some(o);
         self.keys.destructors = destructors(self.prog);
         Ok(())

@@ -1,0 +1,183 @@
+//! Arithmetic on the integers of pointers, which the engine's memory does not follow.
+//! Pointers count cells (see [`super::layout`]) and `(uintptr_t)p` keeps those bits, so a
+//! pointer stored in an integer comes back unchanged and two of them compare as the
+//! machine's would (within an object, cells and bytes are in the same order). Arithmetic on
+//! such an integer is another matter: `(uintptr_t)&a[1] + sizeof(int)` is `&a[5]` in cells,
+//! `(uintptr_t)&a[3] - (uintptr_t)&a[0]` is 3, `((uintptr_t)&s.f & 7) == 0` asks about a
+//! cell index. Those values are wrong wherever the pointer is inside an object whose cells
+//! are not bytes, and a verdict through them would be silently wrong.
+//!
+//! This pass finds the casts of pointers to integers whose value may reach arithmetic — in
+//! the same expression, or through integer variables, struct fields, parameters and return
+//! values (flow-insensitive: any assignment anywhere counts) — so that the engine makes them
+//! approximation sites: exact at the start of an object or in one made of bytes, distrusted
+//! elsewhere. Equality and comparisons between two such integers are not arithmetic.
+
+use crate::ir::*;
+use std::collections::{HashMap, HashSet};
+
+/// Where an integer holding a pointer's bits may live.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+enum Node {
+    Cast(*const Expr),
+    Var(VarId),
+    Field(StructId, usize),
+    Ret(FuncId),
+}
+
+/// The casts of pointers to integers whose value may reach arithmetic (by address: the
+/// program is not changed while the engine runs on it).
+pub fn arithmetic_casts(prog: &Program) -> HashSet<*const Expr> {
+    let mut g = Graph::default();
+    for (i, f) in prog.funcs.iter().enumerate() {
+        let Some(body) = &f.body else { continue };
+        let fid = FuncId(i as u32);
+        walk_stmts(body, &mut |s| {
+            for_each_expr(s, &mut |e| g.uses(e));
+            match &s.kind {
+                StmtKind::Assign { lhs, rhs } => g.flow(rhs, lhs),
+                StmtKind::Call { dest, callee: Callee::Direct(c), args } => {
+                    let callee = prog.func(*c);
+                    if callee.body.is_some() {
+                        for (a, &p) in args.iter().zip(&callee.params) {
+                            let src = g.sources(a);
+                            g.edges_to(src, Node::Var(p));
+                        }
+                    }
+                    if let Some(d) = dest {
+                        if let Some(n) = target(d) {
+                            g.edges.entry(Node::Ret(*c)).or_default().push(n);
+                        }
+                    }
+                }
+                StmtKind::Return(Some(e)) => {
+                    let src = g.sources(e);
+                    g.edges_to(src, Node::Ret(fid));
+                }
+                _ => {}
+            }
+        });
+    }
+    // What reaches a use: backwards from the uses along the flow edges.
+    let mut back: HashMap<Node, Vec<Node>> = HashMap::new();
+    for (from, tos) in &g.edges {
+        for to in tos {
+            back.entry(*to).or_default().push(*from);
+        }
+    }
+    let mut used: HashSet<Node> = HashSet::new();
+    let mut work: Vec<Node> = g.used;
+    while let Some(n) = work.pop() {
+        if used.insert(n) {
+            work.extend(back.get(&n).into_iter().flatten().copied());
+        }
+    }
+    used.into_iter().filter_map(|n| if let Node::Cast(e) = n { Some(e) } else { None }).collect()
+}
+
+#[derive(Default)]
+struct Graph {
+    /// Flow of integer values: from a cast or a variable into the variables assigned them.
+    edges: HashMap<Node, Vec<Node>>,
+    /// Nodes whose value is an operand of arithmetic.
+    used: Vec<Node>,
+}
+
+/// The integer variable or field an assignment writes (`None`: memory through a pointer,
+/// which no later read is connected to).
+fn target(lhs: &Expr) -> Option<Node> {
+    if !lhs.ty.is_integral() {
+        return None;
+    }
+    match &lhs.kind {
+        ExprKind::Var(v) => Some(Node::Var(*v)),
+        ExprKind::Member(inner, idx) => match &inner.ty {
+            Type::Struct(s) => Some(Node::Field(*s, *idx)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn is_arith(op: BinOp) -> bool {
+    use BinOp::*;
+    matches!(op, Add | Sub | Mul | Div | Rem | Shl | Shr | BitAnd | BitOr | BitXor)
+}
+
+impl Graph {
+    /// The nodes whose integer value `e` carries unchanged or through arithmetic.
+    fn sources(&self, e: &Expr) -> Vec<Node> {
+        if !e.ty.is_integral() {
+            return vec![];
+        }
+        match &e.kind {
+            ExprKind::Cast(inner) if matches!(inner.ty, Type::Ptr(_) | Type::Array(..) | Type::Func(_)) => {
+                vec![Node::Cast(e as *const Expr)]
+            }
+            ExprKind::Cast(inner) | ExprKind::Unary(_, inner) => self.sources(inner),
+            ExprKind::Var(_) | ExprKind::Member(..) => target(e).into_iter().collect(),
+            ExprKind::Binary(op, a, b) if is_arith(*op) => [self.sources(a), self.sources(b)].concat(),
+            ExprKind::Cond(_, a, b) => [self.sources(a), self.sources(b)].concat(),
+            _ => vec![],
+        }
+    }
+
+    fn edges_to(&mut self, from: Vec<Node>, to: Node) {
+        for f in from {
+            self.edges.entry(f).or_default().push(to);
+        }
+    }
+
+    fn flow(&mut self, rhs: &Expr, lhs: &Expr) {
+        if let Some(t) = target(lhs) {
+            let src = self.sources(rhs);
+            self.edges_to(src, t);
+        }
+    }
+
+    /// Records the arithmetic in `e` (and its sub-expressions) on pointer integers: every
+    /// operand of an arithmetic operator, and an ordering comparison of such an integer
+    /// with one that is not (two of them compare as the machine's would).
+    fn uses(&mut self, e: &Expr) {
+        e.visit(&mut |x| match &x.kind {
+            ExprKind::Binary(op, a, b) if is_arith(*op) && x.ty.is_integral() => {
+                let s = [self.sources(a), self.sources(b)].concat();
+                self.used.extend(s);
+            }
+            ExprKind::Binary(BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge, a, b) => {
+                let (sa, sb) = (self.sources(a), self.sources(b));
+                if sa.is_empty() != sb.is_empty() {
+                    self.used.extend(sa.into_iter().chain(sb));
+                }
+            }
+            ExprKind::Unary(UnOp::Neg | UnOp::BitNot, a) => {
+                let s = self.sources(a);
+                self.used.extend(s);
+            }
+            _ => {}
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::SourceMap;
+
+    fn flagged(src: &str) -> usize {
+        let p = crate::frontend::load_str("t.c", src, &Default::default(), &mut SourceMap::default()).expect("parses");
+        arithmetic_casts(&p).len()
+    }
+
+    #[test]
+    fn casts_reaching_arithmetic_through_variables_fields_and_calls() {
+        let h = "typedef unsigned long uintptr_t;\nint a[4]; struct s { uintptr_t u; } g;\n";
+        // in the expression itself, through a local, through a field, through a call
+        assert_eq!(flagged(&format!("{h}int main(void) {{ return *(int *)((uintptr_t)&a[1] + 4); }}")), 1);
+        assert_eq!(flagged(&format!("{h}int main(void) {{ uintptr_t u = (uintptr_t)&a[1]; uintptr_t v = u; return (v & 3) == 0; }}")), 1);
+        assert_eq!(flagged(&format!("{h}int main(void) {{ g.u = (uintptr_t)&a[2]; return g.u - 8 > 0; }}")), 1);
+        assert_eq!(flagged(&format!("{h}uintptr_t id(uintptr_t x) {{ return x; }} int main(void) {{ return id((uintptr_t)&a[2]) % 8; }}")), 1);
+        // a round trip, equality, ordering two pointer integers: no arithmetic
+        assert_eq!(flagged(&format!("{h}int main(void) {{ uintptr_t u = (uintptr_t)&a[1]; int *p = (int *)u; return u == (uintptr_t)&a[2] || u < (uintptr_t)&a[3] || *p; }}")), 0);
+    }
+}
