@@ -875,6 +875,10 @@ fn arithmetic_on_the_integer_of_a_pointer_is_not_trusted_inside_an_object() {
         1,
     );
     unsafe_(&format!("{h}char buf[16]; int main() {{ uintptr_t u = (uintptr_t)&buf[4]; __VERIFIER_assert(u - (uintptr_t)buf == 3); return 0; }}"), 1);
+    // Byte pointers subtracted: bytes in a `char` array, cells elsewhere (distrusted).
+    let o = run(&format!("{h}int main() {{ long d = (char *)&a[3] - (char *)&a[0]; __VERIFIER_assert(d != 12); return 0; }}"), 1);
+    assert!(matches!(&o.verdict, Verdict::Unknown(why) if why.contains("subtracts byte pointers")), "{:?}", o.verdict);
+    safe(&format!("{h}char buf[16]; int main() {{ __VERIFIER_assert((char *)&buf[5] - buf == 5); return 0; }}"), 1);
 }
 
 #[test]

@@ -244,11 +244,8 @@ impl<'p> Symex<'p> {
         let (off, obj) = p.split_at(OFF_BITS);
         let mut ok = self.sat.bv_is_zero(off);
         if ok != Lit::TRUE {
-            let bytes: Vec<u32> = (0..self.objects.len() as u32).filter(|&o| self.objects[o as usize].bytes).collect();
-            for o in bytes {
-                let is = self.sat.bv_eq(obj, &bv::constant(o as u128, OBJ_BITS));
-                ok = self.sat.or(ok, is);
-            }
+            let bytes = self.in_byte_object(obj);
+            ok = self.sat.or(ok, bytes);
         }
         if ok == Lit::TRUE {
             return p;
@@ -256,6 +253,13 @@ impl<'p> Symex<'p> {
         self.arbitrary_unless(ok, "does arithmetic on a pointer converted to an integer: its bits count the engine's cells, not bytes, inside an object");
         let any = self.sat.fresh_bv(p.len());
         self.sat.bv_ite(ok, &p, &any)
+    }
+
+    /// Whether the object `obj` (a pointer's object bits) is one whose cells are bytes.
+    fn in_byte_object(&mut self, obj: &[Lit]) -> Lit {
+        let bytes: Vec<u32> = (0..self.objects.len() as u32).filter(|&o| self.objects[o as usize].bytes).collect();
+        let is: Vec<Lit> = bytes.into_iter().map(|o| self.sat.bv_eq(obj, &bv::constant(o as u128, OBJ_BITS))).collect();
+        self.sat.or_all(is)
     }
 
     /// `(T *)((char *)p ± k)` with a constant `k`: a pointer moved by bytes and taken as a
@@ -357,7 +361,19 @@ impl<'p> Symex<'p> {
                 let stride = a.ty.pointee().map(|t| self.layout.ncells(t)).unwrap_or(1).max(1);
                 let d = self.sat.bv_sub(&x[..OFF_BITS], &y[..OFF_BITS]);
                 let d = self.sat.bv_resize(&d, 64, true);
-                let q = if stride == 1 { d } else { self.sat.bv_sdivrem(&d, &bv::constant(stride as u128, 64)).0 };
+                let mut q = if stride == 1 { d } else { self.sat.bv_sdivrem(&d, &bv::constant(stride as u128, 64)).0 };
+                if is_byte_pointer(&a.ty) {
+                    // Bytes between two places of an object whose cells are not bytes: the
+                    // cell count is not the machine's, so the difference is any value.
+                    let same = self.sat.bv_eq(&x[..OFF_BITS], &y[..OFF_BITS]);
+                    let bytes = self.in_byte_object(&x[OFF_BITS..]);
+                    let ok = self.sat.or(same, bytes);
+                    if ok != Lit::TRUE {
+                        self.arbitrary_unless(ok, "subtracts byte pointers inside an object whose cells are not bytes (the engine's pointers count cells)");
+                        let any = self.sat.fresh_bv(q.len());
+                        q = self.sat.bv_ite(ok, &q, &any);
+                    }
+                }
                 return Ok(self.convert(&q, &Type::LONG, ty));
             }
             let (pe, ie) = if decays(&a.ty) { (a, b) } else { (b, a) };
