@@ -9,7 +9,8 @@
 //!
 //! This pass finds the casts of pointers to integers whose value may reach arithmetic — in
 //! the same expression, or through integer variables, struct fields, parameters and return
-//! values (flow-insensitive: any assignment anywhere counts) — so that the engine makes them
+//! values, array elements (flow-insensitive: any assignment anywhere counts; not through
+//! `*p` or atomic read-modify-writes, which this pass leaves out) — so that the engine makes them
 //! approximation sites: exact at the start of an object or in one made of bytes, distrusted
 //! elsewhere. Equality and comparisons between two such integers are not arithmetic.
 
@@ -83,20 +84,24 @@ struct Graph {
     used: Vec<Node>,
 }
 
-/// The integer variable or field an assignment writes (`None`: memory through a pointer,
-/// which no later read is connected to).
+/// The integer variable or field an assignment writes, an element of an array standing
+/// for the whole array (`None`: memory through a pointer, which this pass does not follow).
 fn target(lhs: &Expr) -> Option<Node> {
+    fn place(e: &Expr) -> Option<Node> {
+        match &e.kind {
+            ExprKind::Var(v) => Some(Node::Var(*v)),
+            ExprKind::Member(inner, idx) => match &inner.ty {
+                Type::Struct(s) => Some(Node::Field(*s, *idx)),
+                _ => None,
+            },
+            ExprKind::Index(base, _) if matches!(base.ty, Type::Array(..)) => place(base),
+            _ => None,
+        }
+    }
     if !lhs.ty.is_integral() {
         return None;
     }
-    match &lhs.kind {
-        ExprKind::Var(v) => Some(Node::Var(*v)),
-        ExprKind::Member(inner, idx) => match &inner.ty {
-            Type::Struct(s) => Some(Node::Field(*s, *idx)),
-            _ => None,
-        },
-        _ => None,
-    }
+    place(lhs)
 }
 
 fn is_arith(op: BinOp) -> bool {
@@ -115,7 +120,7 @@ impl Graph {
                 vec![Node::Cast(e as *const Expr)]
             }
             ExprKind::Cast(inner) | ExprKind::Unary(_, inner) => self.sources(inner),
-            ExprKind::Var(_) | ExprKind::Member(..) => target(e).into_iter().collect(),
+            ExprKind::Var(_) | ExprKind::Member(..) | ExprKind::Index(..) => target(e).into_iter().collect(),
             ExprKind::Binary(op, a, b) if is_arith(*op) => [self.sources(a), self.sources(b)].concat(),
             ExprKind::Cond(_, a, b) => [self.sources(a), self.sources(b)].concat(),
             _ => vec![],
@@ -177,6 +182,7 @@ mod tests {
         assert_eq!(flagged(&format!("{h}int main(void) {{ uintptr_t u = (uintptr_t)&a[1]; uintptr_t v = u; return (v & 3) == 0; }}")), 1);
         assert_eq!(flagged(&format!("{h}int main(void) {{ g.u = (uintptr_t)&a[2]; return g.u - 8 > 0; }}")), 1);
         assert_eq!(flagged(&format!("{h}uintptr_t id(uintptr_t x) {{ return x; }} int main(void) {{ return id((uintptr_t)&a[2]) % 8; }}")), 1);
+        assert_eq!(flagged(&format!("{h}uintptr_t slot[2]; int main(void) {{ slot[1] = (uintptr_t)&a[2]; return slot[0] >> 3; }}")), 1);
         // a round trip, equality, ordering two pointer integers: no arithmetic
         assert_eq!(flagged(&format!("{h}int main(void) {{ uintptr_t u = (uintptr_t)&a[1]; int *p = (int *)u; return u == (uintptr_t)&a[2] || u < (uintptr_t)&a[3] || *p; }}")), 0);
     }

@@ -300,6 +300,8 @@ pub struct Symex<'p> {
     pub objects: Vec<Object>,
     obj_of: HashMap<(u32, VarId), u32>,
     strings: HashMap<String, u32>,
+    /// Names of named semaphores (`sem_open`): the object holding what each denotes.
+    semaphores: HashMap<String, u32>,
     pub threads: Vec<Thread>,
     pub blocks: Vec<BlockInfo>,
     pub events: Vec<Event>,
@@ -396,6 +398,7 @@ impl<'p> Symex<'p> {
             objects: vec![Object { name: "NULL".into(), init: ObjInit::Zero, root: None, extent: None, bytes: true }],
             obj_of: HashMap::new(),
             strings: HashMap::new(),
+            semaphores: HashMap::new(),
             threads: vec![],
             blocks: vec![],
             events: vec![],

@@ -261,6 +261,9 @@ impl<'p> Symex<'p> {
                 self.write_mem(vals[0][0].clone(), v, &Type::LONG, label, loc, None);
                 Some(bv::constant(0, 32))
             }
+            "sem_open" if args.len() >= 2 => self.sem_open(&vals, loc)?,
+            "sem_unlink" if args.len() == 1 => self.sem_unlink(&vals, loc)?,
+            "sem_close" if args.len() == 1 => Some(bv::constant(0, 32)),
             "pthread_rwlock_destroy" | "sem_destroy" | "pthread_barrier_destroy" | "pthread_barrierattr_init" | "pthread_barrierattr_destroy" => Some(bv::constant(0, 32)),
             // Waiting on a condition variable: release the mutex, (spuriously) wake up,
             // re-acquire it. Signals are then no-ops: every wake-up is allowed anyway. (The

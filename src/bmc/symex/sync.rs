@@ -231,3 +231,85 @@ impl<'p> Symex<'p> {
         Ok(())
     }
 }
+
+/// Linux's `O_CREAT` and `O_EXCL` (`<fcntl.h>`); glibc's `SEM_FAILED` is the null pointer.
+const O_CREAT: u128 = 0o100;
+const O_EXCL: u128 = 0o200;
+
+impl<'p> Symex<'p> {
+    /// The directory entry of the named semaphore `name` (the name given to `sem_open` or
+    /// `sem_unlink` as a string known at that point; `None` otherwise): one pointer cell,
+    /// to the semaphore the name currently denotes, null while it denotes none.
+    fn semaphore_name(&mut self, vals: &[Value]) -> R<Option<(Bv, String)>> {
+        let Some(text) = vals.first().and_then(|v| v.first()).and_then(|p| self.literal_text(p)) else { return Ok(None) };
+        let text: Vec<u8> = text.into_iter().take_while(|&b| b != 0).collect();
+        let key = String::from_utf8_lossy(&text).into_owned();
+        let o = match self.semaphores.get(&key) {
+            Some(&o) => o,
+            None => {
+                let o = self.new_object(format!("semaphore name {key:?}"), ObjInit::Zero, None, Some(1), None)?;
+                self.semaphores.insert(key.clone(), o);
+                o
+            }
+        };
+        Ok(Some((bv::constant((o as u128) << OFF_BITS, PTR_BITS), format!("semaphore name {key:?}"))))
+    }
+
+    /// `sem_open(name, oflag[, mode, value])`: one atomic step (the kernel's) that returns
+    /// the semaphore the name denotes, or — when it denotes none and `O_CREAT` asks — a new
+    /// semaphore of `value` that the name then denotes; `SEM_FAILED` when the name denotes
+    /// none without `O_CREAT` (ENOENT) or one with `O_CREAT | O_EXCL` (EEXIST). A semaphore is
+    /// the 64-bit count `sem_wait` and `sem_post` take (as `sem_init`'s). Each call creates
+    /// its own, so a name unlinked and created again is a new semaphore while earlier
+    /// handles keep the old one, as in POSIX. `None`: the name is not known here (the call
+    /// stays unmodelled).
+    pub(super) fn sem_open(&mut self, vals: &[Value], loc: Loc) -> R<Option<Bv>> {
+        let Some((entry, label)) = self.semaphore_name(vals)? else { return Ok(None) };
+        let flags = vals.get(1).and_then(|v| v.first()).cloned().unwrap_or_else(|| bv::constant(0, 32));
+        let bit = |sx: &mut Self, b: u128| {
+            let m = sx.sat.bv_and(&flags, &bv::constant(b, flags.len()));
+            !sx.sat.bv_is_zero(&m)
+        };
+        let (creat, excl) = (bit(self, O_CREAT), bit(self, O_EXCL));
+        let value = match vals.get(3).and_then(|v| v.first()) {
+            Some(v) => self.sat.bv_resize(v, 64, false),
+            None => bv::constant(0, 64),
+        };
+        let name = format!("semaphore#{}", self.objects.len());
+        let fresh = self.new_object(name.clone(), ObjInit::Zero, None, Some(1), None)?;
+        let fresh = bv::constant((fresh as u128) << OFF_BITS, PTR_BITS);
+        let ptr = Type::ptr_to(Type::Void);
+        self.atomic_begin();
+        let cur = self.read_mem(entry.clone(), PTR_BITS, &ptr, label.clone(), loc, None);
+        let exists = !self.sat.bv_is_zero(&cur);
+        let create = self.sat.and(!exists, creat);
+        self.under(create, |sx| {
+            sx.write_mem(fresh.clone(), value, &Type::LONG, name, loc, None);
+            sx.write_mem(entry, fresh.clone(), &ptr, label, loc, None);
+            Ok(())
+        })?;
+        self.atomic_end();
+        let absent = self.sat.and(!exists, !creat);
+        let exclusive = self.sat.and(creat, excl);
+        let taken = self.sat.and(exists, exclusive);
+        let fails = self.sat.or(absent, taken);
+        let got = self.sat.bv_ite(exists, &cur, &fresh);
+        Ok(Some(self.sat.bv_ite(fails, &bv::constant(0, PTR_BITS), &got)))
+    }
+
+    /// `sem_unlink(name)`: the name denotes no semaphore any more (0), or did not (-1,
+    /// ENOENT); open handles keep working. `None` as for [`Self::sem_open`].
+    pub(super) fn sem_unlink(&mut self, vals: &[Value], loc: Loc) -> R<Option<Bv>> {
+        let Some((entry, label)) = self.semaphore_name(vals)? else { return Ok(None) };
+        let ptr = Type::ptr_to(Type::Void);
+        self.atomic_begin();
+        let cur = self.read_mem(entry.clone(), PTR_BITS, &ptr, label.clone(), loc, None);
+        let exists = !self.sat.bv_is_zero(&cur);
+        self.under(exists, |sx| {
+            sx.write_mem(entry, bv::constant(0, PTR_BITS), &ptr, label, loc, None);
+            Ok(())
+        })?;
+        self.atomic_end();
+        Ok(Some(self.sat.bv_ite(exists, &bv::constant(0, 32), &bv::constant(u32::MAX as u128, 32))))
+    }
+}
