@@ -147,6 +147,11 @@ impl LockCall {
 /// The run-once calls [`Compiler::once`] expands.
 const ONCE: &[&str] = &["pthread_once", "call_once"];
 
+/// Calls that are system calls of the kernel's (named semaphores: glibc's `sem_open` creates
+/// and links a file, `sem_unlink` unlinks it): a full barrier on every architecture, so that a
+/// semaphore another thread opened is seen initialised.
+const KERNEL_CALLS: &[&str] = &["sem_open", "sem_unlink"];
+
 /// The condition-variable waits [`Compiler::cond_wait`] expands.
 const COND_WAITS: &[&str] = &["pthread_cond_wait", "pthread_cond_timedwait"];
 
@@ -315,6 +320,9 @@ impl Compiler<'_> {
                     _ => self.lock_row(lock_call.is_some_and(LockCall::releases)),
                 };
                 self.lock_op(k, row, loc, out)
+            }
+            k @ StmtKind::Call { callee: Callee::Direct(f), .. } if KERNEL_CALLS.contains(&self.prog.func(f).name.as_str()) => {
+                self.lock_op(k, &FULL, loc, out)
             }
             StmtKind::Call { callee: Callee::Direct(f), args, dest } if ONCE.contains(&self.prog.func(f).name.as_str()) && args.len() == 2 => {
                 self.once(args, dest, loc, out)

@@ -12,10 +12,14 @@
  * "/gate" at 0; a thread unlinks the name and creates it again at 1; the old semaphore is
  * another one and stays at 0, so a sem_trywait on main's handle fails: safe (a model
  * with one semaphore per name would give the new count to the old handle, and fail).
+ * SEEN: one thread creates "/one" at 1, another opens it without O_CREAT; when it gets it,
+ * it sees the count 1 and its sem_trywait succeeds: safe (sem_open is a system call, a
+ * full barrier: no architecture shows the name before the count).
  * expect: sc=safe tso=safe pso=safe rmo=safe power=safe arm=safe aarch64=safe
  * expect(-DEXCL): sc=fail tso=fail pso=fail rmo=fail power=fail arm=fail aarch64=fail
  * expect(-DNOCREATE): sc=safe tso=safe pso=safe rmo=safe power=safe arm=safe aarch64=safe
  * expect(-DUNLINK): sc=safe tso=safe pso=safe rmo=safe power=safe arm=safe aarch64=safe
+ * expect(-DSEEN): sc=safe tso=safe pso=safe rmo=safe power=safe arm=safe aarch64=safe
  * expect(-DRECREATE): sc=safe tso=safe pso=safe rmo=safe power=safe arm=safe aarch64=safe
  * expect(-DUNLINK -DNOCREATE): sc=safe tso=safe pso=safe rmo=safe power=safe arm=safe aarch64=safe
  */
@@ -63,6 +67,19 @@ void *consumer(void *arg) {
   return 0;
 }
 
+#ifdef SEEN
+void *create_one(void *arg) {
+  sem_open("/one", O_CREAT, 0600, 1);
+  return 0;
+}
+void *open_one(void *arg) {
+  sem_t *s = sem_open("/one", 0);
+  if (s != SEM_FAILED)
+    assert(sem_trywait(s) == 0);
+  return 0;
+}
+#endif
+
 #ifdef RECREATE
 void *recreate(void *arg) {
   if (sem_unlink("/gate") == 0)
@@ -73,6 +90,11 @@ void *recreate(void *arg) {
 
 int main(void) {
   pthread_t a, b;
+#ifdef SEEN
+  pthread_t c, d;
+  pthread_create(&c, 0, create_one, 0);
+  pthread_create(&d, 0, open_one, 0);
+#endif
 #ifdef RECREATE
   pthread_t c;
   sem_t *old = sem_open("/gate", O_CREAT, 0600, 0);

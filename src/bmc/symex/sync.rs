@@ -279,12 +279,16 @@ impl<'p> Symex<'p> {
         let fresh = self.new_object(name.clone(), ObjInit::Zero, None, Some(1), None)?;
         let fresh = bv::constant((fresh as u128) << OFF_BITS, PTR_BITS);
         let ptr = Type::ptr_to(Type::Void);
+        // The new semaphore is initialised before its name can lead to it (glibc fills a
+        // file, then links it under the name): no architecture shows one without the other.
+        // Until then only this call can reach it, so it is written whether or not it is used.
+        self.write_mem(fresh.clone(), value, &Type::LONG, name, loc, None);
+        self.fence(Fence::Full);
         self.atomic_begin();
         let cur = self.read_mem(entry.clone(), PTR_BITS, &ptr, label.clone(), loc, None);
         let exists = !self.sat.bv_is_zero(&cur);
         let create = self.sat.and(!exists, creat);
         self.under(create, |sx| {
-            sx.write_mem(fresh.clone(), value, &Type::LONG, name, loc, None);
             sx.write_mem(entry, fresh.clone(), &ptr, label, loc, None);
             Ok(())
         })?;
