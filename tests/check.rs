@@ -78,6 +78,20 @@ fn treiber_stack_publishes_its_node_after_initialising_it_only_with_the_fence() 
 /// node's initialisation and its link (guided by the axiomatic route's counterexample: the
 /// rewriter does not buffer these heap nodes), verified and written as a patch.
 #[test]
+fn snark_deque_reports_empty_while_an_element_is_left_even_under_sc() {
+    // Detlefs et al.'s snark deque as published (DCAS an atomic section): a popLeft reads both
+    // hats on the one-element deque; a pushLeft then adds a node and a popRight takes the
+    // right one, which it leaves pointing to itself; the popLeft takes that self-pointer for
+    // an empty deque and returns -1 while 1 is still there. One of the two known bugs
+    // (Doherty et al., SPAA 2004) that CheckFence reproduced; not a memory-model bug.
+    let test = "( pushLeft(1) popRight() | pushRight(2) popLeft() )";
+    let (c, out) = weakc(&["check", "--mm", "sc", "examples/datatypes/snark.c", "--test", test]);
+    assert_eq!(c, 10, "{out}");
+    assert!(out.contains("observation outside the set: ( pushLeft(1) popRight() = "), "{out}");
+    assert!(out.contains("CHECK sc: FAILED"), "{out}");
+}
+
+#[test]
 fn the_emitted_harness_lets_fences_find_the_queues_fence() {
     let d = tempfile::tempdir().unwrap();
     let h = d.path().join("h.c");
