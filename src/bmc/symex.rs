@@ -377,13 +377,15 @@ pub struct Symex<'p> {
     cur_data: Taint,
     cur_hw: HwOrder,
     /// Casts of pointers to integers that may reach arithmetic ([`super::ptrint`]).
-    arith_casts: HashSet<*const Expr>,
+    arith_casts: Rc<HashSet<*const Expr>>,
 }
 
 type R<T> = Result<T, Error>;
 
 impl<'p> Symex<'p> {
-    pub fn new(prog: &'p Program, opts: &'p BmcOptions, alias: Option<Rc<Alias>>) -> Self {
+    /// `arith_casts`: [`super::ptrint::arithmetic_casts`] of `prog`, made once for every
+    /// pass over it.
+    pub fn new(prog: &'p Program, opts: &'p BmcOptions, alias: Option<Rc<Alias>>, arith_casts: Rc<HashSet<*const Expr>>) -> Self {
         // One numbering for `unwindset` and `--show-loops`: super::loop_stmts.
         let loop_ids: HashMap<*const Stmt, String> =
             super::loop_stmts(prog).into_iter().map(|(s, _, id)| (s as *const Stmt, id)).collect();
@@ -442,7 +444,7 @@ impl<'p> Symex<'p> {
             cur_addr: Taint::default(),
             cur_data: Taint::default(),
             cur_hw: HwOrder::default(),
-            arith_casts: super::ptrint::arithmetic_casts(prog),
+            arith_casts,
         }
     }
 

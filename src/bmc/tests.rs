@@ -1503,7 +1503,7 @@ fn expired_deadline_stops_symbolic_execution() {
 fn expired_deadline_stops_the_encoding() {
     let p = two_threads();
     let opts = BmcOptions::default();
-    let mut sx = symex::Symex::new(&p, &opts, None);
+    let mut sx = symex::Symex::new(&p, &opts, None, Default::default());
     sx.run().expect("symex");
     assert!(!sx.events.is_empty());
     sx.sat.set_limits(Some(Instant::now()), None, None);
@@ -1517,7 +1517,7 @@ fn expired_deadline_stops_the_encoding() {
 fn clause_limit_stops_the_encoding() {
     let p = two_threads();
     let opts = BmcOptions::default();
-    let mut sx = symex::Symex::new(&p, &opts, None);
+    let mut sx = symex::Symex::new(&p, &opts, None, Default::default());
     sx.run().expect("symex");
     let after_symex = sx.sat.clauses;
     sx.sat.set_limits(None, Some(after_symex + 1), None);

@@ -88,12 +88,7 @@ impl<'p> Symex<'p> {
                 let (r, ok) = self.sat.fp_to_int(Format::of_width(*bits as usize), v, w, is_signed(to));
                 // Out of range (or NaN, an infinity) the result is undefined: any value, and
                 // a counterexample that relies on it is not one.
-                if ok == Lit::TRUE {
-                    return r;
-                }
-                self.arbitrary_unless(ok, "converts a floating value out of the range of its integer type (undefined behaviour)");
-                let any = self.sat.fresh_bv(w);
-                self.sat.bv_ite(ok, &r, &any)
+                self.value_unless(ok, r, "converts a floating value out of the range of its integer type (undefined behaviour)")
             }
             _ => self.sat.bv_resize(v, width(to), is_signed(from)),
         }
@@ -107,6 +102,17 @@ impl<'p> Symex<'p> {
         if g != Lit::FALSE {
             self.approx_sites.push(ApproxSite { guard: g, loc: self.cur_loc, what: what.to_string() });
         }
+    }
+
+    /// `v` where `ok` holds; elsewhere any value, and the place an approximation site
+    /// ([`Self::arbitrary_unless`]).
+    pub(super) fn value_unless(&mut self, ok: Lit, v: Bv, what: &str) -> Bv {
+        if ok == Lit::TRUE {
+            return v;
+        }
+        self.arbitrary_unless(ok, what);
+        let any = self.sat.fresh_bv(v.len());
+        self.sat.bv_ite(ok, &v, &any)
     }
 
     pub(super) fn eval(&mut self, e: &Expr) -> R<Value> {
@@ -242,21 +248,20 @@ impl<'p> Symex<'p> {
     /// object or in one made of bytes; elsewhere the integer is any value.
     fn distrust_pointer_integer(&mut self, p: Bv) -> Bv {
         let (off, obj) = p.split_at(OFF_BITS);
-        let mut ok = self.sat.bv_is_zero(off);
-        if ok != Lit::TRUE {
-            let bytes = self.in_byte_object(obj);
-            ok = self.sat.or(ok, bytes);
-        }
-        if ok == Lit::TRUE {
+        let at_start = self.sat.bv_is_zero(off);
+        if at_start == Lit::TRUE {
             return p;
         }
-        self.arbitrary_unless(ok, "does arithmetic on a pointer converted to an integer: its bits count the engine's cells, not bytes, inside an object");
-        let any = self.sat.fresh_bv(p.len());
-        self.sat.bv_ite(ok, &p, &any)
+        let bytes = self.in_byte_object(obj);
+        let ok = self.sat.or(at_start, bytes);
+        self.value_unless(ok, p, "does arithmetic on a pointer converted to an integer: its bits count the engine's cells, not bytes, inside an object")
     }
 
     /// Whether the object `obj` (a pointer's object bits) is one whose cells are bytes.
     fn in_byte_object(&mut self, obj: &[Lit]) -> Lit {
+        if let Some(o) = as_const(obj) {
+            return Lit::from_bool(self.objects.get(o as usize).is_some_and(|x| x.bytes));
+        }
         let bytes: Vec<u32> = (0..self.objects.len() as u32).filter(|&o| self.objects[o as usize].bytes).collect();
         let is: Vec<Lit> = bytes.into_iter().map(|o| self.sat.bv_eq(obj, &bv::constant(o as u128, OBJ_BITS))).collect();
         self.sat.or_all(is)
@@ -368,11 +373,7 @@ impl<'p> Symex<'p> {
                     let same = self.sat.bv_eq(&x[..OFF_BITS], &y[..OFF_BITS]);
                     let bytes = self.in_byte_object(&x[OFF_BITS..]);
                     let ok = self.sat.or(same, bytes);
-                    if ok != Lit::TRUE {
-                        self.arbitrary_unless(ok, "subtracts byte pointers inside an object whose cells are not bytes (the engine's pointers count cells)");
-                        let any = self.sat.fresh_bv(q.len());
-                        q = self.sat.bv_ite(ok, &q, &any);
-                    }
+                    q = self.value_unless(ok, q, "subtracts byte pointers inside an object whose cells are not bytes (the engine's pointers count cells)");
                 }
                 return Ok(self.convert(&q, &Type::LONG, ty));
             }
@@ -426,13 +427,7 @@ impl<'p> Symex<'p> {
                         // Division by zero is undefined: any value, and a counterexample
                         // through it is not one.
                         let z = self.sat.bv_is_zero(&y);
-                        if z == Lit::FALSE {
-                            r
-                        } else {
-                            self.arbitrary_unless(!z, "divides by zero (undefined behaviour)");
-                            let nd = self.sat.fresh_bv(r.len());
-                            self.sat.bv_ite(z, &nd, &r)
-                        }
+                        self.value_unless(!z, r, "divides by zero (undefined behaviour)")
                     }
                     _ => unreachable!(),
                 }

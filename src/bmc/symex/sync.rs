@@ -244,15 +244,16 @@ impl<'p> Symex<'p> {
         let Some(text) = vals.first().and_then(|v| v.first()).and_then(|p| self.literal_text(p)) else { return Ok(None) };
         let text: Vec<u8> = text.into_iter().take_while(|&b| b != 0).collect();
         let key = String::from_utf8_lossy(&text).into_owned();
+        let label = format!("semaphore name {key:?}");
         let o = match self.semaphores.get(&key) {
             Some(&o) => o,
             None => {
-                let o = self.new_object(format!("semaphore name {key:?}"), ObjInit::Zero, None, Some(1), None)?;
-                self.semaphores.insert(key.clone(), o);
+                let o = self.new_object(label.clone(), ObjInit::Zero, None, Some(1), None)?;
+                self.semaphores.insert(key, o);
                 o
             }
         };
-        Ok(Some((bv::constant((o as u128) << OFF_BITS, PTR_BITS), format!("semaphore name {key:?}"))))
+        Ok(Some((bv::constant((o as u128) << OFF_BITS, PTR_BITS), label)))
     }
 
     /// `sem_open(name, oflag[, mode, value])`: one atomic step (the kernel's) that returns
