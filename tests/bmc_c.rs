@@ -875,16 +875,84 @@ fn arithmetic_on_the_integer_of_a_pointer_is_not_trusted_inside_an_object() {
         1,
     );
     unsafe_(&format!("{h}char buf[16]; int main() {{ uintptr_t u = (uintptr_t)&buf[4]; __VERIFIER_assert(u - (uintptr_t)buf == 3); return 0; }}"), 1);
-    // Byte pointers subtracted: bytes in a `char` array, cells elsewhere (distrusted).
-    let o = run(&format!("{h}int main() {{ long d = (char *)&a[3] - (char *)&a[0]; __VERIFIER_assert(d != 12); return 0; }}"), 1);
-    assert!(matches!(&o.verdict, Verdict::Unknown(why) if why.contains("subtracts byte pointers")), "{:?}", o.verdict);
+    // Byte pointers subtracted: bytes, through the object's layout (the pointers reach
+    // `char *` through `void *`: a cast of `&a[3]` itself is distrusted as punning).
+    let dist = "long dist(const void *p, const void *q) { return (const char *)q - (const char *)p; }\n";
+    safe(&format!("{h}{dist}int main() {{ __VERIFIER_assert(dist(&a[0], &a[3]) == 12); return 0; }}"), 1);
+    unsafe_(&format!("{h}{dist}int main() {{ __VERIFIER_assert(dist(&a[0], &a[3]) != 12); return 0; }}"), 1);
     safe(&format!("{h}char buf[16]; int main() {{ __VERIFIER_assert((char *)&buf[5] - buf == 5); return 0; }}"), 1);
+    safe(&format!("{h}{dist}struct s {{ char c; int x; long y; }} g[2]; int main() {{ __VERIFIER_assert(dist(&g[0].x, &g[1].y) == 20); return 0; }}"), 1);
+}
+
+#[test]
+fn byte_pointers_move_through_the_layout_of_their_object() {
+    // A byte offset that is not a constant (`(char *)base + size * i`, as ring buffers and
+    // allocators index): the move lands on the cell that starts there, in arrays of scalars,
+    // in structs with padding, in heap blocks laid out as the pointer they were assigned to.
+    // (Through a `void *` helper, as allocators and ring buffers take their base: a cast of
+    // the array itself to `char *` is distrusted as punning.)
+    let h = "void *malloc(unsigned long);\nstruct s { char c; int x; long y; } g[3];\nint a[4];\nvoid *at(void *base, long off) { return (char *)base + off; }\n";
+    let prog = |body: &str| format!("{h}int main() {{ int i = __VERIFIER_nondet_int(); if (i < 0 || i > 2) return 0; {body} return 0; }}");
+    let ints = "a[i] = i + 10; int *q = at(a, sizeof(int) * i);";
+    safe(&prog(&format!("{ints} __VERIFIER_assert(*q == i + 10);")), 1);
+    unsafe_(&prog(&format!("{ints} __VERIFIER_assert(*q == 10);")), 1);
+    let structs = "g[i].y = i + 20; g[i].x = 3; long *y = at(g, sizeof(struct s) * i + 8); int *x = at(&g[i], 4);";
+    safe(&prog(&format!("{structs} __VERIFIER_assert(*y == i + 20 && *x == 3);")), 1);
+    unsafe_(&prog(&format!("{structs} __VERIFIER_assert(*y == 20);")), 1);
+    let heap = "char *c = malloc(16); c[i] = 7; char *e = at(c, i);";
+    safe(&prog(&format!("{heap} __VERIFIER_assert(*e == 7 && e - c == i);")), 1);
+    unsafe_(&prog(&format!("{heap} __VERIFIER_assert(*e == 7 && e == c);")), 1);
+    // Back by bytes in a variable of its own (`q - 4`), in a heap block allocated as the
+    // struct; allocated as `void *`, its layout is unknown: not trusted.
+    let back = |alloc: &str, assertion: &str| {
+        format!(
+            r#"void *malloc(unsigned long);
+            struct item {{ int key; int val; }};
+            int main() {{ {alloc} it->key = 1; it->val = 2;
+              void *member = &it->val; char *q = member; q = q - 4; struct item *back = (struct item *)q;
+              __VERIFIER_assert({assertion}); return 0; }}"#
+        )
+    };
+    safe(&back("struct item *it = malloc(sizeof *it);", "back->key == 1"), 1);
+    unsafe_(&back("struct item *it = malloc(sizeof *it);", "back->key == 2"), 1);
+    let o = run(&back("void *raw = malloc(sizeof(struct item)); struct item *it = raw;", "back->key == 1"), 1);
+    assert!(matches!(&o.verdict, Verdict::Unknown(why) if why.contains("moves a byte pointer")), "{:?}", o.verdict);
+    // Into the middle of a cell: not a place the cells can represent, so not trusted.
+    let o = run(&prog("a[0] = 1; int *q = at(a, i); __VERIFIER_assert(*q == 1);"), 1);
+    assert!(matches!(&o.verdict, Verdict::Unknown(why) if why.contains("not the start of a cell")), "{:?}", o.verdict);
+}
+
+#[test]
+fn memcpy_through_void_pointers_copies_the_cells_it_lands_on() {
+    // ck_ring's shape: a slot located by bytes, copied through `void *` in both directions.
+    let prog = |assertion: &str| {
+        format!(
+            r#"void *memcpy(void *d, const void *s, unsigned long n);
+            void *memset(void *d, int c, unsigned long n);
+            void *slots[4];
+            int x = 3, a[4];
+            void put(void *buf, unsigned k, void *v) {{ memcpy((char *)buf + sizeof(void *) * k, &v, sizeof(void *)); }}
+            void get(const void *buf, unsigned k, void *out) {{ memcpy(out, (const char *)buf + sizeof(void *) * k, sizeof(void *)); }}
+            void fill(void *p, unsigned long n) {{ memset(p, 0xff, n); }}
+            int main() {{
+                unsigned k = __VERIFIER_nondet_uint(); if (k > 3) return 0;
+                put(slots, k, &x);
+                int *r = 0;
+                get(slots, k, &r);
+                fill(a, 2 * sizeof(int));
+                __VERIFIER_assert({assertion});
+                return 0;
+            }}"#
+        )
+    };
+    safe(&prog("r == &x && *r == 3 && a[1] == -1 && a[2] == 0"), 1);
+    unsafe_(&prog("*r == 4"), 1);
+    unsafe_(&prog("a[2] == -1"), 1);
 }
 
 #[test]
 fn an_access_outside_its_object_is_unknown_not_a_counterexample() {
-    // An index past the end reads no cell of the array; a pointer moved back by bytes in a
-    // variable of its own (`q - 4`, cell-wise in the engine) leaves its heap object; an
+    // An index past the end reads no cell of the array; an
     // integer made from a pointer and moved by `sizeof` steps cells, not bytes. None of
     // these reads is C's value, so the violation is not reported as real.
     let unknown = |src: &str| {
@@ -892,13 +960,6 @@ fn an_access_outside_its_object_is_unknown_not_a_counterexample() {
         assert!(matches!(&o.verdict, Verdict::Unknown(why) if why.contains("outside the bounds of an object")), "{src}: {:?}", o.verdict);
     };
     unknown("int a[3]; int main() { int i = __VERIFIER_nondet_int(); if (i >= 0 && i <= 3) __VERIFIER_assert(a[i] == 0); return 0; }");
-    unknown(
-        r#"void *malloc(unsigned long);
-        struct item { int key; int val; };
-        int main() { struct item *it = malloc(sizeof *it); it->key = 1; it->val = 2;
-          char *q = (char *)&it->val; q = q - 4; struct item *back = (struct item *)q;
-          __VERIFIER_assert(back->key == 1); return 0; }"#,
-    );
     // Inside the bounds, with a symbolic index, a violation stays real.
     unsafe_("int a[4]; int main() { int i = __VERIFIER_nondet_int(); if (i >= 0 && i < 4) { a[i] = 5; __VERIFIER_assert(a[i] == 0); } return 0; }", 1);
     safe("int a[4]; int main() { int i = __VERIFIER_nondet_int(); if (i >= 0 && i < 4) { a[i] = 5; __VERIFIER_assert(a[i] == 5); } return 0; }", 1);

@@ -2,8 +2,10 @@
 //! elements flattened in order). Pointers are `(object, cell offset)` pairs packed into a
 //! 64-bit vector: the object id in the top [`OBJ_BITS`], the offset in the low [`OFF_BITS`].
 //! Pointer arithmetic moves by cells (`p + i` on `T*` adds `i * cells(T)`), so `&a[i]`,
-//! `&s.f` and `p++` over arrays work whatever the byte sizes; byte-level reinterpretation
-//! (`(char*)&int_var + 1`) is not modelled.
+//! `&s.f` and `p++` over arrays work whatever the byte sizes. A byte pointer (`char *`,
+//! `void *`) moves through the object's [`CellMap`] (where its cells lie in bytes), so
+//! `(char *)buf + sizeof(T) * i` lands on element `i`; a move into the middle of a cell, and
+//! reading a cell through a type of another width (`*(char *)&int_var`), are not modelled.
 
 use crate::ir::{BinOp, Expr, ExprKind, Program, StructId, Type};
 use std::collections::HashMap;
@@ -94,8 +96,8 @@ impl<'p> Layout<'p> {
             return None;
         }
         let one = self.cell_types(elem);
-        let n = (bytes / size) as usize;
-        Some(one.iter().cloned().cycle().take((n * one.len()).min(4096)).collect())
+        let n = (bytes / size) as usize * one.len();
+        (n <= MAX_COPY_CELLS).then(|| one.iter().cloned().cycle().take(n).collect())
     }
 
     fn unsigned_cells(&mut self, ty: &Type) -> Vec<Type> {
@@ -172,15 +174,52 @@ impl<'p> Layout<'p> {
         }
     }
 
-    /// Every cell of a value of type `ty` is one byte, at its own byte offset (a `char`
-    /// array, a struct of `char`s).
-    pub fn cells_are_bytes(&mut self, ty: &Type) -> bool {
-        let mut t = ty;
-        while let Type::Array(elem, _) = t {
-            t = elem;
+    /// Where the cells of values of type `ty` lie in bytes, as the front end laid them out
+    /// (for an array, one element: the period repeats). `None` where that is unknown (a
+    /// union, bit-fields, an incomplete type) or too irregular (more than [`MAX_SEGS`]
+    /// segments in one period).
+    pub fn cell_map(&mut self, ty: &Type) -> Option<CellMap> {
+        match ty {
+            Type::Array(elem, _) => self.cell_map(elem),
+            Type::Struct(s) => {
+                let def = self.prog.strukt(*s);
+                if def.is_union {
+                    return None;
+                }
+                let bytes = def.bytes.as_ref()?;
+                let (size, offsets) = (bytes.size, bytes.offsets.clone());
+                let fields: Vec<Type> = def.fields.iter().map(|f| f.ty.clone()).collect();
+                let mut segs: Vec<Seg> = vec![];
+                for (i, (f, &fbyte)) in fields.iter().zip(&offsets).enumerate() {
+                    let m = self.cell_map(f)?;
+                    let fcell = self.field_offset(*s, i) as u64;
+                    let reps = self.ncells(f) as u64 / m.period_cells;
+                    if self.byte_size(f)? != reps * m.period_bytes {
+                        return None;
+                    }
+                    if let Some(u) = m.uniform() {
+                        push_seg(&mut segs, Seg { byte: fbyte, cell: fcell, count: reps, size: u });
+                        continue;
+                    }
+                    for r in 0..reps {
+                        for sg in &m.segs {
+                            push_seg(&mut segs, Seg { byte: fbyte + r * m.period_bytes + sg.byte, cell: fcell + r * m.period_cells + sg.cell, ..*sg });
+                            if segs.len() > MAX_SEGS {
+                                return None;
+                            }
+                        }
+                    }
+                }
+                let cells = self.ncells(ty) as u64;
+                (size > 0 && !segs.is_empty() && segs.iter().map(|s| s.count).sum::<u64>() == cells)
+                    .then(|| CellMap { period_bytes: size, period_cells: cells, segs }.normalized())
+            }
+            Type::Func(_) => None,
+            t => {
+                let size = self.byte_size(t).filter(|&s| s > 0)?;
+                Some(CellMap { period_bytes: size, period_cells: 1, segs: vec![Seg { byte: 0, cell: 0, count: 1, size }] })
+            }
         }
-        let n = self.ncells(t) as u64;
-        self.byte_size(t) == Some(n) && self.cells(t).iter().all(|&w| w == 8)
     }
 
     /// Cell offset of field `idx` of struct `s` (0 for every field of a union).
@@ -219,6 +258,58 @@ impl<'p> Layout<'p> {
         self.structs.insert(s, (cells.clone(), offs.clone()));
         (cells, offs)
     }
+}
+
+/// The most cells a `memcpy`/`memset` of a constant size is unrolled into; a larger one is
+/// an approximation site.
+pub const MAX_COPY_CELLS: usize = 4096;
+
+/// At most this many segments in one period of a [`CellMap`].
+pub const MAX_SEGS: usize = 256;
+
+/// Where an object's cells lie in bytes: one period (an array element; the whole object
+/// otherwise) that repeats, made of segments of consecutive cells of one size. This is how
+/// a byte pointer (`char *`, `void *`) moves in a memory of cells.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CellMap {
+    pub period_bytes: u64,
+    pub period_cells: u64,
+    /// In byte and cell order; every cell of the period is in one.
+    pub segs: Vec<Seg>,
+}
+
+/// `count` cells of `size` bytes each, the first at `byte` and cell `cell` of the period.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seg {
+    pub byte: u64,
+    pub cell: u64,
+    pub count: u64,
+    pub size: u64,
+}
+
+impl CellMap {
+    /// Every cell has this many bytes, with no padding between them.
+    pub fn uniform(&self) -> Option<u64> {
+        (self.period_cells == 1 && self.segs.len() == 1).then_some(self.period_bytes)
+    }
+
+    /// A period of equal cells and no padding is one cell repeated.
+    fn normalized(self) -> CellMap {
+        match self.segs[..] {
+            [s] if s.count * s.size == self.period_bytes => CellMap { period_bytes: s.size, period_cells: 1, segs: vec![Seg { byte: 0, cell: 0, count: 1, size: s.size }] },
+            _ => self,
+        }
+    }
+}
+
+fn push_seg(segs: &mut Vec<Seg>, s: Seg) {
+    if let Some(last) = segs.last_mut() {
+        if last.size == s.size && last.byte + last.count * last.size == s.byte && last.cell + last.count == s.cell {
+            last.count += s.count;
+            return;
+        }
+    }
+    segs.push(s);
 }
 
 /// A pointer to bytes (`char *`, `unsigned char *`, GNU `void *` arithmetic).
@@ -290,5 +381,32 @@ mod tests {
         let u = ty("y");
         assert_eq!(l.cell_at_byte(&u, 0), Some(0));
         assert_eq!(l.cell_at_byte(&u, 4), None);
+    }
+
+    #[test]
+    fn cell_maps_agree_with_the_byte_offsets_of_cells() {
+        let p = program("struct n { void *next; int key; }; struct s { char c; int v; struct n node; short t[3]; long w; }; union u { int i; long l; }; struct s x; union u y; struct n arr[4]; int ints[5]; char text[3]; struct w { int a; int b; } pairs[2]; int main(void) { return x.c + y.i + arr[0].key + ints[0] + text[0] + pairs[0].a; }");
+        let mut l = Layout::new(&p);
+        let ty = |name: &str| p.vars.iter().find(|v| v.name == name).expect("var").ty.clone();
+        // The cell a byte starts, read off the map, for a few periods.
+        let cell_at = |m: &CellMap, b: u64| {
+            let (q, r) = (b / m.period_bytes, b % m.period_bytes);
+            m.segs.iter().find(|s| s.byte <= r && r < s.byte + s.count * s.size && (r - s.byte) % s.size == 0).map(|s| q * m.period_cells + s.cell + (r - s.byte) / s.size)
+        };
+        for name in ["x", "arr"] {
+            let t = ty(name);
+            let m = l.cell_map(&t).expect("a map");
+            let open = Type::Array(Box::new(match &t { Type::Array(e, _) => (**e).clone(), t => t.clone() }), None);
+            for b in 0..3 * m.period_bytes {
+                assert_eq!(cell_at(&m, b), l.cell_at_byte(&open, b).map(|c| c as u64), "{name} byte {b}");
+            }
+        }
+        // Arrays of scalars and of structs without padding are one cell repeated.
+        assert_eq!(l.cell_map(&ty("ints")).and_then(|m| m.uniform()), Some(4));
+        assert_eq!(l.cell_map(&ty("text")).and_then(|m| m.uniform()), Some(1));
+        assert_eq!(l.cell_map(&ty("pairs")).and_then(|m| m.uniform()), Some(4));
+        assert_eq!(l.cell_map(&ty("arr")).and_then(|m| m.uniform()), None);
+        // A union has none: its members overlap.
+        assert_eq!(l.cell_map(&ty("y")), None);
     }
 }

@@ -25,6 +25,7 @@ use crate::aeg::ObjId;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::rc::Rc;
 
+mod bytes;
 mod calls;
 mod collect;
 mod commit;
@@ -98,9 +99,9 @@ pub struct Object {
     /// How many cells it has, where that bounds its valid offsets (an upper bound for heap
     /// memory: the bytes allocated); none where unknown.
     pub extent: Option<u128>,
-    /// Its cells are its bytes (strings, `char` arrays): integer arithmetic on pointers
-    /// into it is the machine's.
-    pub bytes: bool,
+    /// Where its cells lie in bytes (`None`: unknown); a byte pointer into it moves by it
+    /// ([`bytes`]).
+    pub map: Option<Rc<CellMap>>,
 }
 
 pub struct Thread {
@@ -378,6 +379,8 @@ pub struct Symex<'p> {
     cur_hw: HwOrder,
     /// Casts of pointers to integers that may reach arithmetic ([`super::ptrint`]).
     arith_casts: Rc<HashSet<*const Expr>>,
+    /// The pointee type each allocation's result is converted to ([`bytes::allocation_types`]).
+    alloc_types: HashMap<VarId, Type>,
 }
 
 type R<T> = Result<T, Error>;
@@ -397,7 +400,7 @@ impl<'p> Symex<'p> {
             layout: Layout::new(prog),
             // Object 0 holds integers cast to pointers (`(void *)(long)i`), offsets that are
             // plain numbers: its cells count as bytes.
-            objects: vec![Object { name: "NULL".into(), init: ObjInit::Zero, root: None, extent: None, bytes: true }],
+            objects: vec![Object { name: "NULL".into(), init: ObjInit::Zero, root: None, extent: None, map: Layout::new(prog).cell_map(&Type::CHAR).map(Rc::new) }],
             obj_of: HashMap::new(),
             strings: HashMap::new(),
             semaphores: HashMap::new(),
@@ -445,6 +448,7 @@ impl<'p> Symex<'p> {
             cur_data: Taint::default(),
             cur_hw: HwOrder::default(),
             arith_casts,
+            alloc_types: bytes::allocation_types(prog),
         }
     }
 

@@ -193,7 +193,10 @@ impl<'p> Symex<'p> {
 
     pub(super) fn external_call(&mut self, dest: Option<&Expr>, name: &str, args: &[Expr], loc: Loc) -> R<()> {
         let mut vals = vec![];
+        // Where each argument's reads start in `acc`: a copy's accesses depend on them.
+        let mut marks = vec![];
         for a in args {
+            marks.push(self.acc.len());
             let v = if a.ty.is_scalar() || matches!(a.ty, Type::Array(..)) {
                 vec![self.eval_as(a, &if matches!(a.ty, Type::Array(..)) { Type::ptr_to(Type::Void) } else { a.ty.clone() })?]
             } else {
@@ -218,7 +221,13 @@ impl<'p> Symex<'p> {
                     "realloc" => const_arg(1),
                     _ => const_arg(0),
                 };
-                let o = self.new_object(format!("{name}#{n}"), init, Some(ObjRoot::Heap(self.cur_stmt)), bytes, None)?;
+                // Laid out as the pointer it is assigned to sees it (a `char *` block is bytes,
+                // an `int *` one ints): byte pointers then move through it by that layout.
+                let cell_ty = match dest.map(|d| &d.kind) {
+                    Some(ExprKind::Var(v)) => self.alloc_types.get(v).cloned(),
+                    _ => None,
+                };
+                let o = self.new_object(format!("{name}#{n}"), init, Some(ObjRoot::Heap(self.cur_stmt)), bytes, cell_ty.as_ref())?;
                 if name == "realloc" {
                     self.warn(loc, "realloc returns fresh memory; the old contents are not copied");
                     approx = true;
@@ -311,7 +320,7 @@ impl<'p> Symex<'p> {
             // Dat3M's annotations of loops (`dat3m.h`): hints to its unroller, no effect.
             | "__VERIFIER_loop_bound" | "__VERIFIER_loop_begin" | "__VERIFIER_spin_start" | "__VERIFIER_spin_end" => None,
             "memset" | "__builtin_memset" if args.len() == 3 => {
-                match (const_arg(1), elem_type(&args[0]).and_then(|e| self.layout.cell_run(&e, const_arg(2)?))) {
+                match (const_arg(1), self.copy_cells(&args[0], &vals[0][0], None, const_arg(2))) {
                     (Some(c), Some(cells)) => {
                         let base = vals[0][0].clone();
                         for (j, t) in cells.iter().enumerate() {
@@ -333,21 +342,31 @@ impl<'p> Symex<'p> {
                 Some(vals[0][0].clone())
             }
             "memcpy" | "memmove" | "__builtin_memcpy" if args.len() == 3 => {
-                let elem = elem_type(&args[0]).or_else(|| elem_type(&args[1]));
-                match elem.and_then(|e| self.layout.cell_run(&e, const_arg(2)?)) {
+                match self.copy_cells(&args[0], &vals[0][0], Some((&args[1], &vals[1][0])), const_arg(2)) {
                     Some(cells) => {
                         let (d, src) = (vals[0][0].clone(), vals[1][0].clone());
+                        // Each cell written depends on its read (data), the reads and writes
+                        // on the pointers (address), as the copy loop a compiler emits: on
+                        // Power a read through the copied pointer is ordered after the copy.
+                        let (dst_taint, src_taint) = (self.taint_range(marks[0], marks[1]), self.taint_range(marks[1], marks[2]));
+                        let saved = (self.cur_addr.clone(), self.cur_data.clone());
                         let mut tmp = vec![];
                         for (j, t) in cells.iter().enumerate() {
                             let a = self.ptr_add(&src, &bv::constant(j as u128, 64), false, 1, false);
                             let lab = format!("{}[{j}]", expr_text(self.prog, peel(&args[1])));
-                            tmp.push(self.read_mem(a, width(t), t, lab, loc, None));
+                            self.cur_addr = src_taint.clone();
+                            let mark = self.acc.len();
+                            let v = self.read_mem(a, width(t), t, lab, loc, None);
+                            tmp.push((v, self.taint_since(mark)));
                         }
-                        for (j, (v, t)) in tmp.into_iter().zip(&cells).enumerate() {
+                        for (j, ((v, data), t)) in tmp.into_iter().zip(&cells).enumerate() {
                             let a = self.ptr_add(&d, &bv::constant(j as u128, 64), false, 1, false);
                             let lab = format!("{}[{j}]", expr_text(self.prog, peel(&args[0])));
+                            self.cur_addr = dst_taint.clone();
+                            self.cur_data = data;
                             self.write_mem(a, v, t, lab, loc, None);
                         }
+                        (self.cur_addr, self.cur_data) = saved;
                     }
                     _ => approx = true,
                 }
@@ -485,7 +504,7 @@ impl<'p> Symex<'p> {
 }
 
 /// `e` without the casts around it.
-fn peel(mut e: &Expr) -> &Expr {
+pub(super) fn peel(mut e: &Expr) -> &Expr {
     while let ExprKind::Cast(inner) = &e.kind {
         e = inner;
     }
@@ -493,7 +512,7 @@ fn peel(mut e: &Expr) -> &Expr {
 }
 
 /// The element type a pointer argument points to before it was converted to `void *`.
-fn elem_type(e: &Expr) -> Option<Type> {
+pub(super) fn elem_type(e: &Expr) -> Option<Type> {
     match peel(e).ty.pointee()? {
         Type::Array(el, _) => Some((**el).clone()),
         Type::Void => None,

@@ -48,6 +48,15 @@ impl<'p> Symex<'p> {
         Some(Box::new(ev))
     }
 
+    /// The reads evaluated between marks `a` and `b` of [`Self::acc`], left in it.
+    pub(super) fn taint_range(&mut self, a: usize, b: usize) -> Taint {
+        if !self.track {
+            return Taint::default();
+        }
+        let v = self.acc[a.min(b)..b.min(self.acc.len())].to_vec();
+        Taint::of(v, &mut self.sat)
+    }
+
     /// The reads evaluated since `mark` (of [`Self::acc`]), taken out of it.
     pub(super) fn taint_since(&mut self, mark: usize) -> Taint {
         if !self.track || self.acc.len() <= mark {

@@ -259,10 +259,11 @@ impl<'p> Symex<'p> {
 
     /// Whether the object `obj` (a pointer's object bits) is one whose cells are bytes.
     fn in_byte_object(&mut self, obj: &[Lit]) -> Lit {
+        let is_bytes = |x: &Object| x.map.as_deref().and_then(CellMap::uniform) == Some(1);
         if let Some(o) = as_const(obj) {
-            return Lit::from_bool(self.objects.get(o as usize).is_some_and(|x| x.bytes));
+            return Lit::from_bool(self.objects.get(o as usize).is_some_and(is_bytes));
         }
-        let bytes: Vec<u32> = (0..self.objects.len() as u32).filter(|&o| self.objects[o as usize].bytes).collect();
+        let bytes: Vec<u32> = (0..self.objects.len() as u32).filter(|&o| is_bytes(&self.objects[o as usize])).collect();
         let is: Vec<Lit> = bytes.into_iter().map(|o| self.sat.bv_eq(obj, &bv::constant(o as u128, OBJ_BITS))).collect();
         self.sat.or_all(is)
     }
@@ -368,18 +369,22 @@ impl<'p> Symex<'p> {
                 let d = self.sat.bv_resize(&d, 64, true);
                 let mut q = if stride == 1 { d } else { self.sat.bv_sdivrem(&d, &bv::constant(stride as u128, 64)).0 };
                 if is_byte_pointer(&a.ty) {
-                    // Bytes between two places of an object whose cells are not bytes: the
-                    // cell count is not the machine's, so the difference is any value.
-                    let same = self.sat.bv_eq(&x[..OFF_BITS], &y[..OFF_BITS]);
-                    let bytes = self.in_byte_object(&x[OFF_BITS..]);
-                    let ok = self.sat.or(same, bytes);
-                    q = self.value_unless(ok, q, "subtracts byte pointers inside an object whose cells are not bytes (the engine's pointers count cells)");
+                    // Bytes between two places of an object, through its layout.
+                    let roots = self.ptr_roots(a);
+                    let (d, ok) = self.byte_distance(&x, &y, &roots);
+                    let d = self.sat.bv_resize(&d, 64, true);
+                    q = self.value_unless(ok, d, "subtracts byte pointers inside an object whose layout in bytes is unknown (the engine's pointers count cells)");
                 }
                 return Ok(self.convert(&q, &Type::LONG, ty));
             }
             let (pe, ie) = if decays(&a.ty) { (a, b) } else { (b, a) };
             let pv = self.eval_as(pe, &p)?;
             let iv = self.eval_scalar(ie)?;
+            if is_byte_pointer(&pe.ty) {
+                let roots = if as_const(&pv[OFF_BITS..]).is_some() { None } else { self.ptr_roots(pe) };
+                let r = self.byte_pointer_add(&pv, &iv, is_signed(&ie.ty), op == Sub, &roots);
+                return Ok(self.convert(&r, &p, ty));
+            }
             let stride = match &pe.ty {
                 Type::Ptr(t) | Type::Array(t, _) => match &**t {
                     Type::Void | Type::Func(_) => 1,

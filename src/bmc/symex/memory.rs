@@ -118,8 +118,8 @@ impl<'p> Symex<'p> {
         if self.objects.len() as u128 >= FUNC_BASE {
             return Err(Error::Internal("too many memory objects for the pointer encoding".into()));
         }
-        let bytes = ty.is_some_and(|t| self.layout.cells_are_bytes(t));
-        self.objects.push(Object { name, init, root, extent, bytes });
+        let map = ty.and_then(|t| self.layout.cell_map(t)).map(Rc::new);
+        self.objects.push(Object { name, init, root, extent, map });
         Ok(self.objects.len() as u32 - 1)
     }
 

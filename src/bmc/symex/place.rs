@@ -149,8 +149,13 @@ impl<'p> Symex<'p> {
                 if base.ty.is_pointer() {
                     let addr = self.eval_ptr(base)?;
                     let iv = self.eval_scalar(i)?;
-                    let stride = self.layout.ncells(&e.ty);
-                    let addr = self.ptr_add(&addr, &iv, is_signed(&i.ty), stride as u128, false);
+                    let addr = if is_byte_pointer(&base.ty) {
+                        let roots = if as_const(&addr[OFF_BITS..]).is_some() { None } else { self.ptr_roots(base) };
+                        self.byte_pointer_add(&addr, &iv, is_signed(&i.ty), false, &roots)
+                    } else {
+                        let stride = self.layout.ncells(&e.ty);
+                        self.ptr_add(&addr, &iv, is_signed(&i.ty), stride as u128, false)
+                    };
                     let roots = if as_const(&addr).is_some() { None } else { self.access_roots(e) };
                     return Ok(Place::Mem { addr, ty: e.ty.clone(), roots });
                 }

@@ -3,12 +3,12 @@
  * must see the message filled.
  * WEAKEN drops ck_pr_fence_load() between the consumer's read of p_tail and its read of the
  * slot, in a copy of the library's dequeue (ring_dequeue_weak below).
- * Not decided yet: ck_ring copies entries with memcpy through `void *` at byte offsets
- * (`(char *)buffer + ts * index`), which the built-in engine does not model (its memory is
- * cells of scalars, README "Engine"); every verdict is UNKNOWN with that reason, never a
- * wrong one.
- * expect: sc=unknown tso=unknown pso=unknown rmo=unknown power=unknown arm=unknown aarch64=unknown
- * expect(-DWEAKEN): sc=unknown tso=unknown pso=unknown rmo=unknown power=unknown arm=unknown aarch64=unknown */
+ * memcpy moves the entries through `void *` at byte offsets (`(char *)buffer + ts * index`):
+ * the engine follows them through the buffer's layout (README "Byte pointers"). Without the
+ * fence the consumer can read the slot before the producer's copy reaches it: a null entry
+ * (rmo and weaker: a load-load reordering; PSO keeps loads in order).
+ * expect: sc=safe tso=safe pso=safe rmo=safe power=safe arm=safe aarch64=safe
+ * expect(-DWEAKEN): sc=safe tso=safe pso=safe rmo=fail power=fail arm=fail aarch64=fail */
 #include <ck_ring.h>
 #include <pthread.h>
 #include <assert.h>
@@ -51,7 +51,7 @@ int main(void) {
   for (int i = 0; i < 2; i++) {
     int *m;
     if (DEQUEUE(&ring, buf, &m))
-      assert(*m != 0);
+      assert(m != 0 && *m != 0);
   }
   pthread_join(t, 0);
   return 0;
