@@ -948,6 +948,14 @@ fn memcpy_through_void_pointers_copies_the_cells_it_lands_on() {
     safe(&prog("r == &x && *r == 3 && a[1] == -1 && a[2] == 0"), 1);
     unsafe_(&prog("*r == 4"), 1);
     unsafe_(&prog("a[2] == -1"), 1);
+    // Bytes of a `char` array copied into an `int`: the engine does not assemble bytes.
+    let o = run(
+        r#"void *memcpy(void *d, const void *s, unsigned long n);
+        unsigned char raw[4] = { 1, 0, 0, 0 };
+        int main() { int v; memcpy(&v, raw, sizeof v); __VERIFIER_assert(v == 1); return 0; }"#,
+        1,
+    );
+    assert!(matches!(&o.verdict, Verdict::Unknown(why) if why.contains("memcpy")), "{:?}", o.verdict);
 }
 
 #[test]

@@ -53,7 +53,7 @@ impl<'p> Symex<'p> {
         let (moved, ok) = out.expect("at least one group");
         let mut r = moved;
         r.extend_from_slice(&p[OFF_BITS..]);
-        self.value_unless(ok, r, "moves a byte pointer to a place that is not the start of a cell of its object (the engine's memory is cells of declared types)")
+        self.value_unless(ok, r, "moves a byte pointer to a place that is not the start of a cell of its object, or in an object whose layout in bytes is unknown (the engine's memory is cells of declared types)")
     }
 
     /// `q - p` in bytes for byte pointers into the same object, and whether that is known.
@@ -97,7 +97,22 @@ impl<'p> Symex<'p> {
     pub(super) fn copy_cells(&mut self, dst: &Expr, dv: &Bv, src: Option<(&Expr, &Bv)>, bytes: Option<u128>) -> Option<Vec<Type>> {
         let bytes = bytes?;
         let typed = |e: &Expr| calls::elem_type(e).filter(|t| !matches!(t, Type::Int { bits: 8, .. }));
-        if let Some(t) = typed(dst).or_else(|| src.and_then(|(e, _)| typed(e))) {
+        let (dt, st) = (typed(dst), src.and_then(|(e, _)| typed(e)));
+        if let Some(t) = dt.clone().or_else(|| st.clone()) {
+            // The other side a byte pointer: its object must hold `t`s there, or the copy
+            // would reinterpret bytes (`memcpy(&i, chars, 4)`).
+            let other = match (&dt, src) {
+                (Some(_), Some((e, v))) if st.is_none() => Some((e, v)),
+                (None, _) => Some((dst, dv)),
+                _ => None,
+            };
+            if let Some((e, v)) = other {
+                let want = self.layout.cell_map(&t)?;
+                let roots = self.ptr_roots(calls::peel(e));
+                if !self.holds_layout(v, &roots, &want) {
+                    return None;
+                }
+            }
             return self.layout.cell_run(&t, bytes);
         }
         let roots = self.ptr_roots(calls::peel(dst));
@@ -114,6 +129,16 @@ impl<'p> Symex<'p> {
         }
         let t = if s == 1 { Type::CHAR } else { Type::Int { bits: (8 * s) as u8, signed: false } };
         Some(vec![t; n as usize])
+    }
+
+    /// Whether `p` points to the start of a period of layout `want` in an object laid out so
+    /// (any cell where every cell has one size; else a constant offset at a period's start).
+    fn holds_layout(&mut self, p: &Bv, roots: &Roots, want: &CellMap) -> bool {
+        let groups = self.groups(&p[OFF_BITS..], roots);
+        if !groups.iter().all(|(_, m)| m.as_deref() == Some(want)) {
+            return false;
+        }
+        want.uniform().is_some() || as_const(&p[..OFF_BITS]).is_some_and(|off| off as u64 % want.period_cells == 0)
     }
 
     /// The layouts the object bits `obj` may select, each with the condition that it does
