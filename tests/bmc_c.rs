@@ -917,6 +917,12 @@ fn byte_pointers_move_through_the_layout_of_their_object() {
     unsafe_(&back("struct item *it = malloc(sizeof *it);", "back->key == 2"), 1);
     let o = run(&back("void *raw = malloc(sizeof(struct item)); struct item *it = raw;", "back->key == 1"), 1);
     assert!(matches!(&o.verdict, Verdict::Unknown(why) if why.contains("moves a byte pointer")), "{:?}", o.verdict);
+    // Directly, `(T *)((char *)base + n)`: the bytes are only an address; the cast to `T *`
+    // is checked against the object (an `int` array read as `long`s stays distrusted).
+    safe(&prog("a[i] = i + 10; int *q = (int *)((char *)a + sizeof(int) * i); __VERIFIER_assert(*q == i + 10);"), 1);
+    unsafe_(&prog("a[i] = i + 10; int *q = (int *)((char *)a + sizeof(int) * i); __VERIFIER_assert(*q == 10);"), 1);
+    let o = run(&prog("long *q = (long *)((char *)a + sizeof(int) * i); __VERIFIER_assert(*q == 0);"), 1);
+    assert!(matches!(&o.verdict, Verdict::Unknown(why) if why.contains("reinterprets memory")), "{:?}", o.verdict);
     // Into the middle of a cell: not a place the cells can represent, so not trusted.
     let o = run(&prog("a[0] = 1; int *q = at(a, i); __VERIFIER_assert(*q == 1);"), 1);
     assert!(matches!(&o.verdict, Verdict::Unknown(why) if why.contains("not the start of a cell")), "{:?}", o.verdict);

@@ -317,7 +317,7 @@ pub fn is_byte_pointer(t: &Type) -> bool {
     matches!(t.pointee(), Some(Type::Void | Type::Bool | Type::Int { bits: 8, .. }))
 }
 
-fn strip_pointer_casts(mut e: &Expr) -> &Expr {
+pub fn strip_pointer_casts(mut e: &Expr) -> &Expr {
     while let ExprKind::Cast(inner) = &e.kind {
         if !(e.ty.is_pointer() && inner.ty.is_pointer()) {
             break;

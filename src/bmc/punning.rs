@@ -59,6 +59,20 @@ pub fn find(prog: &Program) -> Vec<(Loc, String)> {
                             }
                             return;
                         }
+                        // `(T *)((char *)p + n)` with any `n`: the bytes are only an address
+                        // (the engine moves through the object's layout); the cast to `T *`
+                        // itself is still checked against the object below.
+                        if x.ty.is_pointer() && !super::layout::is_byte_pointer(&x.ty) {
+                            if let ExprKind::Binary(BinOp::Add | BinOp::Sub, a, b) = &super::layout::strip_pointer_casts(inner).kind {
+                                for mut p in [&**a, &**b].into_iter().filter(|p| super::layout::is_byte_pointer(&p.ty)) {
+                                    address_only.insert(p);
+                                    while let ExprKind::Cast(q) = &p.kind {
+                                        p = q;
+                                        address_only.insert(p);
+                                    }
+                                }
+                            }
+                        }
                         if address_only.contains(&(x as *const Expr)) {
                             return;
                         }
