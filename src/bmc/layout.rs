@@ -9,6 +9,7 @@
 
 use crate::ir::{BinOp, Expr, ExprKind, Program, StructId, Type};
 use std::collections::HashMap;
+use std::rc::Rc;
 
 pub const PTR_BITS: usize = 64;
 pub const OFF_BITS: usize = 48;
@@ -35,15 +36,16 @@ pub fn is_signed(ty: &Type) -> bool {
     matches!(ty, Type::Int { signed: true, .. })
 }
 
-/// Cell widths of each type, cached per struct.
+/// Cell widths of each type, cached per struct; cell maps cached per type.
 pub struct Layout<'p> {
     prog: &'p Program,
     structs: HashMap<StructId, (Vec<usize>, Vec<usize>)>,
+    maps: HashMap<Type, Option<Rc<CellMap>>>,
 }
 
 impl<'p> Layout<'p> {
     pub fn new(prog: &'p Program) -> Self {
-        Layout { prog, structs: HashMap::new() }
+        Layout { prog, structs: HashMap::new(), maps: HashMap::new() }
     }
 
     /// Widths of the cells of a value of type `ty` (one for a scalar).
@@ -177,10 +179,22 @@ impl<'p> Layout<'p> {
     /// Where the cells of values of type `ty` lie in bytes, as the front end laid them out
     /// (for an array, one element: the period repeats). `None` where that is unknown (a
     /// union, bit-fields, an incomplete type) or too irregular (more than [`MAX_SEGS`]
-    /// segments in one period).
-    pub fn cell_map(&mut self, ty: &Type) -> Option<CellMap> {
+    /// segments in one period). One shared map per type: every object of it gets this one,
+    /// so objects are grouped by layout with a pointer comparison.
+    pub fn cell_map(&mut self, ty: &Type) -> Option<Rc<CellMap>> {
+        if let Type::Array(elem, _) = ty {
+            return self.cell_map(elem);
+        }
+        if let Some(m) = self.maps.get(ty) {
+            return m.clone();
+        }
+        let m = self.compute_cell_map(ty).map(Rc::new);
+        self.maps.insert(ty.clone(), m.clone());
+        m
+    }
+
+    fn compute_cell_map(&mut self, ty: &Type) -> Option<CellMap> {
         match ty {
-            Type::Array(elem, _) => self.cell_map(elem),
             Type::Struct(s) => {
                 let def = self.prog.strukt(*s);
                 if def.is_union {
@@ -215,10 +229,7 @@ impl<'p> Layout<'p> {
                     .then(|| CellMap { period_bytes: size, period_cells: cells, segs }.normalized())
             }
             Type::Func(_) => None,
-            t => {
-                let size = self.byte_size(t).filter(|&s| s > 0)?;
-                Some(CellMap { period_bytes: size, period_cells: 1, segs: vec![Seg { byte: 0, cell: 0, count: 1, size }] })
-            }
+            t => self.byte_size(t).filter(|&s| s > 0).map(CellMap::cells_of),
         }
     }
 
@@ -288,6 +299,11 @@ pub struct Seg {
 }
 
 impl CellMap {
+    /// Cells of `size` bytes each, one after the other.
+    pub fn cells_of(size: u64) -> CellMap {
+        CellMap { period_bytes: size, period_cells: 1, segs: vec![Seg { byte: 0, cell: 0, count: 1, size }] }
+    }
+
     /// Every cell has this many bytes, with no padding between them.
     pub fn uniform(&self) -> Option<u64> {
         (self.period_cells == 1 && self.segs.len() == 1).then_some(self.period_bytes)
@@ -296,7 +312,7 @@ impl CellMap {
     /// A period of equal cells and no padding is one cell repeated.
     fn normalized(self) -> CellMap {
         match self.segs[..] {
-            [s] if s.count * s.size == self.period_bytes => CellMap { period_bytes: s.size, period_cells: 1, segs: vec![Seg { byte: 0, cell: 0, count: 1, size: s.size }] },
+            [s] if s.count * s.size == self.period_bytes => CellMap::cells_of(s.size),
             _ => self,
         }
     }
@@ -407,6 +423,6 @@ mod tests {
         assert_eq!(l.cell_map(&ty("pairs")).and_then(|m| m.uniform()), Some(4));
         assert_eq!(l.cell_map(&ty("arr")).and_then(|m| m.uniform()), None);
         // A union has none: its members overlap.
-        assert_eq!(l.cell_map(&ty("y")), None);
+        assert!(l.cell_map(&ty("y")).is_none());
     }
 }

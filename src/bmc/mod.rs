@@ -469,7 +469,7 @@ fn build<'p>(prog: &'p Program, opts: &'p BmcOptions, t0: Instant) -> Result<Res
     };
     progress("symbolic execution");
     let alias = points_to(prog).map(std::rc::Rc::new);
-    let arith = std::rc::Rc::new(ptrint::arithmetic_casts(prog));
+    let prepared = std::rc::Rc::new(symex::Prepared::of(prog));
     // Pass 1 learns what every thread writes; each later pass resolves reads of locations
     // no concurrent thread writes using what the previous pass learnt (and learns more
     // precisely, as resolved pointers make addresses constant). Should a pass create threads
@@ -477,7 +477,7 @@ fn build<'p>(prog: &'p Program, opts: &'p BmcOptions, t0: Instant) -> Result<Res
     let mut collected: Option<symex::Collected> = None;
     let passes = if std::env::var_os("WEAKC_BMC_NO_RESOLVE").is_some() { 0 } else { RESOLVE_PASSES };
     for _ in 0..passes {
-        let mut sx1 = symex::Symex::new(prog, opts, alias.clone(), arith.clone());
+        let mut sx1 = symex::Symex::new(prog, opts, alias.clone(), prepared.clone());
         sx1.collected = collected.take();
         sx1.collecting = Some(Default::default());
         run!(sx1);
@@ -493,16 +493,16 @@ fn build<'p>(prog: &'p Program, opts: &'p BmcOptions, t0: Instant) -> Result<Res
     }
     // The final pass records its writes too: the bits its reads took as known must hold for
     // them, or it is redone without known bits.
-    let mut sx = symex::Symex::new(prog, opts, alias.clone(), arith.clone());
+    let mut sx = symex::Symex::new(prog, opts, alias.clone(), prepared.clone());
     sx.collected = collected;
     sx.collecting = Some(Default::default());
     run!(sx);
     if sx.collected.as_ref().is_some_and(|c| c.mismatch) {
-        sx = symex::Symex::new(prog, opts, alias, arith);
+        sx = symex::Symex::new(prog, opts, alias, prepared);
         run!(sx);
     } else if !sx.known_bits_hold() {
         let collected = sx.collected.take();
-        sx = symex::Symex::new(prog, opts, alias, arith);
+        sx = symex::Symex::new(prog, opts, alias, prepared);
         sx.collected = collected;
         sx.fix_known_bits = false;
         run!(sx);

@@ -51,12 +51,7 @@ pub fn find(prog: &Program) -> Vec<(Loc, String)> {
                         // (a cast of a pointer variable says nothing of the object it points
                         // to: `container_of` casts back to the object's own type).
                         if let Some(m) = super::layout::byte_move(inner) {
-                            let mut p = m.ptr;
-                            address_only.insert(p);
-                            while let ExprKind::Cast(q) = &p.kind {
-                                p = q;
-                                address_only.insert(p);
-                            }
+                            mark_address_only(m.ptr, &mut address_only);
                             return;
                         }
                         // `(T *)((char *)p + n)` with any `n`: the bytes are only an address
@@ -64,12 +59,8 @@ pub fn find(prog: &Program) -> Vec<(Loc, String)> {
                         // itself is still checked against the object below.
                         if x.ty.is_pointer() && !super::layout::is_byte_pointer(&x.ty) {
                             if let ExprKind::Binary(BinOp::Add | BinOp::Sub, a, b) = &super::layout::strip_pointer_casts(inner).kind {
-                                for mut p in [&**a, &**b].into_iter().filter(|p| super::layout::is_byte_pointer(&p.ty)) {
-                                    address_only.insert(p);
-                                    while let ExprKind::Cast(q) = &p.kind {
-                                        p = q;
-                                        address_only.insert(p);
-                                    }
+                                for p in [&**a, &**b].into_iter().filter(|p| super::layout::is_byte_pointer(&p.ty)) {
+                                    mark_address_only(p, &mut address_only);
                                 }
                             }
                         }
@@ -107,6 +98,15 @@ pub fn find(prog: &Program) -> Vec<(Loc, String)> {
     }
     out.sort_by_key(|(l, _)| (l.file, l.line, l.col));
     out
+}
+
+/// `p` and the casts under it only compute an address.
+fn mark_address_only(mut p: &Expr, set: &mut std::collections::HashSet<*const Expr>) {
+    set.insert(p);
+    while let ExprKind::Cast(q) = &p.kind {
+        p = q;
+        set.insert(p);
+    }
 }
 
 /// The type of the object whose address `e` computes, when `e` takes an address itself

@@ -377,18 +377,30 @@ pub struct Symex<'p> {
     cur_addr: Taint,
     cur_data: Taint,
     cur_hw: HwOrder,
+    prepared: Rc<Prepared>,
+}
+
+/// What every symbolic-execution pass over a program reads of it, found once per
+/// verification.
+#[derive(Default)]
+pub struct Prepared {
     /// Casts of pointers to integers that may reach arithmetic ([`super::ptrint`]).
-    arith_casts: Rc<HashSet<*const Expr>>,
+    arith_casts: HashSet<*const Expr>,
     /// The pointee type each allocation's result is converted to ([`bytes::allocation_types`]).
     alloc_types: HashMap<VarId, Type>,
+}
+
+impl Prepared {
+    pub fn of(prog: &Program) -> Prepared {
+        Prepared { arith_casts: super::ptrint::arithmetic_casts(prog), alloc_types: bytes::allocation_types(prog) }
+    }
 }
 
 type R<T> = Result<T, Error>;
 
 impl<'p> Symex<'p> {
-    /// `arith_casts`: [`super::ptrint::arithmetic_casts`] of `prog`, made once for every
-    /// pass over it.
-    pub fn new(prog: &'p Program, opts: &'p BmcOptions, alias: Option<Rc<Alias>>, arith_casts: Rc<HashSet<*const Expr>>) -> Self {
+    /// `prepared`: [`Prepared::of`] `prog`, made once for every pass over it.
+    pub fn new(prog: &'p Program, opts: &'p BmcOptions, alias: Option<Rc<Alias>>, prepared: Rc<Prepared>) -> Self {
         // One numbering for `unwindset` and `--show-loops`: super::loop_stmts.
         let loop_ids: HashMap<*const Stmt, String> =
             super::loop_stmts(prog).into_iter().map(|(s, _, id)| (s as *const Stmt, id)).collect();
@@ -400,7 +412,7 @@ impl<'p> Symex<'p> {
             layout: Layout::new(prog),
             // Object 0 holds integers cast to pointers (`(void *)(long)i`), offsets that are
             // plain numbers: its cells count as bytes.
-            objects: vec![Object { name: "NULL".into(), init: ObjInit::Zero, root: None, extent: None, map: Layout::new(prog).cell_map(&Type::CHAR).map(Rc::new) }],
+            objects: vec![Object { name: "NULL".into(), init: ObjInit::Zero, root: None, extent: None, map: Some(Rc::new(CellMap::cells_of(1))) }],
             obj_of: HashMap::new(),
             strings: HashMap::new(),
             semaphores: HashMap::new(),
@@ -447,8 +459,7 @@ impl<'p> Symex<'p> {
             cur_addr: Taint::default(),
             cur_data: Taint::default(),
             cur_hw: HwOrder::default(),
-            arith_casts,
-            alloc_types: bytes::allocation_types(prog),
+            prepared,
         }
     }
 

@@ -22,67 +22,52 @@ struct Group {
 }
 
 impl<'p> Symex<'p> {
-    /// The layout of object `o` (`None`: unknown). Function ids have none; integers cast
-    /// to pointers (object 0) are bytes.
-    pub(super) fn object_map(&self, o: u128) -> Option<Rc<CellMap>> {
-        self.objects.get(o as usize).and_then(|x| x.map.clone())
-    }
-
-    /// `p ± n` for a byte pointer `p` (`n` in bytes, `signed`: its type's signedness).
-    pub(super) fn byte_pointer_add(&mut self, p: &Bv, n: &Bv, signed: bool, negate: bool, roots: &Roots) -> Bv {
+    /// `p ± n` for a byte pointer `p` (the value of `ptr`; `n` in bytes, `signed`: its
+    /// type's signedness).
+    pub(super) fn byte_pointer_add(&mut self, p: &Bv, ptr: &Expr, n: &Bv, signed: bool, negate: bool) -> Bv {
         let n = self.sat.bv_resize(n, OFF_BITS, signed);
         let n = if negate { self.sat.bv_neg(&n) } else { n };
-        let off = p[..OFF_BITS].to_vec();
-        let groups = self.groups(&p[OFF_BITS..], roots);
-        let mut out: Option<(Bv, Lit)> = None;
-        // Later groups first, so the first group ends up outermost in the ite chain.
-        for (member, map) in groups.into_iter().rev() {
-            let (moved, ok) = match map.as_deref() {
-                Some(m) => self.move_in(m, &off, &n),
-                // Unknown layout: moved by cells, as the engine always did, exact only for 0.
-                None => {
-                    let z = self.sat.bv_is_zero(&n);
-                    (self.sat.bv_add(&off, &n), z)
-                }
-            };
-            out = Some(match out {
-                None => (moved, ok),
-                Some((m2, ok2)) => (self.sat.bv_ite(member, &moved, &m2), self.sat.ite(member, ok, ok2)),
-            });
-        }
-        let (moved, ok) = out.expect("at least one group");
-        let mut r = moved;
+        let off = &p[..OFF_BITS];
+        let (mut r, ok) = self.per_layout(p, ptr, |sx, map| match map {
+            Some(m) => sx.move_in(m, off, &n),
+            // Unknown layout: moved by cells, as the engine always did, exact only for 0.
+            None => (sx.sat.bv_add(off, &n), sx.sat.bv_is_zero(&n)),
+        });
         r.extend_from_slice(&p[OFF_BITS..]);
         self.value_unless(ok, r, "moves a byte pointer to a place that is not the start of a cell of its object, or in an object whose layout in bytes is unknown (the engine's memory is cells of declared types)")
     }
 
-    /// `q - p` in bytes for byte pointers into the same object, and whether that is known.
-    pub(super) fn byte_distance(&mut self, q: &Bv, p: &Bv, roots: &Roots) -> (Bv, Lit) {
-        let groups = self.groups(&p[OFF_BITS..], roots);
+    /// `q - p` in bytes for byte pointers into the same object (`p` the value of `ptr`), and
+    /// whether that is known.
+    pub(super) fn byte_distance(&mut self, q: &Bv, p: &Bv, ptr: &Expr) -> (Bv, Lit) {
+        self.per_layout(p, ptr, |sx, map| match map {
+            Some(m) => {
+                let bq = sx.cell_to_byte(m, &q[..OFF_BITS]);
+                let bp = sx.cell_to_byte(m, &p[..OFF_BITS]);
+                (sx.sat.bv_sub(&bq, &bp), Lit::TRUE)
+            }
+            None => (bv::constant(0, OFF_BITS), sx.sat.bv_eq(&q[..OFF_BITS], &p[..OFF_BITS])),
+        })
+    }
+
+    /// `f` of each layout the object `p` points into may have, selected by its object bits.
+    fn per_layout(&mut self, p: &Bv, ptr: &Expr, mut f: impl FnMut(&mut Self, Option<&CellMap>) -> (Bv, Lit)) -> (Bv, Lit) {
         let mut out: Option<(Bv, Lit)> = None;
-        for (member, map) in groups.into_iter().rev() {
-            let (d, ok) = match map.as_deref() {
-                Some(m) => {
-                    let bq = self.cell_to_byte(m, &q[..OFF_BITS]);
-                    let bp = self.cell_to_byte(m, &p[..OFF_BITS]);
-                    (self.sat.bv_sub(&bq, &bp), Lit::TRUE)
-                }
-                None => {
-                    let same = self.sat.bv_eq(&q[..OFF_BITS], &p[..OFF_BITS]);
-                    (bv::constant(0, OFF_BITS), same)
-                }
-            };
+        // Later groups first, so the first group ends up outermost in the ite chain.
+        for (member, map) in self.groups(p, ptr).into_iter().rev() {
+            let (v, ok) = f(self, map.as_deref());
             out = Some(match out {
-                None => (d, ok),
-                Some((d2, ok2)) => (self.sat.bv_ite(member, &d, &d2), self.sat.ite(member, ok, ok2)),
+                None => (v, ok),
+                Some((v2, ok2)) => (self.sat.bv_ite(member, &v, &v2), self.sat.ite(member, ok, ok2)),
             });
         }
         out.expect("at least one group")
     }
 
-    /// Every cell of the object `p` points into has the same size, and which.
-    pub(super) fn uniform_cells(&mut self, p: &Bv, roots: &Roots) -> Option<u64> {
-        let groups = self.groups(&p[OFF_BITS..], roots);
+    /// Every cell of the object `p` (the value of `ptr`) points into has the same size, and
+    /// which.
+    fn uniform_cells(&mut self, p: &Bv, ptr: &Expr) -> Option<u64> {
+        let groups = self.groups(p, ptr);
         let mut sizes = groups.iter().map(|(_, m)| m.as_deref().and_then(CellMap::uniform));
         let first = sizes.next()??;
         sizes.all(|s| s == Some(first)).then_some(first)
@@ -108,18 +93,15 @@ impl<'p> Symex<'p> {
             };
             if let Some((e, v)) = other {
                 let want = self.layout.cell_map(&t)?;
-                let roots = self.ptr_roots(calls::peel(e));
-                if !self.holds_layout(v, &roots, &want) {
+                if !self.holds_layout(v, calls::peel(e), &want) {
                     return None;
                 }
             }
             return self.layout.cell_run(&t, bytes);
         }
-        let roots = self.ptr_roots(calls::peel(dst));
-        let s = self.uniform_cells(dv, &roots)?;
+        let s = self.uniform_cells(dv, calls::peel(dst))?;
         if let Some((e, v)) = src {
-            let roots = self.ptr_roots(calls::peel(e));
-            if self.uniform_cells(v, &roots)? != s {
+            if self.uniform_cells(v, calls::peel(e))? != s {
                 return None;
             }
         }
@@ -133,34 +115,35 @@ impl<'p> Symex<'p> {
 
     /// Whether `p` points to the start of a period of layout `want` in an object laid out so
     /// (any cell where every cell has one size; else a constant offset at a period's start).
-    fn holds_layout(&mut self, p: &Bv, roots: &Roots, want: &CellMap) -> bool {
-        let groups = self.groups(&p[OFF_BITS..], roots);
+    fn holds_layout(&mut self, p: &Bv, ptr: &Expr, want: &CellMap) -> bool {
+        let groups = self.groups(p, ptr);
         if !groups.iter().all(|(_, m)| m.as_deref() == Some(want)) {
             return false;
         }
         want.uniform().is_some() || as_const(&p[..OFF_BITS]).is_some_and(|off| off as u64 % want.period_cells == 0)
     }
 
-    /// The layouts the object bits `obj` may select, each with the condition that it does
-    /// (the last group's condition is implied when the others fail). Candidates are the
-    /// objects of the points-to roots where known, else every object made so far; an object
-    /// made later in the symbolic execution (another thread's allocation) falls into the
-    /// unknown group.
-    fn groups(&mut self, obj: &[Lit], roots: &Roots) -> Vec<(Lit, Option<Rc<CellMap>>)> {
+    /// The layouts the object `p` (the value of `ptr`) may point into, each with the
+    /// condition that it does (the last group's condition is implied when the others fail).
+    /// Candidates are the objects of `ptr`'s points-to roots where known, else every object
+    /// made so far; an object made later in the symbolic execution (another thread's
+    /// allocation) falls into the unknown group.
+    fn groups(&mut self, p: &Bv, ptr: &Expr) -> Vec<(Lit, Option<Rc<CellMap>>)> {
+        let obj = &p[OFF_BITS..];
         if let Some(o) = as_const(obj) {
-            let map = if (o as usize) < self.objects.len() { self.object_map(o) } else { None };
-            return vec![(Lit::TRUE, map)];
+            return vec![(Lit::TRUE, self.objects.get(o as usize).and_then(|x| x.map.clone()))];
         }
-        let candidate = |x: &Object| match (roots, &x.root) {
-            (Some(rs), Some(r)) => rs.contains(r),
-            (Some(_), None) => false,
-            (None, _) => true,
-        };
+        let roots = self.ptr_roots(ptr);
         let mut groups: Vec<Group> = vec![];
+        let mut seen = BTreeSet::new();
         for (i, x) in self.objects.iter().enumerate() {
-            if !candidate(x) {
-                continue;
+            if let Some(rs) = &roots {
+                match &x.root {
+                    Some(r) if rs.contains(r) => seen.insert(r.clone()),
+                    _ => continue,
+                };
             }
+            // (Objects of one type share their map: grouping compares pointers.)
             match groups.iter_mut().find(|g| g.map == x.map) {
                 Some(g) => g.objs.push(i as u32),
                 None => groups.push(Group { map: x.map.clone(), objs: vec![i as u32] }),
@@ -169,7 +152,7 @@ impl<'p> Symex<'p> {
         // Objects of a root with none made yet, or of any object when the roots are
         // unknown, and layouts past the limit: unknown. (Objects of one root share their
         // layout: one variable's type, one allocation's.)
-        let closed = roots.as_ref().is_some_and(|rs| rs.iter().all(|r| self.objects.iter().any(|x| x.root.as_ref() == Some(r))));
+        let closed = roots.as_ref().is_some_and(|rs| rs.len() == seen.len());
         if groups.len() > MAX_GROUPS || !closed || groups.is_empty() {
             groups.retain(|g| g.map.is_some());
             groups.truncate(MAX_GROUPS);

@@ -224,7 +224,7 @@ impl<'p> Symex<'p> {
                 // Laid out as the pointer it is assigned to sees it (a `char *` block is bytes,
                 // an `int *` one ints): byte pointers then move through it by that layout.
                 let cell_ty = match dest.map(|d| &d.kind) {
-                    Some(ExprKind::Var(v)) => self.alloc_types.get(v).cloned(),
+                    Some(ExprKind::Var(v)) => self.prepared.alloc_types.get(v).cloned(),
                     _ => None,
                 };
                 let o = self.new_object(format!("{name}#{n}"), init, Some(ObjRoot::Heap(self.cur_stmt)), bytes, cell_ty.as_ref())?;
@@ -323,6 +323,7 @@ impl<'p> Symex<'p> {
                 match (const_arg(1), self.copy_cells(&args[0], &vals[0][0], None, const_arg(2))) {
                     (Some(c), Some(cells)) => {
                         let base = vals[0][0].clone();
+                        let name = expr_text(self.prog, peel(&args[0]));
                         for (j, t) in cells.iter().enumerate() {
                             let w = width(t);
                             let mut v: u128 = 0;
@@ -333,8 +334,7 @@ impl<'p> Symex<'p> {
                                 v = (c & 0xff != 0) as u128;
                             }
                             let a = self.ptr_add(&base, &bv::constant(j as u128, 64), false, 1, false);
-                            let lab = format!("{}[{j}]", expr_text(self.prog, peel(&args[0])));
-                            self.write_mem(a, bv::constant(v, w), t, lab, loc, None);
+                            self.write_mem(a, bv::constant(v, w), t, format!("{name}[{j}]"), loc, None);
                         }
                     }
                     _ => approx = true,
@@ -350,21 +350,20 @@ impl<'p> Symex<'p> {
                         // Power a read through the copied pointer is ordered after the copy.
                         let (dst_taint, src_taint) = (self.taint_range(marks[0], marks[1]), self.taint_range(marks[1], marks[2]));
                         let saved = (self.cur_addr.clone(), self.cur_data.clone());
+                        let (dname, sname) = (expr_text(self.prog, peel(&args[0])), expr_text(self.prog, peel(&args[1])));
                         let mut tmp = vec![];
                         for (j, t) in cells.iter().enumerate() {
                             let a = self.ptr_add(&src, &bv::constant(j as u128, 64), false, 1, false);
-                            let lab = format!("{}[{j}]", expr_text(self.prog, peel(&args[1])));
                             self.cur_addr = src_taint.clone();
                             let mark = self.acc.len();
-                            let v = self.read_mem(a, width(t), t, lab, loc, None);
+                            let v = self.read_mem(a, width(t), t, format!("{sname}[{j}]"), loc, None);
                             tmp.push((v, self.taint_since(mark)));
                         }
+                        self.cur_addr = dst_taint;
                         for (j, ((v, data), t)) in tmp.into_iter().zip(&cells).enumerate() {
                             let a = self.ptr_add(&d, &bv::constant(j as u128, 64), false, 1, false);
-                            let lab = format!("{}[{j}]", expr_text(self.prog, peel(&args[0])));
-                            self.cur_addr = dst_taint.clone();
                             self.cur_data = data;
-                            self.write_mem(a, v, t, lab, loc, None);
+                            self.write_mem(a, v, t, format!("{dname}[{j}]"), loc, None);
                         }
                         (self.cur_addr, self.cur_data) = saved;
                     }

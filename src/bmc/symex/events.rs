@@ -53,7 +53,8 @@ impl<'p> Symex<'p> {
         if !self.track {
             return Taint::default();
         }
-        let v = self.acc[a.min(b)..b.min(self.acc.len())].to_vec();
+        let end = b.min(self.acc.len());
+        let v = self.acc[a.min(end)..end].to_vec();
         Taint::of(v, &mut self.sat)
     }
 

@@ -187,7 +187,7 @@ impl<'p> Symex<'p> {
                         self.eval(a)?;
                         return Ok(vec![vec![]]);
                     }
-                    if self.arith_casts.contains(&(e as *const Expr)) {
+                    if self.prepared.arith_casts.contains(&(e as *const Expr)) {
                         let void = Type::ptr_to(Type::Void);
                         let p = self.eval_as(a, &void)?;
                         let p = self.distrust_pointer_integer(p);
@@ -364,25 +364,24 @@ impl<'p> Symex<'p> {
             if decays(&a.ty) && decays(&b.ty) && op == Sub {
                 let x = self.eval_as(a, &p)?;
                 let y = self.eval_as(b, &p)?;
-                let stride = a.ty.pointee().map(|t| self.layout.ncells(t)).unwrap_or(1).max(1);
-                let d = self.sat.bv_sub(&x[..OFF_BITS], &y[..OFF_BITS]);
-                let d = self.sat.bv_resize(&d, 64, true);
-                let mut q = if stride == 1 { d } else { self.sat.bv_sdivrem(&d, &bv::constant(stride as u128, 64)).0 };
-                if is_byte_pointer(&a.ty) {
+                let q = if is_byte_pointer(&a.ty) {
                     // Bytes between two places of an object, through its layout.
-                    let roots = self.ptr_roots(a);
-                    let (d, ok) = self.byte_distance(&x, &y, &roots);
+                    let (d, ok) = self.byte_distance(&x, &y, b);
                     let d = self.sat.bv_resize(&d, 64, true);
-                    q = self.value_unless(ok, d, "subtracts byte pointers inside an object whose layout in bytes is unknown (the engine's pointers count cells)");
-                }
+                    self.value_unless(ok, d, "subtracts byte pointers inside an object whose layout in bytes is unknown (the engine's pointers count cells)")
+                } else {
+                    let stride = a.ty.pointee().map(|t| self.layout.ncells(t)).unwrap_or(1).max(1);
+                    let d = self.sat.bv_sub(&x[..OFF_BITS], &y[..OFF_BITS]);
+                    let d = self.sat.bv_resize(&d, 64, true);
+                    if stride == 1 { d } else { self.sat.bv_sdivrem(&d, &bv::constant(stride as u128, 64)).0 }
+                };
                 return Ok(self.convert(&q, &Type::LONG, ty));
             }
             let (pe, ie) = if decays(&a.ty) { (a, b) } else { (b, a) };
             let pv = self.eval_as(pe, &p)?;
             let iv = self.eval_scalar(ie)?;
             if is_byte_pointer(&pe.ty) {
-                let roots = if as_const(&pv[OFF_BITS..]).is_some() { None } else { self.ptr_roots(pe) };
-                let r = self.byte_pointer_add(&pv, &iv, is_signed(&ie.ty), op == Sub, &roots);
+                let r = self.byte_pointer_add(&pv, pe, &iv, is_signed(&ie.ty), op == Sub);
                 return Ok(self.convert(&r, &p, ty));
             }
             let stride = match &pe.ty {

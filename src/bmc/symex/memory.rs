@@ -118,7 +118,7 @@ impl<'p> Symex<'p> {
         if self.objects.len() as u128 >= FUNC_BASE {
             return Err(Error::Internal("too many memory objects for the pointer encoding".into()));
         }
-        let map = ty.and_then(|t| self.layout.cell_map(t)).map(Rc::new);
+        let map = ty.and_then(|t| self.layout.cell_map(t));
         self.objects.push(Object { name, init, root, extent, map });
         Ok(self.objects.len() as u32 - 1)
     }

@@ -150,8 +150,7 @@ impl<'p> Symex<'p> {
                     let addr = self.eval_ptr(base)?;
                     let iv = self.eval_scalar(i)?;
                     let addr = if is_byte_pointer(&base.ty) {
-                        let roots = if as_const(&addr[OFF_BITS..]).is_some() { None } else { self.ptr_roots(base) };
-                        self.byte_pointer_add(&addr, &iv, is_signed(&i.ty), false, &roots)
+                        self.byte_pointer_add(&addr, base, &iv, is_signed(&i.ty), false)
                     } else {
                         let stride = self.layout.ncells(&e.ty);
                         self.ptr_add(&addr, &iv, is_signed(&i.ty), stride as u128, false)
