@@ -563,8 +563,27 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
         }
         _ => v,
     };
+    // "Safe" holds only where no execution reaches a place the engine does not model.
+    let safe = |sx: &mut symex::Symex| {
+        if !punned.is_empty() {
+            return honest(Verdict::Safe { complete });
+        }
+        let reach = sx.sat.or_all(sx.unmodelled.iter().map(|a| a.guard).collect::<Vec<_>>());
+        if reach == sat::Lit::FALSE {
+            return honest(Verdict::Safe { complete });
+        }
+        let res = solve_valid(sx, &enc, &[reach]);
+        match res {
+            Some(false) => honest(Verdict::Safe { complete }),
+            Some(true) => {
+                let a = sx.unmodelled.iter().find(|a| sx.sat.value(a.guard)).expect("a site is reached");
+                Verdict::Unknown(format!("no violation was found, but an execution {} (line {})", a.what, a.loc.line))
+            }
+            None => Verdict::Unknown("no violation was found, but whether an execution reaches a mixed-size access was not decided within the limits".into()),
+        }
+    };
     if any == sat::Lit::FALSE {
-        return Ok(Outcome { verdict: honest(Verdict::Safe { complete }), failed: None, trace: vec![], stats, warnings, graph: None, stopped: None, warnings_tracked: true });
+        return Ok(Outcome { verdict: safe(&mut sx), failed: None, trace: vec![], stats, warnings, graph: None, stopped: None, warnings_tracked: true });
     }
     progress(&format!(
         "solving: {} variables, {} clauses ({} shared-memory events, {} threads)",
@@ -579,7 +598,7 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
             let stop = sx.sat.stopped().unwrap_or(sat::Stop::Time);
             Ok(Outcome { warnings, ..stopped(stop, PHASE_SOLVE, stats) })
         }
-        Some(false) => Ok(Outcome { verdict: honest(Verdict::Safe { complete }), failed: None, trace: vec![], stats, warnings, graph: None, stopped: None, warnings_tracked: true }),
+        Some(false) => Ok(Outcome { verdict: safe(&mut sx), failed: None, trace: vec![], stats, warnings, graph: None, stopped: None, warnings_tracked: true }),
         Some(true) => {
             // The over-approximated value a counterexample goes through, if any: read off the
             // model that gave it, while the solver still holds that model (a later search that

@@ -194,13 +194,22 @@ pub enum RawKind {
 }
 
 /// An access [`Symex::invalid_derefs`] must check: its address, path guard, place, whether
-/// it writes, and the objects the points-to analysis says it may reach.
+/// it writes, the objects the points-to analysis says it may reach, and what to check.
 struct Deref {
     guard: Lit,
     addr: Bv,
     loc: Loc,
     write: bool,
     roots: Roots,
+    check: DerefCheck,
+}
+
+enum DerefCheck {
+    /// The address names a cell of its object.
+    Bounds,
+    /// The program's access of this many bytes meets a cell of its size; the literal is to
+    /// say where it does not (see [`Symex::note_width`]).
+    Width(u64, Lit),
 }
 
 /// Where the engine's value is not C's: undefined behaviour (any value), an unmodelled
@@ -324,6 +333,10 @@ pub struct Symex<'p> {
     pub approximate: bool,
     /// Over-approximated values, per path (see [`ApproxSite`]).
     pub approx_sites: Vec<ApproxSite>,
+    /// Places whose effect the engine does not model at all (not even by any value: a
+    /// mixed-size write changes bytes of other cells): an execution that reaches one makes
+    /// "safe" unknown too. Each is also an approximation site.
+    pub unmodelled: Vec<ApproxSite>,
     /// The front end's warnings by place (unknown inline assembly, a memory order that is not
     /// a constant): a path through one of them is an [`ApproxSite`].
     distrusted: HashMap<Loc, String>,
@@ -434,6 +447,7 @@ impl<'p> Symex<'p> {
             }),
             approximate: false,
             approx_sites: vec![],
+            unmodelled: vec![],
             distrusted: prog.warnings.iter().map(|(l, w)| (*l, format!("goes through a place weakc over-approximates: {w}"))).collect(),
             derefs: vec![],
             commits: vec![],
@@ -516,29 +530,19 @@ impl<'p> Symex<'p> {
     /// or an unconstrained value.
     fn invalid_derefs(&mut self) {
         let n = self.objects.len() as u128;
-        // Bounded objects by points-to root, for accesses whose object is not a constant.
+        // Objects by points-to root, for accesses whose object is not a constant.
         let mut by_root: HashMap<ObjRoot, Vec<u32>> = HashMap::new();
-        let mut bounded = vec![];
         for (o, x) in self.objects.iter().enumerate().skip(1) {
-            if x.extent.is_some() {
-                bounded.push(o as u32);
-                if let Some(r) = x.root {
-                    by_root.entry(r).or_default().push(o as u32);
-                }
+            if let Some(r) = x.root {
+                by_root.entry(r).or_default().push(o as u32);
             }
         }
+        let all: Vec<u32> = (1..self.objects.len() as u32).collect();
+        // `obj == o`, once per object bits and object.
+        let mut is_obj: HashMap<(Bv, u32), Lit> = HashMap::new();
         for d in std::mem::take(&mut self.derefs) {
             let (off, obj) = d.addr.split_at(OFF_BITS);
             let what = if d.write { "writes" } else { "reads" };
-            if as_const(obj).is_none_or(|o| o == 0 || o >= n) {
-                let null = !self.sat.or_all(obj.iter().copied());
-                let created = self.sat.bv_ult(obj, &bv::constant(n, obj.len()));
-                let bad = self.sat.or_all([null, !created]);
-                let guard = self.sat.and(d.guard, bad);
-                if guard != Lit::FALSE {
-                    self.approx_sites.push(ApproxSite { guard, loc: d.loc, what: format!("{what} through a null or invalid pointer (undefined behaviour)") });
-                }
-            }
             let (single, reached): ([u32; 1], Vec<u32>);
             let candidates: &[u32] = match (as_const(obj), &d.roots) {
                 (Some(o), _) => {
@@ -549,19 +553,48 @@ impl<'p> Symex<'p> {
                     reached = roots.iter().filter_map(|r| by_root.get(r)).flatten().copied().collect();
                     &reached
                 }
-                (None, None) => &bounded,
+                (None, None) => &all,
             };
-            let mut outside = vec![];
-            for &o in candidates {
-                let Some(extent) = self.objects.get(o as usize).and_then(|x| x.extent) else { continue };
-                let here = self.sat.bv_eq(obj, &bv::constant(o as u128, obj.len()));
-                let within = self.sat.bv_ult(off, &bv::constant(extent, off.len()));
-                outside.push(self.sat.and(here, !within));
-            }
-            let out = self.sat.or_all(outside);
+            let mut bad = vec![];
+            let mut here = |sx: &mut Self, o: u32| *is_obj.entry((obj.to_vec(), o)).or_insert_with(|| sx.sat.bv_eq(obj, &bv::constant(o as u128, obj.len())));
+            let why = match d.check {
+                DerefCheck::Bounds => {
+                    if as_const(obj).is_none_or(|o| o == 0 || o >= n) {
+                        let null = !self.sat.or_all(obj.iter().copied());
+                        let created = self.sat.bv_ult(obj, &bv::constant(n, obj.len()));
+                        let wild = self.sat.or_all([null, !created]);
+                        let guard = self.sat.and(d.guard, wild);
+                        if guard != Lit::FALSE {
+                            self.approx_sites.push(ApproxSite { guard, loc: d.loc, what: format!("{what} through a null or invalid pointer (undefined behaviour)") });
+                        }
+                    }
+                    for &o in candidates {
+                        let Some(extent) = self.objects.get(o as usize).and_then(|x| x.extent) else { continue };
+                        let within = self.sat.bv_ult(off, &bv::constant(extent, off.len()));
+                        let h = here(self, o);
+                        bad.push(self.sat.and(h, !within));
+                    }
+                    format!("{what} outside the bounds of an object (undefined behaviour, or pointer arithmetic on integers that the engine's cell addresses do not follow)")
+                }
+                DerefCheck::Width(bytes, differs_lit) => {
+                    for &o in candidates {
+                        let Some(map) = self.objects.get(o as usize).and_then(|x| x.map.clone()) else { continue };
+                        let differs = self.cell_size_differs(&map, off, bytes);
+                        if differs != Lit::FALSE {
+                            let h = here(self, o);
+                            bad.push(self.sat.and(h, differs));
+                        }
+                    }
+                    let out = self.sat.or_all(bad);
+                    self.sat.add_clause(&[!differs_lit, out]);
+                    self.sat.add_clause(&[differs_lit, !out]);
+                    continue;
+                }
+            };
+            let out = self.sat.or_all(bad);
             let guard = self.sat.and(d.guard, out);
             if guard != Lit::FALSE {
-                self.approx_sites.push(ApproxSite { guard, loc: d.loc, what: format!("{what} outside the bounds of an object (undefined behaviour, or pointer arithmetic on integers that the engine's cell addresses do not follow)") });
+                self.approx_sites.push(ApproxSite { guard, loc: d.loc, what: why });
             }
         }
     }

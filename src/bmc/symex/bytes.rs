@@ -189,6 +189,25 @@ impl<'p> Symex<'p> {
         self.byte_to_cell(m, &b)
     }
 
+    /// Whether cell `off` of layout `m` is not `bytes` bytes long.
+    pub(super) fn cell_size_differs(&mut self, m: &CellMap, off: &[Lit], bytes: u64) -> Lit {
+        if m.segs.iter().all(|s| s.size == bytes) {
+            return Lit::FALSE;
+        }
+        if m.segs.iter().all(|s| s.size != bytes) {
+            return Lit::TRUE;
+        }
+        let (_, r) = self.floor_divmod(off, m.period_cells);
+        let w = off.len();
+        let mut differs = vec![];
+        for s in m.segs.iter().filter(|s| s.size != bytes) {
+            let above = !self.sat.bv_ult(&r, &bv::constant(s.cell as u128, w));
+            let below = self.sat.bv_ult(&r, &bv::constant((s.cell + s.count) as u128, w));
+            differs.push(self.sat.and(above, below));
+        }
+        self.sat.or_all(differs)
+    }
+
     /// Byte offset of cell `c`.
     fn cell_to_byte(&mut self, m: &CellMap, c: &[Lit]) -> Bv {
         let (q, r) = self.floor_divmod(c, m.period_cells);

@@ -279,7 +279,69 @@ impl<'p> Symex<'p> {
                 return;
             }
         }
-        self.derefs.push(Deref { guard: self.state.guard, addr: addr.clone(), loc, write, roots: roots.clone() });
+        self.derefs.push(Deref { guard: self.state.guard, addr: addr.clone(), loc, write, roots: roots.clone(), check: DerefCheck::Bounds });
+    }
+
+    /// Checks the program's access of `bytes` bytes at `addr` (not the engine's own accesses
+    /// to the words it models locks with): where the cell there has another size
+    /// (`*(long *)ints`, `((short *)longs)[1]`, a `char` pool used as structs), cell-wise
+    /// memory is not what the hardware does. Returns where that is so: a read there takes
+    /// any value. An object whose layout is unknown (a union, a heap block kept in a
+    /// `void *`) is not checked. Where the object is not a constant, the condition is a
+    /// fresh literal defined once every object exists ([`Self::invalid_derefs`]).
+    pub(super) fn note_width(&mut self, addr: &Bv, bytes: u64, loc: Loc, write: bool, roots: &Roots) -> Lit {
+        if self.dead() {
+            return Lit::FALSE;
+        }
+        let differs = match as_const(&addr[OFF_BITS..]) {
+            Some(o) => {
+                let Some(map) = self.objects.get(o as usize).and_then(|x| x.map.clone()) else { return Lit::FALSE };
+                self.cell_size_differs(&map, &addr[..OFF_BITS], bytes)
+            }
+            None => {
+                let d = self.sat.fresh();
+                self.derefs.push(Deref { guard: self.state.guard, addr: addr.clone(), loc, write, roots: roots.clone(), check: DerefCheck::Width(bytes, d) });
+                d
+            }
+        };
+        let guard = self.sat.and(self.state.guard, differs);
+        self.mixed_size_access(guard, loc, write, bytes);
+        differs
+    }
+
+    /// [`Self::note_width`] for an access of type `ty` at cell `off` of a variable of type
+    /// `var_ty` that lives on the path.
+    pub(super) fn note_local_width(&mut self, var_ty: &Type, off: &Bv, ty: &Type, loc: Loc, write: bool) -> Lit {
+        if self.dead() {
+            return Lit::FALSE;
+        }
+        let Some(map) = self.layout.cell_map(var_ty) else { return Lit::FALSE };
+        let mut differs = vec![];
+        let mut width = 0;
+        for (j, w) in self.layout.cells(ty).into_iter().enumerate() {
+            let at = self.sat.bv_add(off, &bv::constant(j as u128, off.len()));
+            differs.push(self.cell_size_differs(&map, &at, w.div_ceil(8) as u64));
+            width = width.max(w.div_ceil(8) as u64);
+        }
+        let differs = self.sat.or_all(differs);
+        let guard = self.sat.and(self.state.guard, differs);
+        self.mixed_size_access(guard, loc, write, width);
+        differs
+    }
+
+    /// A mixed-size access of `bytes` bytes, where `guard` holds: a counterexample through
+    /// it is not known to be one; neither is "safe" through a write (it would change bytes of
+    /// other cells), while a read takes any value.
+    pub(super) fn mixed_size_access(&mut self, guard: Lit, loc: Loc, write: bool, bytes: u64) {
+        if guard == Lit::FALSE {
+            return;
+        }
+        let what = if write { "writes" } else { "reads" };
+        let site = ApproxSite { guard, loc, what: format!("{what} {bytes} byte(s) where its object has a cell of another size (a mixed-size access: the engine's memory is cells of the declared types and would not give the bytes the hardware does)") };
+        if write {
+            self.unmodelled.push(site.clone());
+        }
+        self.approx_sites.push(site);
     }
 
     /// Whether the path holds memory at non-constant addresses too ([`Self::var_cells`]): a

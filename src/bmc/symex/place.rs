@@ -231,6 +231,15 @@ impl<'p> Symex<'p> {
         ws.iter().map(|&w| self.sat.fresh_bv(w)).collect()
     }
 
+    /// `v`, or any value where `c` holds.
+    fn any_where(&mut self, c: Lit, v: Bv) -> Bv {
+        if c == Lit::FALSE {
+            return v;
+        }
+        let any = self.sat.fresh_bv(v.len());
+        self.sat.bv_ite(c, &any, &v)
+    }
+
     /// Reads the value at `place` (all its cells).
     pub(super) fn load(&mut self, place: Place, label: &str, loc: Loc) -> R<Value> {
         match place {
@@ -241,11 +250,14 @@ impl<'p> Symex<'p> {
                 for (j, &w) in widths.iter().enumerate() {
                     let a = if j == 0 { addr.clone() } else { self.ptr_add(&addr, &bv::constant(j as u128, 64), false, 1, false) };
                     let lab = if widths.len() == 1 { label.to_string() } else { format!("{label}#{j}") };
-                    out.push(self.read_mem(a, w, &cell_tys[j], lab, loc, roots.clone()));
+                    let differs = self.note_width(&a, w.div_ceil(8) as u64, loc, false, &roots);
+                    let v = self.read_mem(a, w, &cell_tys[j], lab, loc, roots.clone());
+                    out.push(self.any_where(differs, v));
                 }
                 Ok(out)
             }
             Place::Local { key, var_ty, off, ty } => {
+                let differs = self.note_local_width(&var_ty, &off, &ty, loc, false);
                 let cells = self.local_cells(key, &var_ty);
                 let widths = self.layout.cells(&ty);
                 let n = widths.len();
@@ -269,7 +281,7 @@ impl<'p> Symex<'p> {
                                 None => out.push(self.sat.fresh_bv(w)),
                             }
                         }
-                        Ok(out)
+                        Ok(out.into_iter().map(|v| self.any_where(differs, v)).collect())
                     }
                     None => {
                         let mut out: Value = widths.iter().map(|&w| self.sat.fresh_bv(w)).collect();
@@ -286,7 +298,7 @@ impl<'p> Symex<'p> {
                                 }
                             }
                         }
-                        Ok(out)
+                        Ok(out.into_iter().map(|v| self.any_where(differs, v)).collect())
                     }
                 }
             }
@@ -309,10 +321,12 @@ impl<'p> Symex<'p> {
                         None => self.sat.fresh_bv(w),
                     };
                     let lab = if widths.len() == 1 { text.clone() } else { format!("{text}#{j}") };
+                    self.note_width(&a, w.div_ceil(8) as u64, loc, true, &roots);
                     self.write_mem(a, val, &cell_tys[j], lab, loc, roots.clone());
                 }
             }
             Place::Local { key, var_ty, off, ty } => {
+                self.note_local_width(&var_ty, &off, &ty, loc, true);
                 let mut cells = self.local_cells(key, &var_ty);
                 let n = self.layout.ncells(&ty);
                 match as_const(&off) {

@@ -139,6 +139,7 @@ impl<'p> Symex<'p> {
         let addr = self.eval_ptr(&r.ptr)?;
         let addr_taint = self.taint_since(0);
         let roots = self.ptr_roots(&r.ptr);
+        self.note_width(&addr, w.div_ceil(8) as u64, loc, true, &roots);
         let val = self.eval_as(&r.val, &ty)?;
         let label = format!("*{}", expr_text(self.prog, &r.ptr));
         // For compare-exchange, the expected value lives behind a pointer.
