@@ -862,6 +862,10 @@ fn arithmetic_on_the_integer_of_a_pointer_is_not_trusted_inside_an_object() {
     // the bug a cell count would hide (3 != 12 holds in cells)
     unknown("int main() { uintptr_t d = (uintptr_t)&a[3] - (uintptr_t)&a[0]; __VERIFIER_assert(d != 12); return 0; }");
     unknown("struct s { char c; int f; } g; int main() { __VERIFIER_assert(((uintptr_t)&g.f & 3) == 0); return 0; }");
+    // through memory reached by a pointer, and through atomics (a spurious FAILED before:
+    // `&a[1] + 4` landed on `a[5]`, 0)
+    unknown("uintptr_t box, *b = &box; int main() { a[2] = 7; *b = (uintptr_t)&a[1]; int *p = (int *)(*b + sizeof(int)); __VERIFIER_assert(*p == 7); return 0; }");
+    unknown("uintptr_t cell; int main() { a[2] = 7; __atomic_store_n(&cell, (uintptr_t)&a[1], 0); __atomic_fetch_add(&cell, sizeof(int), 0); __VERIFIER_assert(*(int *)__atomic_load_n(&cell, 0) == 7); return 0; }");
     // Exact where cells are bytes or at an object's start, and for round trips and
     // comparisons, which do no arithmetic.
     safe(

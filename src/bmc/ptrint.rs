@@ -9,8 +9,9 @@
 //!
 //! This pass finds the casts of pointers to integers whose value may reach arithmetic — in
 //! the same expression, or through integer variables, struct fields, parameters and return
-//! values, array elements (flow-insensitive: any assignment anywhere counts; not through
-//! `*p` or atomic read-modify-writes, which this pass leaves out) — so that the engine makes them
+//! values, array elements, and memory reached through pointers (`*p`, `p[i]`, atomic loads,
+//! stores and read-modify-writes: one node for all of it) — flow-insensitive: any
+//! assignment anywhere counts — so that the engine makes them
 //! approximation sites: exact at the start of an object or in one made of bytes, distrusted
 //! elsewhere. Equality and comparisons between two such integers are not arithmetic.
 
@@ -24,6 +25,8 @@ enum Node {
     Var(VarId),
     Field(StructId, usize),
     Ret(FuncId),
+    /// Any integer reached through a pointer (`*p`, `p[i]`, an atomic operation's object).
+    Mem,
 }
 
 /// The casts of pointers to integers whose value may reach arithmetic (by address: the
@@ -34,7 +37,10 @@ pub fn arithmetic_casts(prog: &Program) -> HashSet<*const Expr> {
         let Some(body) = &f.body else { continue };
         let fid = FuncId(i as u32);
         walk_stmts(body, &mut |s| {
-            for_each_expr(s, &mut |e| g.uses(e));
+            for_each_expr(s, &mut |e| {
+                g.uses(e);
+                g.escapes(e);
+            });
             match &s.kind {
                 StmtKind::Assign { lhs, rhs } => g.flow(rhs, lhs),
                 StmtKind::Call { dest, callee: Callee::Direct(c), args } => {
@@ -55,9 +61,15 @@ pub fn arithmetic_casts(prog: &Program) -> HashSet<*const Expr> {
                     let src = g.sources(e);
                     g.edges_to(src, Node::Ret(fid));
                 }
+                StmtKind::Rmw(r) => g.rmw(r),
                 _ => {}
             }
         });
+    }
+    // Memory through a pointer may be any variable whose address is taken.
+    for v in std::mem::take(&mut g.escaped) {
+        g.edges_to(vec![Node::Mem], Node::Var(v));
+        g.edges_to(vec![Node::Var(v)], Node::Mem);
     }
     // What reaches a use: backwards from the uses along the flow edges.
     let mut back: HashMap<Node, Vec<Node>> = HashMap::new();
@@ -82,10 +94,12 @@ struct Graph {
     edges: HashMap<Node, Vec<Node>>,
     /// Nodes whose value is an operand of arithmetic.
     used: Vec<Node>,
+    /// Variables a pointer may point into: their address is taken, or they are arrays.
+    escaped: HashSet<VarId>,
 }
 
 /// The integer variable or field an assignment writes, an element of an array standing
-/// for the whole array (`None`: memory through a pointer, which this pass does not follow).
+/// for the whole array, [`Node::Mem`] for memory through a pointer.
 fn target(lhs: &Expr) -> Option<Node> {
     fn place(e: &Expr) -> Option<Node> {
         match &e.kind {
@@ -95,6 +109,7 @@ fn target(lhs: &Expr) -> Option<Node> {
                 _ => None,
             },
             ExprKind::Index(base, _) if matches!(base.ty, Type::Array(..)) => place(base),
+            ExprKind::Deref(_) => Some(Node::Mem),
             _ => None,
         }
     }
@@ -120,7 +135,7 @@ impl Graph {
                 vec![Node::Cast(e as *const Expr)]
             }
             ExprKind::Cast(inner) | ExprKind::Unary(_, inner) => self.sources(inner),
-            ExprKind::Var(_) | ExprKind::Member(..) | ExprKind::Index(..) => target(e).into_iter().collect(),
+            ExprKind::Var(_) | ExprKind::Member(..) | ExprKind::Index(..) | ExprKind::Deref(_) => target(e).into_iter().collect(),
             ExprKind::Binary(op, a, b) if is_arith(*op) => [self.sources(a), self.sources(b)].concat(),
             ExprKind::Cond(_, a, b) => [self.sources(a), self.sources(b)].concat(),
             _ => vec![],
@@ -137,6 +152,59 @@ impl Graph {
         if let Some(t) = target(lhs) {
             let src = self.sources(rhs);
             self.edges_to(src, t);
+        }
+    }
+
+    /// Records the variables whose address `e` takes (and arrays, which decay to pointers).
+    fn escapes(&mut self, e: &Expr) {
+        e.visit(&mut |x| match &x.kind {
+            ExprKind::Var(v) if matches!(x.ty, Type::Array(..)) => {
+                self.escaped.insert(*v);
+            }
+            ExprKind::AddrOf(inner) => {
+                let mut root = &**inner;
+                while let ExprKind::Index(b, _) | ExprKind::Member(b, _) = &root.kind {
+                    root = b;
+                }
+                if let ExprKind::Var(v) = root.kind {
+                    self.escaped.insert(v);
+                }
+            }
+            _ => {}
+        });
+    }
+
+    /// An atomic operation on `*ptr`: its operand flows into the object, the object into its
+    /// result (and, for compare-exchange, into the expected value it updates); a fetch-op
+    /// does arithmetic on both.
+    fn rmw(&mut self, r: &Rmw) {
+        use RmwOp::*;
+        let pointee = |p: &Expr| {
+            let ty = p.ty.pointee()?;
+            if !ty.is_integral() {
+                return None;
+            }
+            match &p.kind {
+                ExprKind::AddrOf(inner) => target(inner),
+                _ => Some(Node::Mem),
+            }
+        };
+        let Some(obj) = pointee(&r.ptr) else { return };
+        let val = self.sources(&r.val);
+        if !matches!(r.op, Load) {
+            self.edges_to(val.clone(), obj);
+        }
+        if let Some(d) = r.dest.as_ref().and_then(target) {
+            self.edges_to(vec![obj], d);
+        }
+        if let (CompareExchange, Some(e)) = (r.op, r.expected.as_ref()) {
+            if let Some(x) = pointee(e) {
+                self.edges_to(vec![obj], x);
+            }
+        }
+        if !matches!(r.op, Exchange | CasVal | CasBool | CompareExchange | Load | Store) {
+            self.used.push(obj);
+            self.used.extend(val);
         }
     }
 
@@ -183,6 +251,12 @@ mod tests {
         assert_eq!(flagged(&format!("{h}int main(void) {{ g.u = (uintptr_t)&a[2]; return g.u - 8 > 0; }}")), 1);
         assert_eq!(flagged(&format!("{h}uintptr_t id(uintptr_t x) {{ return x; }} int main(void) {{ return id((uintptr_t)&a[2]) % 8; }}")), 1);
         assert_eq!(flagged(&format!("{h}uintptr_t slot[2]; int main(void) {{ slot[1] = (uintptr_t)&a[2]; return slot[0] >> 3; }}")), 1);
+        // through memory reached by a pointer, and through atomic operations
+        assert_eq!(flagged(&format!("{h}uintptr_t *box; int main(void) {{ *box = (uintptr_t)&a[1]; uintptr_t *b2 = box; return b2[0] + 4 > 0; }}")), 1);
+        assert_eq!(flagged(&format!("{h}uintptr_t cell; int main(void) {{ __atomic_store_n(&cell, (uintptr_t)&a[1], 5); return __atomic_load_n(&cell, 5) & 7; }}")), 1);
+        assert_eq!(flagged(&format!("{h}uintptr_t cell; int main(void) {{ cell = (uintptr_t)&a[1]; __atomic_fetch_add(&cell, 4, 5); return 0; }}")), 1);
+        // memory through a pointer is also the variables whose address is taken
+        assert_eq!(flagged(&format!("{h}uintptr_t cell; int main(void) {{ uintptr_t *t = &cell; *t = (uintptr_t)&a[1]; return cell + 1; }}")), 1);
         // a round trip, equality, ordering two pointer integers: no arithmetic
         assert_eq!(flagged(&format!("{h}int main(void) {{ uintptr_t u = (uintptr_t)&a[1]; int *p = (int *)u; return u == (uintptr_t)&a[2] || u < (uintptr_t)&a[3] || *p; }}")), 0);
     }
