@@ -89,6 +89,32 @@ pub struct StructDef {
     /// is made of cells.
     #[serde(skip)]
     pub bytes: Option<ByteLayout>,
+    /// Per field, where it is a bit-field, its bits (empty when there is none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bitfields: Vec<Option<BitField>>,
+}
+
+/// A bit-field's bits. Adjacent bit-fields of non-zero width are one memory location (C11
+/// 3.14): they live in one *run*, the bytes they span, which the model checker keeps as one
+/// cell and a write to any of them reads and writes whole, as the compiled code does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct BitField {
+    /// The declared width.
+    pub width: u32,
+    /// The field that starts the run (the same field for a union member).
+    pub run: usize,
+    /// The first bit of the field in the run (little-endian bit order, as GCC on x86-64,
+    /// AArch64 and ppc64le allocates them).
+    pub bit: u32,
+    /// The run's size in bits (whole bytes).
+    pub run_bits: u32,
+}
+
+impl BitField {
+    /// The type of the run's cell.
+    pub fn run_type(&self) -> Type {
+        Type::Int { bits: self.run_bits as u8, signed: false }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

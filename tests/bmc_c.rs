@@ -967,6 +967,38 @@ fn a_mixed_size_access_is_unknown_never_a_verdict() {
 }
 
 #[test]
+fn bit_fields_keep_their_width_and_share_their_run() {
+    // A bit-field holds its width's bits (signed ones sign-extend); adjacent ones are one
+    // memory location that a write reads and writes whole. Both were wrong: `s.a = 3` read
+    // back 3 (a spurious FAILED), and two threads setting two flags of one word never lost
+    // an update (a missed bug, SUCCESSFUL on every architecture).
+    let h = "struct g { int x; unsigned a : 3, b : 5; unsigned char pad; int c : 4; long y; } s = { 5, 9, 17, 0, 7, 7 }, t;\n";
+    let body = "__VERIFIER_assert(s.x == 5 && s.a == 1 && s.b == 17 && s.c == 7 && s.y == 7 && sizeof(struct g) == 16);
+        t = s; t.b = t.b + 15; t.c = t.c + 1;
+        struct g *p = &t; p->a = 7; p->a++;";
+    let prog = |tail: &str| format!("{h}int main() {{ {body} {tail} return 0; }}");
+    safe(&prog("__VERIFIER_assert(t.a == 0 && t.b == 0 && t.c == -8 && t.x == 5 && t.y == 7 && s.b == 17);"), 1);
+    unsafe_(&prog("__VERIFIER_assert(t.b == 32);"), 1);
+    unsafe_(&prog("__VERIFIER_assert(t.c == 8);"), 1);
+    // A union's bit-field is the low bits of its cell.
+    safe("union u { unsigned w; unsigned low : 4; } v; int main() { v.low = 0x1f; __VERIFIER_assert(v.low == 15); return 0; }", 1);
+    // Two threads, two flags of one run: the second write can undo the first.
+    let flags = |second: &str| {
+        format!(
+            r#"struct f {{ unsigned a : 1; {second} }} s;
+            void *t1(void *x) {{ s.a = 1; return 0; }}
+            void *t2(void *x) {{ s.b = 1; return 0; }}
+            int main() {{ pthread_t x, y; pthread_create(&x, 0, t1, 0); pthread_create(&y, 0, t2, 0);
+              pthread_join(x, 0); pthread_join(y, 0); __VERIFIER_assert(s.a == 1 && s.b == 1); return 0; }}"#
+        )
+    };
+    let o = unsafe_(&flags("unsigned b : 1;"), 1);
+    assert!(o.trace.iter().any(|s| format!("{s:?}").contains("bit-field run of s.")), "{:#?}", o.trace);
+    // A field that is not a bit-field is a location of its own.
+    safe(&flags("unsigned char pad; unsigned char b;"), 1);
+}
+
+#[test]
 fn memcpy_through_void_pointers_copies_the_cells_it_lands_on() {
     // ck_ring's shape: a slot located by bytes, copied through `void *` in both directions.
     let prog = |assertion: &str| {

@@ -260,10 +260,15 @@ impl Alias {
                 }
             }
             ExprKind::Member(base, f) => {
+                // Adjacent bit-fields are one memory location: their run's first field.
+                let f = match &base.ty {
+                    Type::Struct(sid) => prog.strukt(*sid).bitfields.get(*f).copied().flatten().filter(|b| b.width > 0).map_or(*f, |b| b.run),
+                    _ => *f,
+                };
                 for t in self.locations(prog, base) {
                     out.insert(match t {
                         Target::Mem(r, mut p) => {
-                            p.push(Step::Field(*f));
+                            p.push(Step::Field(f));
                             Target::Mem(r, p)
                         }
                         t => t,

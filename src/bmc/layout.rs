@@ -7,7 +7,7 @@
 //! `(char *)buf + sizeof(T) * i` lands on element `i`; a move into the middle of a cell, and
 //! reading a cell through a type of another width (`*(char *)&int_var`), are not modelled.
 
-use crate::ir::{BinOp, Expr, ExprKind, Program, StructId, Type};
+use crate::ir::{BinOp, BitField, Expr, ExprKind, Program, StructId, Type};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -75,8 +75,17 @@ impl<'p> Layout<'p> {
                 e.iter().cloned().cycle().take(e.len() * n).collect()
             }
             Type::Struct(s) if !self.prog.strukt(*s).is_union => {
-                let fields: Vec<Type> = self.prog.strukt(*s).fields.iter().map(|f| f.ty.clone()).collect();
-                let out: Vec<Type> = fields.iter().flat_map(|f| self.cell_types(f)).collect();
+                let def = self.prog.strukt(*s);
+                let fields: Vec<(Type, Option<BitField>)> =
+                    def.fields.iter().enumerate().map(|(i, f)| (f.ty.clone(), def.bitfields.get(i).copied().flatten().filter(|b| b.width > 0))).collect();
+                let mut out: Vec<Type> = vec![];
+                for (i, (f, b)) in fields.iter().enumerate() {
+                    match b {
+                        Some(b) if b.run == i => out.push(b.run_type()),
+                        Some(_) => {}
+                        None => out.extend(self.cell_types(f)),
+                    }
+                }
                 if out.is_empty() {
                     // An empty struct still takes one cell.
                     self.unsigned_cells(ty)
@@ -247,7 +256,20 @@ impl<'p> Layout<'p> {
         let def = self.prog.strukt(s).clone();
         let mut cells: Vec<usize> = vec![];
         let mut offs = vec![];
-        for f in &def.fields {
+        for (i, f) in def.fields.iter().enumerate() {
+            // A run of bit-fields is one cell, at its first field.
+            match def.bitfields.get(i).copied().flatten().filter(|b| b.width > 0 && !def.is_union) {
+                Some(b) if b.run != i => {
+                    offs.push(offs[b.run]);
+                    continue;
+                }
+                Some(b) => {
+                    offs.push(cells.len());
+                    cells.push(b.run_bits as usize);
+                    continue;
+                }
+                None => {}
+            }
             let fc = self.cells(&f.ty);
             if def.is_union {
                 offs.push(0);

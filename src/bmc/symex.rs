@@ -254,9 +254,20 @@ struct Ctx {
 }
 
 /// A place a value lives: an SSA local (cells `off..` of the variable) or shared memory.
+#[derive(Clone)]
 enum Place {
     Local { key: VKey, var_ty: Type, off: Bv, ty: Type },
     Mem { addr: Bv, ty: Type, roots: Roots },
+}
+
+impl Place {
+    /// The same place seen as a value of type `ty`.
+    fn retyped(self, ty: Type) -> Place {
+        match self {
+            Place::Mem { addr, roots, .. } => Place::Mem { addr, ty, roots },
+            Place::Local { key, var_ty, off, .. } => Place::Local { key, var_ty, off, ty },
+        }
+    }
 }
 
 /// The arguments of a call: the call's expressions, or `void *` values the engine passes

@@ -72,6 +72,7 @@ impl B {
             fields: fields.iter().map(|(n, t)| Field { name: n.to_string(), ty: t.clone() }).collect(),
             complete: true,
             bytes: None,
+            bitfields: vec![],
         });
         Type::Struct(StructId(self.p.structs.len() as u32 - 1))
     }

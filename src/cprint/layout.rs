@@ -206,8 +206,21 @@ impl Printer<'_> {
         self.out.line(&format!("{} {{", self.struct_names[i]));
         self.out.indent += 1;
         for (j, f) in sd.fields.iter().enumerate() {
-            let d = self.decl(&f.ty, &self.field_names[i][j]);
-            self.out.line(&format!("{d};"));
+            match sd.bitfields.get(j).copied().flatten() {
+                // An unnamed bit-field (padding, or `: 0` closing a run) stays unnamed.
+                Some(b) if f.name.starts_with("__anon_member") => {
+                    let d = self.decl(&f.ty, "");
+                    self.out.line(&format!("{} : {};", d.trim_end(), b.width));
+                }
+                Some(b) => {
+                    let d = self.decl(&f.ty, &self.field_names[i][j]);
+                    self.out.line(&format!("{d} : {};", b.width));
+                }
+                None => {
+                    let d = self.decl(&f.ty, &self.field_names[i][j]);
+                    self.out.line(&format!("{d};"));
+                }
+            }
         }
         self.out.indent -= 1;
         self.out.line("};");

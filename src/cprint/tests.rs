@@ -195,6 +195,7 @@ impl B {
                 .collect(),
             complete: true,
             bytes: None,
+            bitfields: vec![],
         });
         StructId(self.p.structs.len() as u32 - 1)
     }
@@ -2641,4 +2642,14 @@ fn write_runtime_copies_the_header() {
     let dir = tempfile::tempdir().unwrap();
     let path = write_runtime(&dir.path().join("rt")).unwrap();
     assert_eq!(std::fs::read_to_string(path).unwrap(), WEAKC_H);
+}
+
+#[test]
+fn bit_fields_are_printed_with_their_widths() {
+    // Without them the instrumented program would have other values and another layout.
+    let src = "struct g { int x; unsigned a : 3, b : 5; int c : 4; } s;\nint main(void) { s.b = 1; return s.a + s.c; }\n";
+    let mut map = crate::source::SourceMap::default();
+    let prog = crate::frontend::load_str("t.c", src, &Default::default(), &mut map).expect("parses");
+    let out = print_program(&prog, &map, &PrintOptions::default());
+    assert!(out.contains("unsigned int a : 3;") && out.contains("unsigned int b : 5;") && out.contains("int c : 4;"), "{out}");
 }

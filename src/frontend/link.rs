@@ -31,7 +31,7 @@ pub fn link(units: Vec<Program>, entry: &str) -> Result<Program, Error> {
                 same_struct(s, out.strukt(c), &m)
             });
             let id = same.unwrap_or_else(|| {
-                out.structs.push(StructDef { tag: s.tag.clone(), is_union: s.is_union, fields: vec![], complete: s.complete, bytes: None });
+                out.structs.push(StructDef { tag: s.tag.clone(), is_union: s.is_union, fields: vec![], complete: s.complete, bytes: None, bitfields: vec![] });
                 let id = StructId(out.structs.len() as u32 - 1);
                 tags.entry(s.tag.clone()).or_default().push(id);
                 id
@@ -48,6 +48,7 @@ pub fn link(units: Vec<Program>, entry: &str) -> Result<Program, Error> {
                 out.structs[id.0 as usize].fields = fields;
                 out.structs[id.0 as usize].complete = s.complete;
                 out.structs[id.0 as usize].bytes = s.bytes.clone();
+                out.structs[id.0 as usize].bitfields = s.bitfields.clone();
             }
         }
         program_types(&mut u, &mut |t| remap_type(t, &smap));
@@ -229,7 +230,7 @@ fn used(p: &Program, v: VarId) -> bool {
 }
 
 fn same_struct(a: &StructDef, b: &StructDef, m: &HashMap<StructId, StructId>) -> bool {
-    if a.is_union != b.is_union || (a.complete && b.complete && a.fields.len() != b.fields.len()) {
+    if a.is_union != b.is_union || (a.complete && b.complete && (a.fields.len() != b.fields.len() || a.bitfields != b.bitfields)) {
         return false;
     }
     if !a.complete || !b.complete {

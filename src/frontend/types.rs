@@ -379,7 +379,9 @@ impl<'t> Lowerer<'t> {
         s.complete = true;
         s.is_union = is_union;
         if widths.iter().any(Option::is_some) {
-            self.bitfields.insert(id, widths);
+            self.bitfields.insert(id, widths.clone());
+            let (_, _, bits) = self.struct_bits(id, n)?;
+            self.prog.structs[id.0 as usize].bitfields = bit_runs(&widths, &bits, is_union).map_err(|why| self.unsupported(n, why))?;
         } else if let Ok(((size, _), offsets)) = self.struct_layout(id, n) {
             self.prog.structs[id.0 as usize].bytes = Some(ByteLayout { size, offsets });
         }
@@ -387,7 +389,7 @@ impl<'t> Lowerer<'t> {
     }
 
     fn add_struct(&mut self, tag: &str, is_union: bool, complete: bool) -> StructId {
-        self.prog.structs.push(StructDef { tag: tag.to_string(), is_union, fields: Vec::new(), complete, bytes: None });
+        self.prog.structs.push(StructDef { tag: tag.to_string(), is_union, fields: Vec::new(), complete, bytes: None, bitfields: vec![] });
         StructId(self.prog.structs.len() as u32 - 1)
     }
 
@@ -405,16 +407,27 @@ impl<'t> Lowerer<'t> {
             }
             let tnode = fd.child_by_field_name("type").ok_or_else(|| self.unsupported(fd, "field without a type"))?;
             let base = self.spec_type(tnode, fd)?;
-            let width = named_children(fd)
-                .into_iter()
-                .find(|c| c.kind() == "bitfield_clause")
-                .map(|b| named_children(b).first().copied().ok_or_else(|| self.unsupported(b, "bit-field width")))
-                .transpose()?;
-            let width = match width {
-                Some(w) => Some(self.const_eval(w)? as u64),
-                None => None,
-            };
+            // Each declarator's width is the bit-field clause right after it
+            // (`unsigned a : 3, b : 5;`); an unnamed bit-field has only the clause.
             let decls = field_children(fd, "declarator");
+            let mut widths_of: Vec<Option<Node>> = vec![];
+            let mut first_width = None;
+            for c in named_children(fd) {
+                if c.kind() == "bitfield_clause" {
+                    match widths_of.last_mut() {
+                        Some(w) => *w = Some(c),
+                        None => first_width = Some(c),
+                    }
+                } else if decls.contains(&c) {
+                    widths_of.push(None);
+                }
+            }
+            let width_of = |l: &mut Self, b: Option<Node<'t>>| -> R<Option<u64>> {
+                let Some(b) = b else { return Ok(None) };
+                let w = named_children(b).first().copied().ok_or_else(|| l.unsupported(b, "bit-field width"))?;
+                Ok(Some(l.const_eval(w)? as u64))
+            };
+            let width = width_of(self, first_width)?;
             if decls.is_empty() {
                 // Anonymous struct/union member (or an unnamed bit-field).
                 if matches!(base, Type::Struct(_)) || width.is_some() {
@@ -424,7 +437,8 @@ impl<'t> Lowerer<'t> {
                 }
                 continue;
             }
-            for d in decls {
+            for (k, d) in decls.into_iter().enumerate() {
+                let width = width_of(self, widths_of.get(k).copied().flatten())?;
                 let (_, ty) = self.declarator(base.clone(), d)?;
                 let name = declarator_name(d).map(|n| self.text(n).to_string()).unwrap_or_else(|| {
                     anon += 1;
@@ -608,9 +622,15 @@ impl<'t> Lowerer<'t> {
 
     /// ((size, align), field byte offsets) of a struct or union.
     pub fn struct_layout(&self, id: StructId, at: Node) -> R<((u64, u64), Vec<u64>)> {
+        self.struct_bits(id, at).map(|(sa, offsets, _)| (sa, offsets))
+    }
+
+    /// [`Self::struct_layout`] and each field's first bit.
+    fn struct_bits(&self, id: StructId, at: Node) -> R<((u64, u64), Vec<u64>, Vec<u64>)> {
         let sd = &self.prog.structs[id.0 as usize];
         let widths = self.bitfields.get(&id);
         let mut offsets = Vec::new();
+        let mut bits = Vec::new();
         let mut align = 1u64;
         let mut size = 0u64;
         let mut bit = 0u64; // current offset in bits (structs)
@@ -619,6 +639,7 @@ impl<'t> Lowerer<'t> {
             let width = widths.and_then(|w| w.get(i).copied().flatten());
             if sd.is_union {
                 offsets.push(0);
+                bits.push(0);
                 size = size.max(match width {
                     Some(w) => w.div_ceil(8),
                     None => fs,
@@ -630,6 +651,7 @@ impl<'t> Lowerer<'t> {
                 Some(0) => {
                     bit = bit.div_ceil(fa * 8) * fa * 8;
                     offsets.push(bit / 8);
+                    bits.push(bit);
                 }
                 Some(w) => {
                     let w = w.min(128);
@@ -639,12 +661,14 @@ impl<'t> Lowerer<'t> {
                         bit = bit.div_ceil(unit) * unit;
                     }
                     offsets.push(bit / 8);
+                    bits.push(bit);
                     bit += w;
                     align = align.max(fa);
                 }
                 None => {
                     let off = (bit.div_ceil(8)).div_ceil(fa) * fa;
                     offsets.push(off);
+                    bits.push(off * 8);
                     bit = off
                         .checked_add(fs)
                         .and_then(|e| e.checked_mul(8))
@@ -658,7 +682,7 @@ impl<'t> Lowerer<'t> {
             size = bit.div_ceil(8);
         }
         let size = size.div_ceil(align) * align;
-        Ok(((size, align), offsets))
+        Ok(((size, align), offsets, bits))
     }
 
     /// Finds field `name` of a struct, looking into anonymous members: the index path.
@@ -837,4 +861,39 @@ pub(super) fn adjust_param(ty: Type) -> Type {
         Type::Func(_) => Type::ptr_to(ty),
         t => t,
     }
+}
+
+/// Each bit-field's run (see [`BitField`]): adjacent bit-fields of non-zero width, from the
+/// byte the first starts in to the byte the last ends in; in a union, each its own.
+fn bit_runs(widths: &[Option<u64>], bits: &[u64], is_union: bool) -> Result<Vec<Option<BitField>>, String> {
+    let mut out: Vec<Option<BitField>> = vec![None; widths.len()];
+    let mut i = 0;
+    while i < widths.len() {
+        let Some(w) = widths[i] else {
+            i += 1;
+            continue;
+        };
+        if w == 0 {
+            // Only separates runs; no storage of its own.
+            out[i] = Some(BitField { width: 0, run: i, bit: 0, run_bits: 0 });
+            i += 1;
+            continue;
+        }
+        let mut end = i + 1;
+        while !is_union && end < widths.len() && widths[end].is_some_and(|w| w > 0) {
+            end += 1;
+        }
+        let start = bits[i] / 8 * 8;
+        let last = (i..end).map(|k| bits[k] + widths[k].unwrap_or(0)).max().unwrap_or(bits[i] + w);
+        let run_bits = (last - start).div_ceil(8) * 8;
+        if run_bits > 128 {
+            return Err(format!("adjacent bit-fields spanning {run_bits} bits (weakc models at most 128 bits of adjacent bit-fields)"));
+        }
+        for k in i..end {
+            let width = widths[k].unwrap_or(0) as u32;
+            out[k] = Some(BitField { width, run: i, bit: (bits[k] - start) as u32, run_bits: run_bits as u32 });
+        }
+        i = end;
+    }
+    Ok(out)
 }

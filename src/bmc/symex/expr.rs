@@ -145,11 +145,16 @@ impl<'p> Symex<'p> {
                     let _ = v;
                     return Ok(vec![self.sat.fresh_bv(PTR_BITS)]);
                 }
-                let text = expr_text(self.prog, e);
                 let mark = self.acc.len();
                 let place = self.place(e)?;
                 let loc = self.cur_loc;
-                if matches!(place, Place::Mem { .. }) {
+                // A bit-field: its bits of its run's cell.
+                let bits = self.bitfield_of(e);
+                let (place, text) = match &bits {
+                    Some((_, run_ty)) => (place.retyped(run_ty.clone()), place::run_label(self.prog, e)),
+                    None => (place, expr_text(self.prog, e)),
+                };
+                let v = if matches!(place, Place::Mem { .. }) {
                     // The address's reads order the access; the value read depends on the
                     // access alone.
                     let at = self.taint_since(mark);
@@ -159,6 +164,10 @@ impl<'p> Symex<'p> {
                     v?
                 } else {
                     self.load(place, &text, loc)?
+                };
+                match (bits, v.first()) {
+                    (Some((b, _)), Some(run)) => vec![self.bitfield_get(b, run, ty)],
+                    _ => v,
                 }
             }
             ExprKind::AddrOf(lv) => {

@@ -85,9 +85,24 @@ impl<'p> Symex<'p> {
                     return Ok(out);
                 }
                 let mut out = vec![];
-                let fields: Vec<Type> = def.fields.iter().map(|f| f.ty.clone()).collect();
-                for (i, fty) in fields.iter().enumerate() {
-                    out.extend(self.init_cells(fty, items.get(i))?);
+                let fields: Vec<(Type, Option<BitField>)> =
+                    def.fields.iter().enumerate().map(|(i, f)| (f.ty.clone(), def.bitfields.get(i).copied().flatten().filter(|b| b.width > 0))).collect();
+                // Where each run of bit-fields has its cell in `out`.
+                let mut runs: HashMap<usize, usize> = HashMap::new();
+                for (i, (fty, bits)) in fields.iter().enumerate() {
+                    let v = self.init_cells(fty, items.get(i))?;
+                    match bits {
+                        Some(b) => {
+                            let at = *runs.entry(b.run).or_insert_with(|| {
+                                out.push(bv::constant(0, b.run_bits as usize));
+                                out.len() - 1
+                            });
+                            if let Some(v) = v.first() {
+                                out[at] = self.bitfield_set(*b, &out[at], v);
+                            }
+                        }
+                        None => out.extend(v),
+                    }
                 }
                 Ok(out)
             }

@@ -6,6 +6,12 @@
 
 use super::*;
 
+/// How a trace names the run of bit-fields that bit-field `e` lives in (its events read and
+/// write the whole run).
+pub(super) fn run_label(prog: &Program, e: &Expr) -> String {
+    format!("bit-field run of {}", expr_text(prog, e))
+}
+
 /// The scalar type of each cell of `ty` (for printing values in traces).
 fn cell_types(prog: &Program, ty: &Type, n: usize) -> Vec<Type> {
     fn go(prog: &Program, ty: &Type, out: &mut Vec<Type>, limit: usize) {
@@ -29,8 +35,12 @@ fn cell_types(prog: &Program, ty: &Type, n: usize) -> Vec<Type> {
                         None => out.push(Type::CHAR),
                     }
                 } else {
-                    for f in &d.fields {
-                        go(prog, &f.ty, out, limit);
+                    for (i, f) in d.fields.iter().enumerate() {
+                        match d.bitfields.get(i).copied().flatten().filter(|b| b.width > 0) {
+                            Some(b) if b.run == i => out.push(b.run_type()),
+                            Some(_) => {}
+                            None => go(prog, &f.ty, out, limit),
+                        }
                     }
                 }
             }
@@ -231,6 +241,37 @@ impl<'p> Symex<'p> {
         ws.iter().map(|&w| self.sat.fresh_bv(w)).collect()
     }
 
+    /// The bits of a bit-field member `e` (`s.f`, `p->f`) and the type of its run's cell,
+    /// which [`Self::place`] of `e` names (see [`BitField`]); a union member's run is its own
+    /// declared cell.
+    pub(super) fn bitfield_of(&self, e: &Expr) -> Option<(BitField, Type)> {
+        let ExprKind::Member(base, idx) = &e.kind else { return None };
+        let Type::Struct(s) = &base.ty else { return None };
+        let def = self.prog.strukt(*s);
+        let mut b = def.bitfields.get(*idx).copied().flatten().filter(|b| b.width > 0)?;
+        if def.is_union {
+            b.bit = 0;
+            b.run_bits = width(&e.ty) as u32;
+            return Some((b, e.ty.clone()));
+        }
+        Some((b, b.run_type()))
+    }
+
+    /// The value of bit-field `b` (of type `ty`) in its run's cell.
+    pub(super) fn bitfield_get(&mut self, b: BitField, run: &Bv, ty: &Type) -> Bv {
+        let bits = &run[b.bit as usize..(b.bit + b.width) as usize];
+        self.sat.bv_resize(bits, width(ty), is_signed(ty))
+    }
+
+    /// The run's cell with bit-field `b` set to `v` (truncated to its width).
+    pub(super) fn bitfield_set(&self, b: BitField, run: &Bv, v: &Bv) -> Bv {
+        let (lo, hi) = (b.bit as usize, (b.bit + b.width) as usize);
+        let mut out = run[..lo].to_vec();
+        out.extend((0..b.width as usize).map(|k| v.get(k).copied().unwrap_or(Lit::FALSE)));
+        out.extend_from_slice(&run[hi..]);
+        out
+    }
+
     /// `v`, or any value where `c` holds.
     fn any_where(&mut self, c: Lit, v: Bv) -> Bv {
         if c == Lit::FALSE {
@@ -309,7 +350,22 @@ impl<'p> Symex<'p> {
         if self.dead() {
             return Ok(());
         }
+        // A bit-field: the compiled code reads its run, sets the bits and writes it back.
+        if let Some((b, run_ty)) = self.bitfield_of(lhs) {
+            let place = place.retyped(run_ty);
+            let text = run_label(self.prog, lhs);
+            let old = self.load(place.clone(), &text, loc)?;
+            let new = match (old.first(), v.first()) {
+                (Some(old), Some(v)) => self.bitfield_set(b, old, v),
+                _ => return Err(Error::Internal(format!("bit-field `{text}` without a value"))),
+            };
+            return self.store_cells(place, vec![new], text, loc);
+        }
         let text = expr_text(self.prog, lhs);
+        self.store_cells(place, v, text, loc)
+    }
+
+    fn store_cells(&mut self, place: Place, v: Value, text: String, loc: Loc) -> R<()> {
         match place {
             Place::Mem { addr, ty, roots } => {
                 let widths = self.layout.cells(&ty);
