@@ -352,8 +352,8 @@ pub struct Symex<'p> {
     /// a constant): a path through one of them is an [`ApproxSite`].
     distrusted: HashMap<Loc, String>,
     /// Accesses whose address may name no object (null, a function, an id never created) or
-    /// lie outside its object, with their path guards and points-to roots: made
-    /// approximation sites once every object exists ([`Self::run`]).
+    /// lie outside its object, or meet a cell of another size, with their path guards and
+    /// points-to roots: decided once every object exists ([`Self::run`]).
     derefs: Vec<Deref>,
     /// `__weakc_commit()` marks, and per thread how many of them a take has consumed.
     commits: Vec<commit::CommitMark>,
@@ -538,7 +538,8 @@ impl<'p> Symex<'p> {
     ///
     /// So is an access outside its object's cells (an index past the end, a pointer moved by
     /// integer arithmetic the cell encoding does not follow): it would read some other cell
-    /// or an unconstrained value.
+    /// or an unconstrained value. And the width checks of [`Self::note_width`] whose object
+    /// was not a constant get their condition here, over the objects each may reach.
     fn invalid_derefs(&mut self) {
         let n = self.objects.len() as u128;
         // Objects by points-to root, for accesses whose object is not a constant.
@@ -549,8 +550,6 @@ impl<'p> Symex<'p> {
             }
         }
         let all: Vec<u32> = (1..self.objects.len() as u32).collect();
-        // `obj == o`, once per object bits and object.
-        let mut is_obj: HashMap<(Bv, u32), Lit> = HashMap::new();
         for d in std::mem::take(&mut self.derefs) {
             let (off, obj) = d.addr.split_at(OFF_BITS);
             let what = if d.write { "writes" } else { "reads" };
@@ -567,8 +566,9 @@ impl<'p> Symex<'p> {
                 (None, None) => &all,
             };
             let mut bad = vec![];
-            let mut here = |sx: &mut Self, o: u32| *is_obj.entry((obj.to_vec(), o)).or_insert_with(|| sx.sat.bv_eq(obj, &bv::constant(o as u128, obj.len())));
-            let why = match d.check {
+            // (The solver's gates are shared: `obj == o` is made once per object bits.)
+            let here = |sx: &mut Self, o: u32| sx.sat.bv_eq(obj, &bv::constant(o as u128, obj.len()));
+            match d.check {
                 DerefCheck::Bounds => {
                     if as_const(obj).is_none_or(|o| o == 0 || o >= n) {
                         let null = !self.sat.or_all(obj.iter().copied());
@@ -585,10 +585,14 @@ impl<'p> Symex<'p> {
                         let h = here(self, o);
                         bad.push(self.sat.and(h, !within));
                     }
-                    format!("{what} outside the bounds of an object (undefined behaviour, or pointer arithmetic on integers that the engine's cell addresses do not follow)")
+                    let out = self.sat.or_all(bad);
+                    let guard = self.sat.and(d.guard, out);
+                    if guard != Lit::FALSE {
+                        self.approx_sites.push(ApproxSite { guard, loc: d.loc, what: format!("{what} outside the bounds of an object (undefined behaviour, or pointer arithmetic on integers that the engine's cell addresses do not follow)") });
+                    }
                 }
                 DerefCheck::Width(bytes, differs_lit) => {
-                    for &o in candidates {
+                    for &o in candidates.iter().filter(|&&o| o != 0) {
                         let Some(map) = self.objects.get(o as usize).and_then(|x| x.map.clone()) else { continue };
                         let differs = self.cell_size_differs(&map, off, bytes);
                         if differs != Lit::FALSE {
@@ -599,13 +603,7 @@ impl<'p> Symex<'p> {
                     let out = self.sat.or_all(bad);
                     self.sat.add_clause(&[!differs_lit, out]);
                     self.sat.add_clause(&[differs_lit, !out]);
-                    continue;
                 }
-            };
-            let out = self.sat.or_all(bad);
-            let guard = self.sat.and(d.guard, out);
-            if guard != Lit::FALSE {
-                self.approx_sites.push(ApproxSite { guard, loc: d.loc, what: why });
             }
         }
     }

@@ -309,6 +309,8 @@ impl<'p> Symex<'p> {
             return Lit::FALSE;
         }
         let differs = match as_const(&addr[OFF_BITS..]) {
+            // (Null is the bounds check's business: see `note_deref`.)
+            Some(0) => return Lit::FALSE,
             Some(o) => {
                 let Some(map) = self.objects.get(o as usize).and_then(|x| x.map.clone()) else { return Lit::FALSE };
                 self.cell_size_differs(&map, &addr[..OFF_BITS], bytes)
