@@ -110,6 +110,13 @@ pub struct BitField {
     pub run_bits: u32,
 }
 
+impl StructDef {
+    /// Field `i`'s bits where it is a bit-field with storage (not `: 0`).
+    pub fn bitfield(&self, i: usize) -> Option<BitField> {
+        self.bitfields.get(i).copied().flatten().filter(|b| b.width > 0)
+    }
+}
+
 impl BitField {
     /// The type of the run's cell.
     pub fn run_type(&self) -> Type {

@@ -262,7 +262,7 @@ impl Alias {
             ExprKind::Member(base, f) => {
                 // Adjacent bit-fields are one memory location: their run's first field.
                 let f = match &base.ty {
-                    Type::Struct(sid) => prog.strukt(*sid).bitfields.get(*f).copied().flatten().filter(|b| b.width > 0).map_or(*f, |b| b.run),
+                    Type::Struct(sid) => prog.strukt(*sid).bitfield(*f).map_or(*f, |b| b.run),
                     _ => *f,
                 };
                 for t in self.locations(prog, base) {

@@ -7,7 +7,7 @@
 //! `(char *)buf + sizeof(T) * i` lands on element `i`; a move into the middle of a cell, and
 //! reading a cell through a type of another width (`*(char *)&int_var`), are not modelled.
 
-use crate::ir::{BinOp, BitField, Expr, ExprKind, Program, StructId, Type};
+use crate::ir::{BinOp, Expr, ExprKind, Program, StructId, Type};
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -75,15 +75,14 @@ impl<'p> Layout<'p> {
                 e.iter().cloned().cycle().take(e.len() * n).collect()
             }
             Type::Struct(s) if !self.prog.strukt(*s).is_union => {
-                let def = self.prog.strukt(*s);
-                let fields: Vec<(Type, Option<BitField>)> =
-                    def.fields.iter().enumerate().map(|(i, f)| (f.ty.clone(), def.bitfields.get(i).copied().flatten().filter(|b| b.width > 0))).collect();
+                let prog = self.prog;
+                let def = prog.strukt(*s);
                 let mut out: Vec<Type> = vec![];
-                for (i, (f, b)) in fields.iter().enumerate() {
-                    match b {
+                for (i, f) in def.fields.iter().enumerate() {
+                    match def.bitfield(i) {
                         Some(b) if b.run == i => out.push(b.run_type()),
                         Some(_) => {}
-                        None => out.extend(self.cell_types(f)),
+                        None => out.extend(self.cell_types(&f.ty)),
                     }
                 }
                 if out.is_empty() {
@@ -258,7 +257,7 @@ impl<'p> Layout<'p> {
         let mut offs = vec![];
         for (i, f) in def.fields.iter().enumerate() {
             // A run of bit-fields is one cell, at its first field.
-            match def.bitfields.get(i).copied().flatten().filter(|b| b.width > 0 && !def.is_union) {
+            match def.bitfield(i).filter(|_| !def.is_union) {
                 Some(b) if b.run != i => {
                     offs.push(offs[b.run]);
                     continue;

@@ -85,20 +85,20 @@ impl<'p> Symex<'p> {
                     return Ok(out);
                 }
                 let mut out = vec![];
-                let fields: Vec<(Type, Option<BitField>)> =
-                    def.fields.iter().enumerate().map(|(i, f)| (f.ty.clone(), def.bitfields.get(i).copied().flatten().filter(|b| b.width > 0))).collect();
+                let prog = self.prog;
+                let def = prog.strukt(*s);
                 // Where each run of bit-fields has its cell in `out`.
                 let mut runs: HashMap<usize, usize> = HashMap::new();
-                for (i, (fty, bits)) in fields.iter().enumerate() {
-                    let v = self.init_cells(fty, items.get(i))?;
-                    match bits {
+                for (i, f) in def.fields.iter().enumerate() {
+                    let v = self.init_cells(&f.ty, items.get(i))?;
+                    match def.bitfield(i) {
                         Some(b) => {
                             let at = *runs.entry(b.run).or_insert_with(|| {
                                 out.push(bv::constant(0, b.run_bits as usize));
                                 out.len() - 1
                             });
                             if let Some(v) = v.first() {
-                                out[at] = self.bitfield_set(*b, &out[at], v);
+                                out[at] = self.bitfield_set(b, &out[at], v);
                             }
                         }
                         None => out.extend(v),

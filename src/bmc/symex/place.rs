@@ -36,7 +36,7 @@ fn cell_types(prog: &Program, ty: &Type, n: usize) -> Vec<Type> {
                     }
                 } else {
                     for (i, f) in d.fields.iter().enumerate() {
-                        match d.bitfields.get(i).copied().flatten().filter(|b| b.width > 0) {
+                        match d.bitfield(i) {
                             Some(b) if b.run == i => out.push(b.run_type()),
                             Some(_) => {}
                             None => go(prog, &f.ty, out, limit),
@@ -248,7 +248,7 @@ impl<'p> Symex<'p> {
         let ExprKind::Member(base, idx) = &e.kind else { return None };
         let Type::Struct(s) = &base.ty else { return None };
         let def = self.prog.strukt(*s);
-        let mut b = def.bitfields.get(*idx).copied().flatten().filter(|b| b.width > 0)?;
+        let mut b = def.bitfield(*idx)?;
         if def.is_union {
             b.bit = 0;
             b.run_bits = width(&e.ty) as u32;
