@@ -1048,3 +1048,32 @@ fn an_access_outside_its_object_is_unknown_not_a_counterexample() {
     unsafe_("int a[4]; int main() { int i = __VERIFIER_nondet_int(); if (i >= 0 && i < 4) { a[i] = 5; __VERIFIER_assert(a[i] == 0); } return 0; }", 1);
     safe("int a[4]; int main() { int i = __VERIFIER_nondet_int(); if (i >= 0 && i < 4) { a[i] = 5; __VERIFIER_assert(a[i] == 5); } return 0; }", 1);
 }
+
+#[test]
+fn only_the_causal_past_of_a_failure_decides_whether_it_is_real() {
+    // An over-approximated value (an unmodelled call, an out-of-bounds access) matters to a
+    // failure only where the failure depends on it: in its thread before it, in what its reads
+    // read from (and so on), in the parent before the spawn, in a joined thread. Outside that
+    // past the threads can stop short of it, and the failure stays a real one.
+    let h = "int x, y; int data[2];\nint ext(void);\n";
+    let unknown = |body: &str| {
+        let o = run(&format!("{h}{body}"), 1);
+        assert!(matches!(&o.verdict, Verdict::Unknown(why) if why.contains("counterexample")), "{body}: {:?}", o.verdict);
+    };
+    let failed = |body: &str| {
+        let o = unsafe_(&format!("{h}{body}"), 1);
+        assert!(matches!(o.trace.last().map(|s| &s.kind), Some(StepKind::Failure { .. })), "{body}: {:#?}", o.trace);
+    };
+    // The out-of-bounds write after the check that failed (Dat3M's dglm pattern: `assert(r !=
+    // EMPTY); data[r] = 1;`) was an UNKNOWN verdict.
+    failed("void *t(void *a) { x = -1; return 0; }\nint main() { pthread_t h; pthread_create(&h, 0, t, 0); int r = x; __VERIFIER_assert(r != -1); data[r] = 1; return 0; }");
+    // An unmodelled call in the writer after the write that was read.
+    failed("void *t(void *a) { x = 1; y = ext(); return 0; }\nint main() { pthread_t h; pthread_create(&h, 0, t, 0); __VERIFIER_assert(x == 0); return 0; }");
+    // Inside the past: the value read came from the call; the call precedes the check in its
+    // thread; the joined thread called it (it may have written x after x = 1); the parent
+    // called it before the spawn.
+    unknown("void *t(void *a) { x = ext(); return 0; }\nint main() { pthread_t h; pthread_create(&h, 0, t, 0); __VERIFIER_assert(x != 5); return 0; }");
+    unknown("void *t(void *a) { x = 1; return 0; }\nint main() { pthread_t h; pthread_create(&h, 0, t, 0); pthread_join(h, 0); int r = ext(); __VERIFIER_assert(x == 0); y = r; return 0; }");
+    unknown("void *t(void *a) { x = 1; y = ext(); return 0; }\nint main() { pthread_t h; pthread_create(&h, 0, t, 0); pthread_join(h, 0); __VERIFIER_assert(x == 0); return 0; }");
+    unknown("void *t(void *a) { __VERIFIER_assert(x == 1); return 0; }\nint main() { pthread_t h; y = ext(); pthread_create(&h, 0, t, 0); return 0; }");
+}

@@ -60,11 +60,7 @@ pub(super) fn build(sx: &Symex, enc: &Encoding, nodes: Vec<GraphEvent>, kinds: &
     let mut rf = vec![];
     let mut fr = vec![];
     // The write each read event read from (None: the initial value).
-    let source: std::collections::HashMap<usize, Option<usize>> = sx
-        .rf_choices
-        .iter()
-        .filter_map(|(r, sources)| sources.iter().find(|(_, l)| sx.sat.value(*l)).map(|(src, _)| (*r, *src)))
-        .collect();
+    let source = super::past::rf_sources(sx);
     let reads = kinds.iter().enumerate().filter_map(|(i, k)| match k {
         Node::Event(e) if !sx.events[*e].write => Some((i, *e, source.get(e).copied()?)),
         Node::Reread(e) if sx.events[*e].write => Some((i, *e, Some(*e))),

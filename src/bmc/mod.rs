@@ -118,6 +118,7 @@ mod fp;
 mod graph;
 mod layout;
 mod order;
+mod past;
 mod propagation;
 mod ptrint;
 mod punning;
@@ -603,9 +604,11 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
             // The over-approximated value a counterexample goes through, if any: read off the
             // model that gave it, while the solver still holds that model (a later search that
             // fails leaves none).
-            let relied_on = |sx: &symex::Symex| sx.approx_sites.iter().find(|a| sx.sat.value(a.guard)).map(|a| (a.loc, a.what.clone()));
-            let mut cex = counterexample(&sx, &enc);
-            let mut relied = relied_on(&sx);
+            let relied_on = |sx: &symex::Symex| {
+                let (step, site) = failure(sx, &enc);
+                (counterexample(sx, &enc, step), site.map(|a| (a.loc, a.what.clone())))
+            };
+            let (mut cex, mut relied) = relied_on(&sx);
             // Prefer a violated assertion to a violated unwinding assertion (CBMC reports
             // both): a real violation within the bound is a bug whatever the bound, a failed
             // unwinding assertion only asks for a larger one. The second search gets twice the
@@ -617,8 +620,7 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
                     let budget = Instant::now() + first_search * 2 + Duration::from_secs(1);
                     sx.sat.set_limits(Some(deadline.map_or(budget, |d| d.min(budget))), max_clauses, opts.max_memory);
                     if solve_valid(&mut sx, &enc, &[real]) == Some(true) {
-                        cex = counterexample(&sx, &enc);
-                        relied = relied_on(&sx);
+                        (cex, relied) = relied_on(&sx);
                     }
                     sx.sat.clear_stop();
                     stats.solve_time = t2.elapsed();
@@ -633,8 +635,7 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
                 let budget = Instant::now() + t2.elapsed() * 4 + Duration::from_secs(5);
                 sx.sat.set_limits(Some(deadline.unwrap_or(budget)), max_clauses, opts.max_memory);
                 if solve_valid(&mut sx, &enc, &[any, !avoid]) == Some(true) {
-                    cex = counterexample(&sx, &enc);
-                    relied = None;
+                    (cex, relied) = relied_on(&sx);
                 }
                 sx.sat.clear_stop();
                 stats.solve_time = t2.elapsed();
@@ -824,15 +825,40 @@ fn object_at(sx: &symex::Symex, addr: &[sat::Lit]) -> Option<String> {
     Some(if off == 0 { name.clone() } else { format!("{name}[cell {off}]") })
 }
 
-/// The failing property, the trace and its execution graph.
-fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<Step>, ExecGraph) {
-    // Which property fails: the first one (in trace order) whose violation holds.
+/// The live steps of the model in trace order (memory order; program order within a block).
+fn live_steps<'s>(sx: &'s symex::Symex, enc: &order::Encoding) -> Vec<(usize, &'s symex::RawStep)> {
     let clock = |b: u32| model_value(sx, &enc.clocks[b as usize]);
-    let mut live: Vec<&symex::RawStep> = sx.steps.iter().filter(|s| sx.sat.value(s.guard)).collect();
-    live.sort_by_key(|s| (clock(s.block), s.thread, s.po));
-    let mut failed = None;
-    // A violated assertion is reported before a violated unwinding assertion.
+    let mut live: Vec<(usize, &symex::RawStep)> = sx.steps.iter().enumerate().filter(|(_, s)| sx.sat.value(s.guard)).collect();
+    live.sort_by_key(|(_, s)| (clock(s.block), s.thread, s.po));
+    live
+}
+
+/// Which failure of the model to report (its `Fail` step), and the over-approximated value
+/// in its causal past it relies on, if any ([`past`]). A violated assertion comes before a
+/// violated unwinding assertion; among those, one that relies on nothing, then trace order.
+fn failure<'s>(sx: &'s symex::Symex, enc: &order::Encoding) -> (Option<usize>, Option<&'s symex::ApproxSite>) {
     let real_failed = sx.props.iter().any(|p| p.kind != PropertyKind::UnwindingAssertion && sx.sat.value(p.viol));
+    let mut first = None;
+    for (i, s) in live_steps(sx, enc) {
+        let symex::RawKind::Fail { prop } = s.kind else { continue };
+        if !sx.sat.value(sx.props[prop].viol) || real_failed && sx.props[prop].kind == PropertyKind::UnwindingAssertion {
+            continue;
+        }
+        let past = past::of(sx, s.thread, s.po);
+        let site = sx.approx_sites.iter().find(|a| sx.sat.value(a.guard) && past.contains(a.thread, a.po));
+        if site.is_none() {
+            return (Some(i), None);
+        }
+        first = first.or(Some((Some(i), site)));
+    }
+    // (No step of the failure is live: every site counts, as without the past.)
+    first.unwrap_or_else(|| (None, sx.approx_sites.iter().find(|a| sx.sat.value(a.guard))))
+}
+
+/// The failing property (the one of step `fail`), the trace up to it and its execution graph.
+fn counterexample(sx: &symex::Symex, enc: &order::Encoding, fail: Option<usize>) -> (Property, Vec<Step>, ExecGraph) {
+    let live = live_steps(sx, enc);
+    let mut failed = None;
     let mut trace = vec![];
     // Graph events, and per thread the last user-visible location and whether the steps
     // now belong to an instrumentation helper (line 0) called from there.
@@ -844,7 +870,7 @@ fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<St
     // Per thread the last access performed so far in program order (steps are in memory
     // order: under a weak model a write can come after its thread's later accesses).
     let mut later_done: HashMap<usize, u32> = HashMap::new();
-    for s in live {
+    for (i, s) in live {
         let thread = sx.threads[s.thread].name.clone();
         if s.loc.line > 0 {
             user_loc.insert(s.thread, s.loc);
@@ -908,8 +934,8 @@ fn counterexample(sx: &symex::Symex, enc: &order::Encoding) -> (Property, Vec<St
             symex::RawKind::Unlock => StepKind::Unlock,
             symex::RawKind::Call { func } => StepKind::Call { function: func.clone() },
             symex::RawKind::Fail { prop } => {
-                let p = &sx.props[*prop];
-                if failed.is_none() && !(real_failed && p.kind == PropertyKind::UnwindingAssertion) {
+                if Some(i) == fail {
+                    let p = &sx.props[*prop];
                     failed = Some(Property { kind: p.kind, loc: p.loc, message: p.msg.clone() });
                     trace.push(Step { thread, loc: s.loc, kind: StepKind::Failure { message: p.msg.clone() }, po: s.po });
                     break;

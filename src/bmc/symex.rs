@@ -202,6 +202,8 @@ struct Deref {
     write: bool,
     roots: Roots,
     check: DerefCheck,
+    /// Thread and position, for the [`ApproxSite`] it may become.
+    at: (usize, u32),
 }
 
 enum DerefCheck {
@@ -220,6 +222,10 @@ pub struct ApproxSite {
     pub guard: Lit,
     pub loc: Loc,
     pub what: String,
+    /// Thread and program-order position (that of the next step there): only a site in the
+    /// causal past of a failure can have influenced it ([`super::past`]).
+    pub thread: usize,
+    pub po: u32,
 }
 
 pub struct RawStep {
@@ -576,7 +582,7 @@ impl<'p> Symex<'p> {
                         let wild = self.sat.or_all([null, !created]);
                         let guard = self.sat.and(d.guard, wild);
                         if guard != Lit::FALSE {
-                            self.approx_sites.push(ApproxSite { guard, loc: d.loc, what: format!("{what} through a null or invalid pointer (undefined behaviour)") });
+                            self.approx_sites.push(ApproxSite { guard, loc: d.loc, what: format!("{what} through a null or invalid pointer (undefined behaviour)"), thread: d.at.0, po: d.at.1 });
                         }
                     }
                     for &o in candidates {
@@ -588,7 +594,7 @@ impl<'p> Symex<'p> {
                     let out = self.sat.or_all(bad);
                     let guard = self.sat.and(d.guard, out);
                     if guard != Lit::FALSE {
-                        self.approx_sites.push(ApproxSite { guard, loc: d.loc, what: format!("{what} outside the bounds of an object (undefined behaviour, or pointer arithmetic on integers that the engine's cell addresses do not follow)") });
+                        self.approx_sites.push(ApproxSite { guard, loc: d.loc, what: format!("{what} outside the bounds of an object (undefined behaviour, or pointer arithmetic on integers that the engine's cell addresses do not follow)"), thread: d.at.0, po: d.at.1 });
                     }
                 }
                 DerefCheck::Width(bytes, differs_lit) => {

@@ -24,6 +24,12 @@ impl<'p> Symex<'p> {
         }
     }
 
+    /// The current thread and the position its next step will have: where an
+    /// [`ApproxSite`] made now lies in program order.
+    pub(super) fn here(&self) -> (usize, u32) {
+        (self.ctx.thread, self.ctx.po + 1)
+    }
+
     pub(super) fn next_po(&mut self) -> u32 {
         self.ctx.po += 1;
         self.ctx.po

@@ -294,7 +294,7 @@ impl<'p> Symex<'p> {
                 return;
             }
         }
-        self.derefs.push(Deref { guard: self.state.guard, addr: addr.clone(), loc, write, roots: roots.clone(), check: DerefCheck::Bounds });
+        self.derefs.push(Deref { guard: self.state.guard, addr: addr.clone(), loc, write, roots: roots.clone(), check: DerefCheck::Bounds, at: self.here() });
     }
 
     /// Checks the program's access of `bytes` bytes at `addr` (not the engine's own accesses
@@ -317,7 +317,7 @@ impl<'p> Symex<'p> {
             }
             None => {
                 let d = self.sat.fresh();
-                self.derefs.push(Deref { guard: self.state.guard, addr: addr.clone(), loc, write, roots: roots.clone(), check: DerefCheck::Width(bytes, d) });
+                self.derefs.push(Deref { guard: self.state.guard, addr: addr.clone(), loc, write, roots: roots.clone(), check: DerefCheck::Width(bytes, d), at: self.here() });
                 d
             }
         };
@@ -354,7 +354,8 @@ impl<'p> Symex<'p> {
             return;
         }
         let what = if write { "writes" } else { "reads" };
-        let site = ApproxSite { guard, loc, what: format!("{what} {bytes} byte(s) where its object has a cell of another size (a mixed-size access: the engine's memory is cells of the declared types and would not give the bytes the hardware does)") };
+        let (thread, po) = self.here();
+        let site = ApproxSite { guard, loc, what: format!("{what} {bytes} byte(s) where its object has a cell of another size (a mixed-size access: the engine's memory is cells of the declared types and would not give the bytes the hardware does)"), thread, po };
         if write {
             self.unmodelled.push(site.clone());
         }
