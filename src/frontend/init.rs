@@ -86,6 +86,12 @@ impl<'t> Lowerer<'t> {
         }
     }
 
+    fn unnamed_bitfield(&self, ty: &Type, i: usize) -> bool {
+        let Type::Struct(id) = ty else { return false };
+        let sd = &self.prog.structs[id.0 as usize];
+        sd.fields.get(i).is_some_and(|f| f.name.starts_with("__anon_member")) && sd.bitfields.get(i).is_some_and(Option::is_some)
+    }
+
     fn braced(&mut self, ty: &Type, list: Node<'t>) -> R<PInit<'t>> {
         let items = named_children(list);
         if ty.is_scalar() {
@@ -162,6 +168,11 @@ impl<'t> Lowerer<'t> {
                     }
                     break;
                 }
+            }
+            // Unnamed bit-fields take no initialiser (C11 6.7.9p9).
+            if self.unnamed_bitfield(ty, cursor) {
+                cursor += 1;
+                continue;
             }
             let mty = self.member_ty(ty, cursor, it)?;
             self.ensure(&mut slots, cursor, it)?;

@@ -26,6 +26,7 @@ pub mod lower;
 pub mod preprocess;
 mod stmt;
 mod types;
+pub mod unnamed;
 #[cfg(test)]
 mod tests;
 

@@ -556,7 +556,7 @@ pub fn strip_markers(
     map: &mut SourceMap,
 ) -> Prepared {
     let main_file = map.file_id(main_name);
-    let text = &normalize_keywords(text);
+    let text = &super::unnamed::name_bitfields(&normalize_keywords(text));
     let mut out = String::with_capacity(text.len());
     let mut lines = Vec::new();
     let mut cur = LineOrigin { file: main_file, line: 1, system: false };
@@ -633,6 +633,10 @@ const GNU_KEYWORDS: &[(&str, &str)] = &[
     ("_Thread_local", "__thread"),
     ("__restrict__", "restrict"),
 ];
+
+/// Microsoft's pointer and calling-convention modifiers, which tree-sitter-c's grammar
+/// reserves; GNU C code uses them as names. Each gets a `_` appended.
+const MS_MODIFIERS: &[&str] = &["__uptr", "__sptr", "__ptr32", "__ptr64", "_unaligned", "__unaligned", "__based", "__cdecl", "__clrcall", "__stdcall", "__fastcall", "__thiscall", "__vectorcall", "__declspec"];
 
 /// The type identifier that follows `_Alignas(operand)` where the source had
 /// `typeof(operand)`; the lowerer takes the type from the operand.
@@ -842,6 +846,11 @@ pub fn normalize_keywords(text: &str) -> String {
                 }
             }
             match GNU_KEYWORDS.iter().find(|(k, _)| *k == word) {
+                // An ordinary identifier in GNU C (glibc's `union wait *__uptr`).
+                None if MS_MODIFIERS.contains(&word) => {
+                    out.extend_from_slice(word.as_bytes());
+                    out.push(b'_');
+                }
                 Some((k, r)) => {
                     out.extend_from_slice(r.as_bytes());
                     out.extend(std::iter::repeat_n(b' ', k.len() - r.len()));
@@ -890,6 +899,7 @@ mod tests {
         assert_eq!(lines[3], "  int) __weakc_typeof z;");
         assert_eq!(lines[4], "int typeof_count;");
         // Nested: each operand gets its own mark.
+        assert_eq!(normalize_keywords("union wait *__uptr; int __cdecl;"), "union wait *__uptr_; int __cdecl_;");
         assert_eq!(normalize_keywords("typeof(typeof(x) *) y;"), "_Alignas(_Alignas(x) __weakc_typeof *) __weakc_typeof y;");
     }
 

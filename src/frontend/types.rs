@@ -440,7 +440,8 @@ impl<'t> Lowerer<'t> {
             for (k, d) in decls.into_iter().enumerate() {
                 let width = width_of(self, widths_of.get(k).copied().flatten())?;
                 let (_, ty) = self.declarator(base.clone(), d)?;
-                let name = declarator_name(d).map(|n| self.text(n).to_string()).unwrap_or_else(|| {
+                // (An unnamed bit-field was given a name for the parser: see `unnamed`.)
+                let name = declarator_name(d).map(|n| self.text(n).to_string()).filter(|n| n != super::unnamed::UNNAMED_BITFIELD).unwrap_or_else(|| {
                     anon += 1;
                     format!("__anon_member{}", anon - 1)
                 });
