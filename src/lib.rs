@@ -17,6 +17,7 @@ pub mod cprint;
 pub mod frontend;
 pub mod inline;
 pub mod ir;
+pub mod libconfig;
 pub mod litmus;
 pub mod normalize;
 pub mod rewrite;

@@ -110,6 +110,9 @@ fn concurrency_kit_ck_pr() {
             a.push("-DSTRICT");
         }
         let r = expect(&a, code);
-        assert!(!r.stderr.contains("warning"), "{mm}: {}", r.stderr);
+        // The only warning: Debian's build is x86's, whose plain fences order nothing here.
+        let config = r.stderr.matches("orders nothing in this build").count();
+        assert_eq!(r.stderr.matches("warning").count(), config, "{mm}: {}", r.stderr);
+        assert!(strict || config == 1, "{mm}: {}", r.stderr);
     }
 }
