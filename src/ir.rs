@@ -115,6 +115,12 @@ impl StructDef {
     pub fn bitfield(&self, i: usize) -> Option<BitField> {
         self.bitfields.get(i).copied().flatten().filter(|b| b.width > 0)
     }
+
+    /// Whether field `i` is an unnamed bit-field (padding, or `: 0`): the front end names
+    /// anonymous members `__anon_memberN`, and only bit-fields have bits.
+    pub fn unnamed_bitfield(&self, i: usize) -> bool {
+        self.fields.get(i).is_some_and(|f| f.name.starts_with("__anon_member")) && self.bitfields.get(i).is_some_and(Option::is_some)
+    }
 }
 
 impl BitField {

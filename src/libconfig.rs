@@ -31,10 +31,10 @@ const CK_FENCES: &[(&str, PairSet)] = &[
     ("load_atomic", PairSet::RW),
 ];
 
-/// One warning per Concurrency Kit fence of the program that its build made a no-op while
-/// `arch` reorders what the fence orders (none for a build configured for `arch`).
-pub fn warnings(prog: &Program, arch: &Arch) -> Vec<(Loc, String)> {
-    let mut out = vec![];
+/// A warning at the first Concurrency Kit fence of the program that its build made a no-op
+/// while `arch` reorders what the fence orders (none for a build configured for `arch`; one
+/// tells the story, the others would repeat it).
+pub fn warning(prog: &Program, arch: &Arch) -> Option<(Loc, String)> {
     for f in &prog.funcs {
         let Some(kind) = f.name.strip_prefix("ck_pr_fence_") else { continue };
         let Some(&(_, orders)) = CK_FENCES.iter().find(|(k, _)| *k == kind) else { continue };
@@ -50,7 +50,7 @@ pub fn warnings(prog: &Program, arch: &Arch) -> Vec<(Loc, String)> {
         if strict || reordered.is_empty() {
             continue;
         }
-        out.push((
+        return Some((
             f.loc,
             format!(
                 "Concurrency Kit's `{}` orders nothing in this build, but --mm {} reorders what it is meant to order ({:?}): its <ck_md.h> was configured for another machine (Debian's for x86-64, CK_MD_TSO). The verdict holds for that build; to check the code as it is built for {}, pass {} (with -DCK_USE_CC_BUILTINS=1 where ck has no port)",
@@ -62,7 +62,5 @@ pub fn warnings(prog: &Program, arch: &Arch) -> Vec<(Loc, String)> {
             ),
         ));
     }
-    // One is enough to tell the story; the rest would repeat it.
-    out.truncate(1);
-    out
+    None
 }

@@ -360,7 +360,7 @@ fn analyze(c: &Common, arch: &Arch, lazy: bool) -> Result<Analysis, Failure> {
         (e, map)
     })?;
     // On stderr: stdout may be JSON or a report that tools parse.
-    for (loc, msg) in a.program.warnings.iter().chain(&weakc::libconfig::warnings(&a.program, arch)) {
+    for (loc, msg) in a.program.warnings.iter().chain(&weakc::libconfig::warning(&a.program, arch)) {
         eprint!("{}", weakc::source::render_diagnostic(&a.map, weakc::source::Severity::Warning, Some(*loc), msg, "", false));
     }
     Ok(a)

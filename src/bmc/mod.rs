@@ -605,8 +605,9 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
             // model that gave it, while the solver still holds that model (a later search that
             // fails leaves none).
             let relied_on = |sx: &symex::Symex| {
-                let (step, site) = failure(sx, &enc);
-                (counterexample(sx, &enc, step), site.map(|a| (a.loc, a.what.clone())))
+                let live = live_steps(sx, &enc);
+                let (step, site) = failure(sx, &live);
+                (counterexample(sx, &enc, live, step), site.map(|a| (a.loc, a.what.clone())))
             };
             let (mut cex, mut relied) = relied_on(&sx);
             // Prefer a violated assertion to a violated unwinding assertion (CBMC reports
@@ -836,16 +837,16 @@ fn live_steps<'s>(sx: &'s symex::Symex, enc: &order::Encoding) -> Vec<(usize, &'
 /// Which failure of the model to report (its `Fail` step), and the over-approximated value
 /// in its causal past it relies on, if any ([`past`]). A violated assertion comes before a
 /// violated unwinding assertion; among those, one that relies on nothing, then trace order.
-fn failure<'s>(sx: &'s symex::Symex, enc: &order::Encoding) -> (Option<usize>, Option<&'s symex::ApproxSite>) {
+fn failure<'s>(sx: &'s symex::Symex, live: &[(usize, &symex::RawStep)]) -> (Option<usize>, Option<&'s symex::ApproxSite>) {
     let real_failed = sx.props.iter().any(|p| p.kind != PropertyKind::UnwindingAssertion && sx.sat.value(p.viol));
     let mut first = None;
-    for (i, s) in live_steps(sx, enc) {
+    for &(i, s) in live {
         let symex::RawKind::Fail { prop } = s.kind else { continue };
         if !sx.sat.value(sx.props[prop].viol) || real_failed && sx.props[prop].kind == PropertyKind::UnwindingAssertion {
             continue;
         }
         let past = past::of(sx, s.thread, s.po);
-        let site = sx.approx_sites.iter().find(|a| sx.sat.value(a.guard) && past.contains(a.thread, a.po));
+        let site = sx.approx_sites.iter().find(|a| sx.sat.value(a.guard) && past.contains(a.at));
         if site.is_none() {
             return (Some(i), None);
         }
@@ -855,9 +856,9 @@ fn failure<'s>(sx: &'s symex::Symex, enc: &order::Encoding) -> (Option<usize>, O
     first.unwrap_or_else(|| (None, sx.approx_sites.iter().find(|a| sx.sat.value(a.guard))))
 }
 
-/// The failing property (the one of step `fail`), the trace up to it and its execution graph.
-fn counterexample(sx: &symex::Symex, enc: &order::Encoding, fail: Option<usize>) -> (Property, Vec<Step>, ExecGraph) {
-    let live = live_steps(sx, enc);
+/// The failing property (the one of step `fail`), the trace up to it and its execution graph;
+/// `live` as [`live_steps`] gives them.
+fn counterexample(sx: &symex::Symex, enc: &order::Encoding, live: Vec<(usize, &symex::RawStep)>, fail: Option<usize>) -> (Property, Vec<Step>, ExecGraph) {
     let mut failed = None;
     let mut trace = vec![];
     // Graph events, and per thread the last user-visible location and whether the steps

@@ -27,7 +27,7 @@ struct Pull {
 
 impl Past {
     /// Whether position `po` of `thread` lies in the past.
-    pub(super) fn contains(&self, thread: usize, po: u32) -> bool {
+    pub(super) fn contains(&self, (thread, po): (usize, u32)) -> bool {
         self.upto.get(thread).copied().flatten().is_some_and(|u| po <= u)
     }
 }

@@ -224,8 +224,7 @@ pub struct ApproxSite {
     pub what: String,
     /// Thread and program-order position (that of the next step there): only a site in the
     /// causal past of a failure can have influenced it ([`super::past`]).
-    pub thread: usize,
-    pub po: u32,
+    pub at: (usize, u32),
 }
 
 pub struct RawStep {
@@ -582,7 +581,7 @@ impl<'p> Symex<'p> {
                         let wild = self.sat.or_all([null, !created]);
                         let guard = self.sat.and(d.guard, wild);
                         if guard != Lit::FALSE {
-                            self.approx_sites.push(ApproxSite { guard, loc: d.loc, what: format!("{what} through a null or invalid pointer (undefined behaviour)"), thread: d.at.0, po: d.at.1 });
+                            self.approx_sites.push(ApproxSite { guard, loc: d.loc, what: format!("{what} through a null or invalid pointer (undefined behaviour)"), at: d.at });
                         }
                     }
                     for &o in candidates {
@@ -594,7 +593,7 @@ impl<'p> Symex<'p> {
                     let out = self.sat.or_all(bad);
                     let guard = self.sat.and(d.guard, out);
                     if guard != Lit::FALSE {
-                        self.approx_sites.push(ApproxSite { guard, loc: d.loc, what: format!("{what} outside the bounds of an object (undefined behaviour, or pointer arithmetic on integers that the engine's cell addresses do not follow)"), thread: d.at.0, po: d.at.1 });
+                        self.approx_sites.push(ApproxSite { guard, loc: d.loc, what: format!("{what} outside the bounds of an object (undefined behaviour, or pointer arithmetic on integers that the engine's cell addresses do not follow)"), at: d.at });
                     }
                 }
                 DerefCheck::Width(bytes, differs_lit) => {

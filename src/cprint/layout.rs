@@ -208,7 +208,7 @@ impl Printer<'_> {
         for (j, f) in sd.fields.iter().enumerate() {
             match sd.bitfields.get(j).copied().flatten() {
                 // An unnamed bit-field (padding, or `: 0` closing a run) stays unnamed.
-                Some(b) if f.name.starts_with("__anon_member") => {
+                Some(b) if sd.unnamed_bitfield(j) => {
                     let d = self.decl(&f.ty, "");
                     self.out.line(&format!("{} : {};", d.trim_end(), b.width));
                 }

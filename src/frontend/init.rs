@@ -86,12 +86,6 @@ impl<'t> Lowerer<'t> {
         }
     }
 
-    fn unnamed_bitfield(&self, ty: &Type, i: usize) -> bool {
-        let Type::Struct(id) = ty else { return false };
-        let sd = &self.prog.structs[id.0 as usize];
-        sd.fields.get(i).is_some_and(|f| f.name.starts_with("__anon_member")) && sd.bitfields.get(i).is_some_and(Option::is_some)
-    }
-
     fn braced(&mut self, ty: &Type, list: Node<'t>) -> R<PInit<'t>> {
         let items = named_children(list);
         if ty.is_scalar() {
@@ -170,7 +164,7 @@ impl<'t> Lowerer<'t> {
                 }
             }
             // Unnamed bit-fields take no initialiser (C11 6.7.9p9).
-            if self.unnamed_bitfield(ty, cursor) {
+            if matches!(ty, Type::Struct(id) if self.prog.structs[id.0 as usize].unnamed_bitfield(cursor)) {
                 cursor += 1;
                 continue;
             }

@@ -100,8 +100,7 @@ impl<'p> Symex<'p> {
     pub(super) fn arbitrary_unless(&mut self, ok: Lit, what: &str) {
         let g = self.sat.and(self.state.guard, !ok);
         if g != Lit::FALSE {
-            let (thread, po) = self.here();
-            self.approx_sites.push(ApproxSite { guard: g, loc: self.cur_loc, what: what.to_string(), thread, po });
+            self.approx_sites.push(ApproxSite { guard: g, loc: self.cur_loc, what: what.to_string(), at: self.here() });
         }
     }
 

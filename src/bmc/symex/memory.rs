@@ -354,8 +354,7 @@ impl<'p> Symex<'p> {
             return;
         }
         let what = if write { "writes" } else { "reads" };
-        let (thread, po) = self.here();
-        let site = ApproxSite { guard, loc, what: format!("{what} {bytes} byte(s) where its object has a cell of another size (a mixed-size access: the engine's memory is cells of the declared types and would not give the bytes the hardware does)"), thread, po };
+        let site = ApproxSite { guard, loc, what: format!("{what} {bytes} byte(s) where its object has a cell of another size (a mixed-size access: the engine's memory is cells of the declared types and would not give the bytes the hardware does)"), at: self.here() };
         if write {
             self.unmodelled.push(site.clone());
         }

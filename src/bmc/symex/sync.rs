@@ -117,8 +117,7 @@ impl<'p> Symex<'p> {
         let zero = self.sat.bv_is_zero(&count);
         let guard = self.sat.and(self.state.guard, zero);
         if guard != Lit::FALSE {
-            let (thread, po) = self.here();
-            self.approx_sites.push(ApproxSite { guard, loc, what: "waits on a barrier whose count is zero (not initialised)".into(), thread, po });
+            self.approx_sites.push(ApproxSite { guard, loc, what: "waits on a barrier whose count is zero (not initialised)".into(), at: self.here() });
         }
         let (round, _) = self.sat.bv_udivrem(&ticket, &count);
         let round = self.sat.bv_add(&round, &bv::constant(1, 32));
