@@ -92,6 +92,25 @@ pub struct StructDef {
     /// Per field, where it is a bit-field, its bits (empty when there is none).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub bitfields: Vec<Option<BitField>>,
+    /// Alignments that `packed`, `aligned` or `#pragma pack` changed (`None`: every field
+    /// and the type have their natural alignment).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub packing: Option<Packing>,
+}
+
+/// A struct's alignments where layout attributes changed them: what its C must say again.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Packing {
+    /// The type's own `aligned` (1 when it has none).
+    pub align: u64,
+    /// Per field: its type's alignment and the one it has here.
+    pub fields: Vec<FieldAlign>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct FieldAlign {
+    pub natural: u64,
+    pub actual: u64,
 }
 
 /// A bit-field's bits. Adjacent bit-fields of non-zero width are one memory location (C11

@@ -1087,3 +1087,96 @@ fn unnamed_bit_fields_are_padding_that_initialisers_skip() {
     safe(&format!("{h}int main() {{ {body} return 0; }}"), 1);
     unsafe_(&format!("{h}int main() {{ __VERIFIER_assert(x.b == 0); return 0; }}"), 1);
 }
+
+/// Struct types with layout attributes, and the `sizeof`/`offsetof` expressions whose values
+/// GCC decides.
+const PACKED_TYPES: &str = r#"
+struct __attribute__((packed)) a { char c; int i; };
+struct b { char c; int i; } __attribute__((packed));
+typedef struct { char c; long l; short s; } __attribute__((__packed__)) c_t;
+struct d { char c; int i __attribute__((packed)); short s; };
+struct e { char c; int i __attribute__((aligned(16))); };
+struct f { char c; } __attribute__((aligned(8)));
+struct g { char c; struct a inner; char z; };
+struct h { char c; struct { char x; int y; } __attribute__((packed)) in; int w; };
+#pragma pack(push, 2)
+struct i { char c; int x; long l; };
+#pragma pack(pop)
+struct j { char c; int x; };
+union k { char c[5]; int i; } __attribute__((packed));
+struct l { char a; unsigned x : 7; unsigned y : 3; } __attribute__((packed));
+struct m { char c; long long v __attribute__((aligned(__alignof__(long long)))); };
+struct n { char a, b __attribute__((aligned(4))), c; };
+struct o { char c; int x; } __attribute__((packed, aligned(2)));
+typedef unsigned long long u64_t;
+struct p { char c; int x; } __attribute__((aligned(2 * __alignof__(u64_t))));
+"#;
+const PACKED_EXPRS: &[&str] = &[
+    "sizeof(struct a)", "sizeof(struct b)", "__builtin_offsetof(struct b, i)", "sizeof(c_t)", "__builtin_offsetof(c_t, s)",
+    "sizeof(struct d)", "__builtin_offsetof(struct d, s)", "sizeof(struct e)", "__builtin_offsetof(struct e, i)", "sizeof(struct f)",
+    "sizeof(struct g)", "__builtin_offsetof(struct g, z)", "sizeof(struct h)", "__builtin_offsetof(struct h, w)", "sizeof(struct i)",
+    "__builtin_offsetof(struct i, l)", "sizeof(struct j)", "sizeof(union k)", "sizeof(struct l)", "sizeof(struct m)",
+    "sizeof(struct n)", "__builtin_offsetof(struct n, c)", "sizeof(struct o)", "sizeof(struct p)",
+];
+
+/// What GCC says each of [`PACKED_EXPRS`] is (`None`: no gcc here).
+fn gcc_layout_values() -> Option<Vec<u64>> {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let prints: String = PACKED_EXPRS.iter().map(|e| format!("printf(\"%zu\\n\", (size_t)({e}));\n")).collect();
+    std::fs::write(dir.path().join("l.c"), format!("#include <stdio.h>\n{PACKED_TYPES}\nint main(void) {{\n{prints}return 0;\n}}\n")).expect("write");
+    let exe = dir.path().join("l");
+    let built = std::process::Command::new("gcc").arg("-o").arg(&exe).arg(dir.path().join("l.c")).status().ok()?;
+    assert!(built.success(), "gcc rejects the layout test");
+    let out = std::process::Command::new(&exe).output().expect("run");
+    Some(String::from_utf8_lossy(&out.stdout).lines().map(|l| l.parse().expect("a size")).collect())
+}
+
+#[test]
+fn layout_attributes_give_the_sizes_and_offsets_gcc_gives() {
+    // `packed`, `aligned` and `#pragma pack` were blanked with every other attribute: a
+    // program checking `sizeof` of a packed header got a spurious FAILED.
+    let Some(values) = gcc_layout_values() else {
+        eprintln!("skipped: gcc is not installed");
+        return;
+    };
+    let conj: Vec<String> = PACKED_EXPRS.iter().zip(&values).map(|(e, v)| format!("{e} == {v}")).collect();
+    safe(&format!("{PACKED_TYPES}int main() {{ __VERIFIER_assert({}); return 0; }}", conj.join(" && ")), 1);
+    // Each value is decided, not merely allowed.
+    for (e, v) in PACKED_EXPRS.iter().zip(&values) {
+        unsafe_(&format!("{PACKED_TYPES}int main() {{ __VERIFIER_assert({e} != {v}); return 0; }}"), 1);
+    }
+    // The C weakc prints says the same to GCC, through variables of each type (the printed
+    // program keeps the types its variables use).
+    let vars = [("struct a", "va", "c"), ("struct b", "vb", "c"), ("c_t", "vc", "c"), ("struct d", "vd", "c"), ("struct e", "ve", "c"), ("struct f", "vf", "c"), ("struct g", "vg", "c"), ("struct h", "vh", "c"), ("struct i", "vi", "c"), ("struct j", "vj", "c"), ("union k", "vk", "i"), ("struct l", "vl", "a"), ("struct m", "vm", "c"), ("struct n", "vn", "a"), ("struct o", "vo", "c"), ("struct p", "vp", "c")];
+    let decls: String = vars.iter().map(|(t, v, _)| format!("{t} {v};\n")).collect();
+    let sum: Vec<String> = vars.iter().map(|(_, v, f)| format!("{v}.{f}")).collect();
+    let mut map = SourceMap::default();
+    let opts = frontend::Options { preprocess: frontend::Preprocess::Never, ..Default::default() };
+    let prog = frontend::load_str("t.c", &format!("{PACKED_TYPES}{decls}int main(void) {{ return {}; }}\n", sum.join(" + ")), &opts, &mut map).expect("parses");
+    let printed = weakc::cprint::print_program(&prog, &map, &Default::default());
+    let of_var = |e: &str| vars.iter().fold(e.to_string(), |e, (t, v, _)| e.replace(&format!("({t})"), &format!("({v})")).replace(&format!("({t},"), &format!("(__typeof__({v}),")));
+    let checks: String = PACKED_EXPRS.iter().zip(&values).map(|(e, v)| format!("_Static_assert({} == {v}, \"{e}\");\n", of_var(e))).collect();
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("p.c"), format!("{printed}\n{checks}")).expect("write");
+    let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime");
+    let out = std::process::Command::new("gcc").args(["-fsyntax-only", "-w", "-I"]).arg(runtime).arg(dir.path().join("p.c")).output().expect("gcc");
+    assert!(out.status.success(), "{}\n{printed}{checks}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn byte_pointers_in_variables_land_on_the_fields_of_their_object() {
+    let h = "struct hdr { unsigned char tag; int len; short crc; } __attribute__((packed));\nstruct hdr h;\n";
+    // A byte pointer held in a variable moves through the object's layout (it moved by
+    // cells before, and every such move was an approximation).
+    safe(&format!("{h}int main() {{ char *p = (char *)&h; *(short *)(p + 5) = 9; int *q = (int *)(p + 1); *q = 7; __VERIFIER_assert(h.crc == 9 && h.len == 7 && sizeof h == 7); return 0; }}"), 1);
+    unsafe_(&format!("{h}int main() {{ char *p = (char *)&h; *(short *)(p + 5) = 9; __VERIFIER_assert(h.crc != 9); return 0; }}"), 1);
+    // A `char *` whose own type says nothing of the object (here it came through a
+    // `void *`) moved by a constant, in one expression: it moved by cells before (`p + 4`
+    // was field `e`), a missed bug.
+    let big = "struct big { int a, b, c, d, e, f; };\nstruct big s;\n";
+    unsafe_(&format!("{big}int main() {{ void *v = &s; char *p = v; int *q = (int *)(p + 4); *q = 9; __VERIFIER_assert(s.b != 9); return 0; }}"), 1);
+    safe(&format!("{big}int main() {{ void *v = &s; char *p = v; int *q = (int *)(p + 4); *q = 9; __VERIFIER_assert(s.b == 9 && s.e == 0); return 0; }}"), 1);
+    // Into the middle of a field: not modelled, so not a verdict either way.
+    let o = run(&format!("{h}int main() {{ char *p = (char *)&h; p[2] = 1; __VERIFIER_assert(h.len == 0); return 0; }}"), 1);
+    assert!(matches!(o.verdict, Verdict::Unknown(_)), "{:?}", o.verdict);
+}

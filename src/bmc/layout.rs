@@ -368,7 +368,7 @@ pub fn strip_pointer_casts(mut e: &Expr) -> &Expr {
 pub struct ByteMove<'e> {
     /// The byte pointer moved.
     pub ptr: &'e Expr,
-    /// What `ptr` pointed to before it was cast to bytes (`None`: `void`, unknown).
+    /// What `ptr` pointed to before it was cast to bytes (`None`: bytes, `void`, unknown).
     pub source: Option<&'e Type>,
     /// The move in bytes (negative: back).
     pub bytes: i128,
@@ -381,7 +381,8 @@ pub fn byte_move(e: &Expr) -> Option<ByteMove<'_>> {
         (ExprKind::Const(k), _) if is_byte_pointer(&y.ty) && *op == BinOp::Add => (&**y, *k),
         _ => return None,
     };
-    let source = strip_pointer_casts(ptr).ty.pointee().filter(|t| !matches!(t, Type::Void | Type::Func(_)));
+    // (A byte pointer's own pointee says nothing about where bytes lie.)
+    let source = strip_pointer_casts(ptr).ty.pointee().filter(|t| !matches!(t, Type::Void | Type::Func(_) | Type::Bool | Type::Int { bits: 8, .. }));
     Some(ByteMove { ptr, source, bytes: if *op == BinOp::Sub { k.checked_neg()? } else { k } })
 }
 

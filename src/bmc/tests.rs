@@ -73,6 +73,7 @@ impl B {
             complete: true,
             bytes: None,
             bitfields: vec![],
+            packing: None,
         });
         Type::Struct(StructId(self.p.structs.len() as u32 - 1))
     }

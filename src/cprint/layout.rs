@@ -206,24 +206,28 @@ impl Printer<'_> {
         self.out.line(&format!("{} {{", self.struct_names[i]));
         self.out.indent += 1;
         for (j, f) in sd.fields.iter().enumerate() {
+            let attr = field_attribute(sd, j);
             match sd.bitfields.get(j).copied().flatten() {
                 // An unnamed bit-field (padding, or `: 0` closing a run) stays unnamed.
                 Some(b) if sd.unnamed_bitfield(j) => {
                     let d = self.decl(&f.ty, "");
-                    self.out.line(&format!("{} : {};", d.trim_end(), b.width));
+                    self.out.line(&format!("{} : {}{attr};", d.trim_end(), b.width));
                 }
                 Some(b) => {
                     let d = self.decl(&f.ty, &self.field_names[i][j]);
-                    self.out.line(&format!("{d} : {};", b.width));
+                    self.out.line(&format!("{d} : {}{attr};", b.width));
                 }
                 None => {
                     let d = self.decl(&f.ty, &self.field_names[i][j]);
-                    self.out.line(&format!("{d};"));
+                    self.out.line(&format!("{d}{attr};"));
                 }
             }
         }
         self.out.indent -= 1;
-        self.out.line("};");
+        match sd.packing.as_ref().filter(|p| p.align > 1) {
+            Some(p) => self.out.line(&format!("}} __attribute__((aligned({})));", p.align)),
+            None => self.out.line("};"),
+        }
         st.visiting[i] = false;
         st.done[i] = true;
         st.declared[i] = true;
@@ -430,5 +434,19 @@ impl Printer<'_> {
         self.out.indent -= 1;
         self.out.line("}");
         self.locals.clear();
+    }
+}
+
+/// The attribute that gives field `j` of `sd` the alignment layout attributes gave it (GCC
+/// lowers a member's alignment only with `packed`; a bit-field takes no `aligned`).
+fn field_attribute(sd: &StructDef, j: usize) -> String {
+    let Some(f) = sd.packing.as_ref().and_then(|p| p.fields.get(j)) else { return String::new() };
+    let bit = sd.bitfields.get(j).is_some_and(Option::is_some);
+    match (f.actual.cmp(&f.natural), bit) {
+        (std::cmp::Ordering::Equal, _) => String::new(),
+        (std::cmp::Ordering::Less, true) => " __attribute__((packed))".into(),
+        (std::cmp::Ordering::Less, false) if f.actual == 1 => " __attribute__((packed))".into(),
+        (std::cmp::Ordering::Less, false) => format!(" __attribute__((packed, aligned({})))", f.actual),
+        (std::cmp::Ordering::Greater, _) => format!(" __attribute__((aligned({})))", f.actual),
     }
 }

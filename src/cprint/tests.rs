@@ -196,6 +196,7 @@ impl B {
             complete: true,
             bytes: None,
             bitfields: vec![],
+            packing: None,
         });
         StructId(self.p.structs.len() as u32 - 1)
     }

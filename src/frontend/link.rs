@@ -31,7 +31,7 @@ pub fn link(units: Vec<Program>, entry: &str) -> Result<Program, Error> {
                 same_struct(s, out.strukt(c), &m)
             });
             let id = same.unwrap_or_else(|| {
-                out.structs.push(StructDef { tag: s.tag.clone(), is_union: s.is_union, fields: vec![], complete: s.complete, bytes: None, bitfields: vec![] });
+                out.structs.push(StructDef { tag: s.tag.clone(), is_union: s.is_union, fields: vec![], complete: s.complete, bytes: None, bitfields: vec![], packing: None });
                 let id = StructId(out.structs.len() as u32 - 1);
                 tags.entry(s.tag.clone()).or_default().push(id);
                 id
@@ -49,6 +49,7 @@ pub fn link(units: Vec<Program>, entry: &str) -> Result<Program, Error> {
                 out.structs[id.0 as usize].complete = s.complete;
                 out.structs[id.0 as usize].bytes = s.bytes.clone();
                 out.structs[id.0 as usize].bitfields = s.bitfields.clone();
+                out.structs[id.0 as usize].packing = s.packing.clone();
             }
         }
         program_types(&mut u, &mut |t| remap_type(t, &smap));

@@ -169,6 +169,10 @@ pub(super) struct Lowerer<'t> {
     pub anon_structs: u32,
     /// Bit-field widths per struct (only used for `sizeof`).
     pub bitfields: HashMap<StructId, Vec<Option<u64>>>,
+    /// The layout attributes of the text ([`super::packing`]).
+    pub marks: super::packing::Marks,
+    /// Structs whose layout an attribute makes unknown to weakc, and why.
+    pub unknown_layout: HashMap<StructId, String>,
     pub fs: Option<FnState>,
     /// Direct calls: caller, callee, call site.
     pub call_edges: Vec<(FuncId, FuncId, Loc)>,
@@ -268,6 +272,8 @@ impl<'t> Lowerer<'t> {
             worklist: Vec::new(),
             anon_structs: 0,
             bitfields: HashMap::new(),
+            marks: super::packing::Marks::scan(src),
+            unknown_layout: HashMap::new(),
             fs: None,
             call_edges: Vec::new(),
             pthread_exits: Vec::new(),

@@ -22,6 +22,7 @@ mod expr;
 mod gc;
 mod init;
 mod link;
+mod packing;
 pub mod lower;
 pub mod preprocess;
 mod stmt;

@@ -570,7 +570,10 @@ pub fn strip_markers(
             (None, _) => false,
         };
         lines.push(cur);
-        if blank {
+        if let Some(m) = directive.and_then(super::packing::pragma_marker) {
+            out.push_str(&m);
+            out.push('\n');
+        } else if blank {
             out.push('\n');
         } else {
             out.push_str(content);
@@ -787,8 +790,8 @@ pub fn normalize_keywords(text: &str) -> String {
             }
             let word = &text[start..i];
             if word == "__attribute__" || word == "__attribute" {
-                // Attributes change nothing weakc models and trip tree-sitter in some
-                // positions: blank them (keeping newlines).
+                // Attributes trip tree-sitter in some positions: blank them (keeping
+                // newlines); only the layout ones matter to weakc.
                 let mut j = i;
                 while j < b.len() && (b[j] == b' ' || b[j] == b'\t' || b[j] == b'\n' || b[j] == b'\r') {
                     j += 1;
@@ -819,7 +822,13 @@ pub fn normalize_keywords(text: &str) -> String {
                         k += 1;
                     }
                     if k < b.len() {
-                        for &c in &b[start..=k] {
+                        // Layout attributes stay as a marker comment on the attribute's
+                        // first line (see `packing`); the other lines are blanked.
+                        let marker = super::packing::attribute_marker(&text[j..=k]).unwrap_or_default();
+                        let first = b[start..=k].iter().position(|&c| c == b'\n' || c == b'\r').map_or(k + 1, |p| start + p);
+                        out.extend_from_slice(marker.as_bytes());
+                        out.extend(std::iter::repeat_n(b' ', (first - start).saturating_sub(marker.len())));
+                        for &c in &b[first..=k] {
                             out.push(if c == b'\n' || c == b'\r' { c } else { b' ' });
                         }
                         i = k + 1;
@@ -883,7 +892,8 @@ mod tests {
         let n = normalize_keywords(t);
         assert_eq!(n.len(), t.len());
         assert!(n.starts_with("typedef signed     char s8; int x "));
-        assert!(n.contains("x ") && n.contains(" = 1;") && !n.contains("aligned"));
+        // Of the attribute, only its layout part stays, as a marker comment.
+        assert!(n.contains("x /*weakc:aligned(64)*/ ") && n.contains(" = 1;") && !n.contains("section"));
         assert!(n.ends_with("char *s = \"__const\";"));
     }
 

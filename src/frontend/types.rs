@@ -2,6 +2,7 @@
 //! (x86-64 LP64) and integer constant expressions.
 
 use super::lower::{field_children, named_children, Lowerer, Ord, Poison, Tag, R};
+use super::packing::Wanted;
 use crate::ir::*;
 use crate::source::Error;
 use tree_sitter::Node;
@@ -365,7 +366,7 @@ impl<'t> Lowerer<'t> {
             }
         };
         let r = self.struct_fields(body);
-        let (fields, widths) = match r {
+        let (fields, widths, wanted) = match r {
             Ok(x) => x,
             Err(e) => {
                 if let Some(nm) = name {
@@ -378,6 +379,12 @@ impl<'t> Lowerer<'t> {
         s.fields = fields;
         s.complete = true;
         s.is_union = is_union;
+        // Attributes after the keyword and right after the body are the type's.
+        let mut own = self.marks.within(n.start_byte()..body.start_byte());
+        own.extend(self.marks.after(self.src, body.end_byte()).0);
+        let own = Wanted::of(&own, &|name| self.named_size_align(name, n));
+        let pack = self.marks.pack_at(n.start_byte());
+        self.set_packing(id, own, pack, wanted, n);
         if widths.iter().any(Option::is_some) {
             self.bitfields.insert(id, widths.clone());
             let (_, _, bits) = self.struct_bits(id, n)?;
@@ -389,14 +396,96 @@ impl<'t> Lowerer<'t> {
     }
 
     fn add_struct(&mut self, tag: &str, is_union: bool, complete: bool) -> StructId {
-        self.prog.structs.push(StructDef { tag: tag.to_string(), is_union, fields: Vec::new(), complete, bytes: None, bitfields: vec![] });
+        self.prog.structs.push(StructDef { tag: tag.to_string(), is_union, fields: Vec::new(), complete, bytes: None, bitfields: vec![], packing: None });
         StructId(self.prog.structs.len() as u32 - 1)
     }
 
+    /// Records how layout attributes change the alignments of struct `id` (given what its
+    /// type and each field ask, and the `#pragma pack` in force), or that they make its
+    /// layout unknown.
+    fn set_packing(&mut self, id: StructId, own: Result<Wanted, String>, pack: Option<u64>, fields: Vec<Result<Wanted, String>>, at: Node<'t>) {
+        let own = match own {
+            Ok(w) => w,
+            Err(why) => {
+                self.unknown_layout.insert(id, why);
+                return;
+            }
+        };
+        let mut wanted = vec![];
+        for w in fields {
+            match w {
+                Ok(w) => wanted.push(w),
+                Err(why) => {
+                    self.unknown_layout.insert(id, why);
+                    return;
+                }
+            }
+        }
+        if own == Wanted::default() && pack.is_none() && wanted.iter().all(|w| *w == Wanted::default()) {
+            return;
+        }
+        let tys: Vec<Type> = self.prog.structs[id.0 as usize].fields.iter().map(|f| f.ty.clone()).collect();
+        let mut out = vec![];
+        for (ty, w) in tys.iter().zip(wanted) {
+            let natural = match self.size_align(ty, at) {
+                Ok((_, a)) => a,
+                Err(e) => {
+                    self.unknown_layout.insert(id, e.to_string());
+                    return;
+                }
+            };
+            let mut actual = if own.packed || w.packed { 1 } else { natural };
+            if let Some(p) = pack {
+                actual = actual.min(p);
+            }
+            if let Some(a) = w.aligned {
+                actual = actual.max(a);
+            }
+            out.push(FieldAlign { natural, actual });
+        }
+        self.prog.structs[id.0 as usize].packing = Some(Packing { align: own.aligned.unwrap_or(1), fields: out });
+    }
+
+    /// What the layout attributes inside field declaration `fd` ask of each field it declares
+    /// (`decls`; one anonymous member when there is none): those before the first
+    /// declarator are every field's, the others the declarator's they follow. A struct
+    /// defined in the declaration keeps its own.
+    fn field_wanted(&self, fd: Node<'t>, tnode: Node<'t>, decls: &[Node<'t>]) -> Vec<Result<Wanted, String>> {
+        let skip_end = match tnode.child_by_field_name("body") {
+            Some(b) if matches!(tnode.kind(), "struct_specifier" | "union_specifier") => self.marks.after(self.src, b.end_byte()).1,
+            _ => tnode.end_byte(),
+        };
+        let first = decls.first().map_or(fd.end_byte(), |d| d.start_byte());
+        let mut common = self.marks.within(fd.start_byte()..tnode.start_byte());
+        common.extend(self.marks.within(skip_end.min(first)..first));
+        if decls.is_empty() {
+            return vec![Wanted::of(&common, &|name| self.named_size_align(name, fd))];
+        }
+        (0..decls.len())
+            .map(|k| {
+                let end = decls.get(k + 1).map_or(fd.end_byte(), |d| d.start_byte());
+                let mut all = common.clone();
+                all.extend(self.marks.within(decls[k].start_byte()..end));
+                Wanted::of(&all, &|name| self.named_size_align(name, fd))
+            })
+            .collect()
+    }
+
+    /// The size and alignment of the type a typedef name denotes (for `aligned`'s argument).
+    fn named_size_align(&self, name: &str, at: Node<'t>) -> Option<(u64, u64)> {
+        match self.lookup_ord(name) {
+            Some(Ord::Typedef(t)) => self.size_align(t, at).ok(),
+            _ => None,
+        }
+    }
+
+    /// The fields of a struct body, their bit-field widths, and what layout attributes ask
+    /// of each.
     #[allow(clippy::type_complexity)]
-    fn struct_fields(&mut self, body: Node<'t>) -> R<(Vec<Field>, Vec<Option<u64>>)> {
+    fn struct_fields(&mut self, body: Node<'t>) -> R<(Vec<Field>, Vec<Option<u64>>, Vec<Result<Wanted, String>>)> {
         let mut fields = Vec::new();
         let mut widths = Vec::new();
+        let mut wanted = Vec::new();
         let mut anon = 0;
         for fd in named_children(body) {
             if fd.kind() != "field_declaration" {
@@ -428,15 +517,18 @@ impl<'t> Lowerer<'t> {
                 Ok(Some(l.const_eval(w)? as u64))
             };
             let width = width_of(self, first_width)?;
+            let mut asks = self.field_wanted(fd, tnode, &decls).into_iter();
             if decls.is_empty() {
                 // Anonymous struct/union member (or an unnamed bit-field).
                 if matches!(base, Type::Struct(_)) || width.is_some() {
                     fields.push(Field { name: format!("__anon_member{anon}"), ty: base });
                     widths.push(width);
+                    wanted.extend(asks.next());
                     anon += 1;
                 }
                 continue;
             }
+            wanted.extend(asks);
             for (k, d) in decls.into_iter().enumerate() {
                 let width = width_of(self, widths_of.get(k).copied().flatten())?;
                 let (_, ty) = self.declarator(base.clone(), d)?;
@@ -449,7 +541,7 @@ impl<'t> Lowerer<'t> {
                 widths.push(width);
             }
         }
-        Ok((fields, widths))
+        Ok((fields, widths, wanted))
     }
 
     fn enum_spec(&mut self, n: Node<'t>) -> R<Type> {
@@ -629,14 +721,21 @@ impl<'t> Lowerer<'t> {
     /// [`Self::struct_layout`] and each field's first bit.
     fn struct_bits(&self, id: StructId, at: Node) -> R<((u64, u64), Vec<u64>, Vec<u64>)> {
         let sd = &self.prog.structs[id.0 as usize];
+        if let Some(why) = self.unknown_layout.get(&id) {
+            let kw = if sd.is_union { "union" } else { "struct" };
+            return Err(self.unsupported(at, format!("the layout of `{kw} {}`: {why}", sd.tag)));
+        }
         let widths = self.bitfields.get(&id);
+        // A field's alignment where attributes changed it.
+        let packed = |i: usize, natural: u64| sd.packing.as_ref().and_then(|p| p.fields.get(i)).map_or(natural, |f| f.actual);
         let mut offsets = Vec::new();
         let mut bits = Vec::new();
         let mut align = 1u64;
         let mut size = 0u64;
         let mut bit = 0u64; // current offset in bits (structs)
         for (i, f) in sd.fields.iter().enumerate() {
-            let (fs, fa) = self.size_align(&f.ty, at)?;
+            let (fs, natural) = self.size_align(&f.ty, at)?;
+            let fa = packed(i, natural);
             let width = widths.and_then(|w| w.get(i).copied().flatten());
             if sd.is_union {
                 offsets.push(0);
@@ -650,15 +749,16 @@ impl<'t> Lowerer<'t> {
             }
             match width {
                 Some(0) => {
-                    bit = bit.div_ceil(fa * 8) * fa * 8;
+                    bit = bit.div_ceil(natural * 8) * natural * 8;
                     offsets.push(bit / 8);
                     bits.push(bit);
                 }
                 Some(w) => {
                     let w = w.min(128);
                     let unit = fs * 8;
-                    // Move to the next unit when the field would straddle one.
-                    if unit > 0 && bit / unit != (bit + w - 1) / unit {
+                    // Move to the next unit when the field would straddle one (a packed
+                    // bit-field takes the next bits).
+                    if unit > 0 && fa >= natural && bit / unit != (bit + w - 1) / unit {
                         bit = bit.div_ceil(unit) * unit;
                     }
                     offsets.push(bit / 8);
@@ -682,6 +782,7 @@ impl<'t> Lowerer<'t> {
         if !sd.is_union {
             size = bit.div_ceil(8);
         }
+        let align = align.max(sd.packing.as_ref().map_or(1, |p| p.align));
         let size = size.div_ceil(align) * align;
         Ok(((size, align), offsets, bits))
     }

@@ -284,8 +284,8 @@ impl<'p> Symex<'p> {
     /// member `k` bytes into a `T`), or that of `p`'s own pointee when it goes forward
     /// (`(char *)s + offsetof(S, f)`), either as an array of them (`+ sizeof(S)` is the next
     /// element). A move no layout places is evaluated cell-wise, and a counterexample through
-    /// it is not trusted. `None`: not such an expression (or one taken as bytes, which moves
-    /// by cells as it always did).
+    /// it is not trusted. `None`: not such an expression, or a forward move of a pointer
+    /// whose type says nothing (the object's own layout then places it).
     fn byte_moved_pointer(&mut self, ty: &Type, a: &Expr) -> R<Option<Bv>> {
         let Type::Ptr(target) = ty else { return Ok(None) };
         let Some(m) = byte_move(a) else { return Ok(None) };
@@ -298,9 +298,9 @@ impl<'p> Symex<'p> {
         let cells = match (back, m.source) {
             (true, _) => self.layout.cell_at_byte(&elements(target), k),
             (false, Some(s)) => self.layout.cell_at_byte(&elements(s), k),
-            // Bytes of memory nothing locates, taken as bytes: as they always were.
-            (false, None) if is_byte_pointer(ty) => return Ok(None),
-            (false, None) => None,
+            // A byte pointer of no known type: moved through the layout of the object it
+            // points into ([`Self::byte_pointer_add`]).
+            (false, None) => return Ok(None),
         };
         let pv = self.eval_as(m.ptr, &Type::ptr_to(Type::Void))?;
         let moved = match cells {
