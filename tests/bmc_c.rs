@@ -1110,13 +1110,17 @@ struct n { char a, b __attribute__((aligned(4))), c; };
 struct o { char c; int x; } __attribute__((packed, aligned(2)));
 typedef unsigned long long u64_t;
 struct p { char c; int x; } __attribute__((aligned(2 * __alignof__(u64_t))));
+enum __attribute__((packed)) small { SMALL_A, SMALL_B = 200 };
+enum tiny { TINY_X = -1, TINY_Y = 5 } __attribute__((packed));
+struct q { char c; enum small e; enum tiny t; long long w; };
 "#;
 const PACKED_EXPRS: &[&str] = &[
     "sizeof(struct a)", "sizeof(struct b)", "__builtin_offsetof(struct b, i)", "sizeof(c_t)", "__builtin_offsetof(c_t, s)",
     "sizeof(struct d)", "__builtin_offsetof(struct d, s)", "sizeof(struct e)", "__builtin_offsetof(struct e, i)", "sizeof(struct f)",
     "sizeof(struct g)", "__builtin_offsetof(struct g, z)", "sizeof(struct h)", "__builtin_offsetof(struct h, w)", "sizeof(struct i)",
     "__builtin_offsetof(struct i, l)", "sizeof(struct j)", "sizeof(union k)", "sizeof(struct l)", "sizeof(struct m)",
-    "sizeof(struct n)", "__builtin_offsetof(struct n, c)", "sizeof(struct o)", "sizeof(struct p)",
+    "sizeof(struct n)", "__builtin_offsetof(struct n, c)", "sizeof(struct o)", "sizeof(struct p)", "sizeof(struct q)",
+    "__builtin_offsetof(struct q, w)",
 ];
 
 /// What GCC says each of [`PACKED_EXPRS`] is (`None`: no gcc here).
@@ -1141,13 +1145,15 @@ fn layout_attributes_give_the_sizes_and_offsets_gcc_gives() {
     };
     let conj: Vec<String> = PACKED_EXPRS.iter().zip(&values).map(|(e, v)| format!("{e} == {v}")).collect();
     safe(&format!("{PACKED_TYPES}int main() {{ __VERIFIER_assert({}); return 0; }}", conj.join(" && ")), 1);
+    // A packed enum is GCC's smallest integer type, unsigned when no value is negative.
+    safe(&format!("{PACKED_TYPES}int main() {{ enum small s = SMALL_B; enum tiny t = TINY_X; __VERIFIER_assert(sizeof(enum small) == 1 && sizeof s == 1 && s == 200 && sizeof(enum tiny) == 1 && t < 0); return 0; }}"), 1);
     // Each value is decided, not merely allowed.
     for (e, v) in PACKED_EXPRS.iter().zip(&values) {
         unsafe_(&format!("{PACKED_TYPES}int main() {{ __VERIFIER_assert({e} != {v}); return 0; }}"), 1);
     }
     // The C weakc prints says the same to GCC, through variables of each type (the printed
     // program keeps the types its variables use).
-    let vars = [("struct a", "va", "c"), ("struct b", "vb", "c"), ("c_t", "vc", "c"), ("struct d", "vd", "c"), ("struct e", "ve", "c"), ("struct f", "vf", "c"), ("struct g", "vg", "c"), ("struct h", "vh", "c"), ("struct i", "vi", "c"), ("struct j", "vj", "c"), ("union k", "vk", "i"), ("struct l", "vl", "a"), ("struct m", "vm", "c"), ("struct n", "vn", "a"), ("struct o", "vo", "c"), ("struct p", "vp", "c")];
+    let vars = [("struct a", "va", "c"), ("struct b", "vb", "c"), ("c_t", "vc", "c"), ("struct d", "vd", "c"), ("struct e", "ve", "c"), ("struct f", "vf", "c"), ("struct g", "vg", "c"), ("struct h", "vh", "c"), ("struct i", "vi", "c"), ("struct j", "vj", "c"), ("union k", "vk", "i"), ("struct l", "vl", "a"), ("struct m", "vm", "c"), ("struct n", "vn", "a"), ("struct o", "vo", "c"), ("struct p", "vp", "c"), ("struct q", "vq", "c")];
     let decls: String = vars.iter().map(|(t, v, _)| format!("{t} {v};\n")).collect();
     let sum: Vec<String> = vars.iter().map(|(_, v, f)| format!("{v}.{f}")).collect();
     let mut map = SourceMap::default();

@@ -96,7 +96,8 @@ pub(super) enum Ord {
 #[derive(Clone, Debug)]
 pub(super) enum Tag {
     Struct(StructId),
-    Enum,
+    /// An enum and the integer type GCC gives it.
+    Enum(Type),
     Poison(Poison),
 }
 

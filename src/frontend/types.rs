@@ -334,7 +334,7 @@ impl<'t> Lowerer<'t> {
             match self.lookup_tag(&name) {
                 Some(Tag::Struct(id)) => return Ok(Type::Struct(*id)),
                 Some(Tag::Poison(p)) => return Err(p.err()),
-                Some(Tag::Enum) | None => {}
+                Some(Tag::Enum(_)) | None => {}
             }
             // Forward declaration: an incomplete struct in the file scope.
             let id = self.add_struct(&name, is_union, false);
@@ -546,25 +546,48 @@ impl<'t> Lowerer<'t> {
 
     fn enum_spec(&mut self, n: Node<'t>) -> R<Type> {
         let name = n.child_by_field_name("name").map(|t| self.text(t).to_string());
-        if let Some(body) = n.child_by_field_name("body") {
-            let mut next: i128 = 0;
-            for e in named_children(body) {
-                if e.kind() != "enumerator" {
-                    continue;
-                }
-                let Some(nm) = e.child_by_field_name("name") else { continue };
-                let nm = self.text(nm).to_string();
-                if let Some(v) = e.child_by_field_name("value") {
-                    next = self.const_eval(v)?;
-                }
-                self.bind_ord(&nm, Ord::Enum(next));
-                next += 1;
+        let Some(body) = n.child_by_field_name("body") else {
+            return Ok(match name.as_deref().and_then(|nm| self.lookup_tag(nm)) {
+                Some(Tag::Enum(t)) => t.clone(),
+                _ => Type::INT,
+            });
+        };
+        let mut next: i128 = 0;
+        let (mut lo, mut hi) = (0i128, 0i128);
+        for e in named_children(body) {
+            if e.kind() != "enumerator" {
+                continue;
             }
-            if let Some(nm) = name {
-                self.scopes.last_mut().unwrap().tags.insert(nm, Tag::Enum);
+            let Some(nm) = e.child_by_field_name("name") else { continue };
+            let nm = self.text(nm).to_string();
+            if let Some(v) = e.child_by_field_name("value") {
+                next = self.const_eval(v)?;
             }
+            self.bind_ord(&nm, Ord::Enum(next));
+            (lo, hi) = (lo.min(next), hi.max(next));
+            next += 1;
         }
-        Ok(Type::INT)
+        // `int` where the values fit (GCC would say `unsigned int` when none is negative;
+        // weakc keeps `int`, of the same size), else the first of `unsigned int`, `long`,
+        // `unsigned long` that holds them. A packed enum takes GCC's smallest type: unsigned
+        // when no value is negative.
+        let mut own = self.marks.within(n.start_byte()..body.start_byte());
+        own.extend(self.marks.after(self.src, body.end_byte()).0);
+        let packed = own.iter().any(|a| matches!(a, super::packing::Attr::Packed));
+        let holds = |&(bits, signed): &(u8, bool)| match signed {
+            true => lo >= -(1i128 << (bits - 1)) && hi < 1i128 << (bits - 1),
+            false => lo >= 0 && hi < 1i128 << bits,
+        };
+        let ty = if packed {
+            [8, 16, 32, 64].into_iter().map(|bits| (bits, lo < 0)).find(holds)
+        } else {
+            [(32, true), (32, false), (64, true), (64, false)].into_iter().find(holds)
+        }
+        .map_or(Type::INT, |(bits, signed)| Type::Int { bits, signed });
+        if let Some(nm) = name {
+            self.scopes.last_mut().unwrap().tags.insert(nm, Tag::Enum(ty.clone()));
+        }
+        Ok(ty)
     }
 
     /// Applies a (possibly abstract) declarator to `base`; returns the name node.
