@@ -166,6 +166,14 @@ impl Marks {
         (out, end)
     }
 
+    /// The attributes of a struct, union or enum type whose specifier starts at `start` and
+    /// whose body spans `body`: those after its keyword and right after its closing brace.
+    pub fn of_type(&self, src: &str, start: usize, body: std::ops::Range<usize>) -> Vec<&Attr> {
+        let mut own = self.within(start..body.start);
+        own.extend(self.after(src, body.end).0);
+        own
+    }
+
     /// The members' maximal alignment `#pragma pack` sets at `pos`.
     pub fn pack_at(&self, pos: usize) -> Option<u64> {
         let i = self.packs.partition_point(|p| p.0 < pos);

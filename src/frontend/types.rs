@@ -379,10 +379,7 @@ impl<'t> Lowerer<'t> {
         s.fields = fields;
         s.complete = true;
         s.is_union = is_union;
-        // Attributes after the keyword and right after the body are the type's.
-        let mut own = self.marks.within(n.start_byte()..body.start_byte());
-        own.extend(self.marks.after(self.src, body.end_byte()).0);
-        let own = Wanted::of(&own, &|name| self.named_size_align(name, n));
+        let own = Wanted::of(&self.marks.of_type(self.src, n.start_byte(), body.byte_range()), &|name| self.named_size_align(name, n));
         let pack = self.marks.pack_at(n.start_byte());
         self.set_packing(id, own, pack, wanted, n);
         if widths.iter().any(Option::is_some) {
@@ -404,23 +401,13 @@ impl<'t> Lowerer<'t> {
     /// type and each field ask, and the `#pragma pack` in force), or that they make its
     /// layout unknown.
     fn set_packing(&mut self, id: StructId, own: Result<Wanted, String>, pack: Option<u64>, fields: Vec<Result<Wanted, String>>, at: Node<'t>) {
-        let own = match own {
-            Ok(w) => w,
+        let (own, wanted) = match own.and_then(|o| Ok((o, fields.into_iter().collect::<Result<Vec<_>, _>>()?))) {
+            Ok(x) => x,
             Err(why) => {
                 self.unknown_layout.insert(id, why);
                 return;
             }
         };
-        let mut wanted = vec![];
-        for w in fields {
-            match w {
-                Ok(w) => wanted.push(w),
-                Err(why) => {
-                    self.unknown_layout.insert(id, why);
-                    return;
-                }
-            }
-        }
         if own == Wanted::default() && pack.is_none() && wanted.iter().all(|w| *w == Wanted::default()) {
             return;
         }
@@ -571,9 +558,7 @@ impl<'t> Lowerer<'t> {
         // weakc keeps `int`, of the same size), else the first of `unsigned int`, `long`,
         // `unsigned long` that holds them. A packed enum takes GCC's smallest type: unsigned
         // when no value is negative.
-        let mut own = self.marks.within(n.start_byte()..body.start_byte());
-        own.extend(self.marks.after(self.src, body.end_byte()).0);
-        let packed = own.iter().any(|a| matches!(a, super::packing::Attr::Packed));
+        let packed = self.marks.of_type(self.src, n.start_byte(), body.byte_range()).contains(&&super::packing::Attr::Packed);
         let holds = |&(bits, signed): &(u8, bool)| match signed {
             true => lo >= -(1i128 << (bits - 1)) && hi < 1i128 << (bits - 1),
             false => lo >= 0 && hi < 1i128 << bits,
