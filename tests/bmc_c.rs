@@ -1082,8 +1082,8 @@ fn only_the_causal_past_of_a_failure_decides_whether_it_is_real() {
 fn unnamed_bit_fields_are_padding_that_initialisers_skip() {
     // glibc's `union wait` and kernel structs have them; tree-sitter-c needs a name, so they
     // were a syntax error. Sizes and values as GCC gives them (x86-64).
-    let h = "typedef unsigned __u32;\nstruct s { int a; unsigned int:16; int b; } x = {1, 2};\nstruct t { char c; int : 0; char d; __u32 : 3; unsigned e : 5; } y = {3, 4, 5};\nunion wait { int w_status; struct { unsigned int __w_termsig:7; unsigned int:9; unsigned int:16; } __wait_terminated; };\ntypedef union { union wait *__uptr; int *__iptr; } WS;\n";
-    let body = "__VERIFIER_assert(x.a == 1 && x.b == 2 && sizeof(struct s) == 12 && y.c == 3 && y.d == 4 && y.e == 5 && sizeof(struct t) == 8 && sizeof(union wait) == 4);";
+    let h = "typedef unsigned __u32;\nstruct s { int a; unsigned int:16; int b; } x = {1, 2};\nstruct t { char c; int : 0; char d; __u32 : 3; unsigned e : 5; } y = {3, 4, 5};\nunion wait { int w_status; struct { unsigned int __w_termsig:7; unsigned int:9; unsigned int:16; } __wait_terminated; };\ntypedef union { union wait *__uptr; int *__iptr; } WS;\nstruct u { unsigned a : 3, : 5; unsigned char b; } z = {1, 2};\n";
+    let body = "__VERIFIER_assert(x.a == 1 && x.b == 2 && sizeof(struct s) == 12 && y.c == 3 && y.d == 4 && y.e == 5 && sizeof(struct t) == 8 && sizeof(union wait) == 4 && z.a == 1 && z.b == 2 && sizeof(struct u) == 4);";
     safe(&format!("{h}int main() {{ {body} return 0; }}"), 1);
     unsafe_(&format!("{h}int main() {{ __VERIFIER_assert(x.b == 0); return 0; }}"), 1);
 }

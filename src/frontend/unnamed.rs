@@ -98,7 +98,8 @@ pub fn name_bitfields(text: &str) -> String {
                 }
                 b';' => words = Some(vec![]),
                 b':' if braces.last() == Some(&Brace::Members) && b.get(i) != Some(&b':') => {
-                    if words.as_deref().is_some_and(unnamed) {
+                    // (`unsigned a : 3, : 5;`: a declarator list may end with one.)
+                    if words.as_deref().is_some_and(unnamed) || last[1] == "," {
                         // Before the `:` and the spaces that precede it.
                         let mut at = out.len();
                         while at > 0 && out[at - 1].is_ascii_whitespace() && out[at - 1] != b'\n' {
@@ -111,7 +112,11 @@ pub fn name_bitfields(text: &str) -> String {
                 }
                 _ => words = None,
             }
-            last = [last[1], if c == b'{' { "{" } else { "" }];
+            last = [last[1], match c {
+                b'{' => "{",
+                b',' => ",",
+                _ => "",
+            }];
         }
         out.extend_from_slice(&b[start..i]);
     }
@@ -139,6 +144,7 @@ mod tests {
         let n = |t: &str| name_bitfields(t);
         assert_eq!(n("struct s { unsigned int:16; int a : 3; };"), format!("struct s {{ unsigned int {UNNAMED_BITFIELD}:16; int a : 3; }};"));
         assert_eq!(n("union { struct { __u32 : 3; const int : 0; unsigned x:1; } w; };"), format!("union {{ struct {{ __u32 {UNNAMED_BITFIELD} : 3; const int {UNNAMED_BITFIELD} : 0; unsigned x:1; }} w; }};"));
+        assert_eq!(n("struct s { unsigned a:3, :5, b:2; };"), format!("struct s {{ unsigned a:3, {UNNAMED_BITFIELD} :5, b:2; }};"));
         // Labels, `case`, `?:`, `::` and strings are not bit-fields; nor is anything outside
         // a struct body or on a directive line.
         for t in ["void f(int x) { again: switch (x) { case 1: x = x ? 1 : 2; } }", "int f(void) { int y = 1; return y ? y : 0; }", "const char *s = \"int : 3;\";", "#define F struct { int : 3; }\n", "enum e { A }; int g(int int_ : 1);"] {
