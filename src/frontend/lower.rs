@@ -557,6 +557,14 @@ impl<'t> Lowerer<'t> {
             k if k.starts_with("preproc_") => Ok(()),
             ";" => Ok(()),
             "struct_specifier" | "union_specifier" | "enum_specifier" => {
+                // (`struct s { unsigned a : 3, ; };` parses as a type with an error inside.)
+                if let Some(e) = first_error(item) {
+                    if system {
+                        self.header_errors.push((e.start_byte(), e.end_byte(), self.loc(e)));
+                        return Ok(());
+                    }
+                    return Err(self.syntax_err(e));
+                }
                 if let Err(e) = self.spec_type(item, item) {
                     if !system {
                         return Err(e);

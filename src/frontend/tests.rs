@@ -893,6 +893,9 @@ fn malformed_c_is_a_syntax_error_at_its_line() {
     assert!(matches!(e, Error::Syntax { .. }), "{e:?}");
     let e = lower_err("int main() {\n  return y;\n}\n");
     assert!(matches!(e, Error::Syntax { .. }) && line_of(&e) == 2, "{e:?}");
+    // A struct definition alone at file scope (it was lowered without its error).
+    let e = lower_err("int x;\nstruct s { unsigned a : 3, ; char b; };\nint main() { return 0; }\n");
+    assert!(matches!(e, Error::Syntax { .. }) && line_of(&e) == 2, "{e:?}");
 }
 
 #[test]
