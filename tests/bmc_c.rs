@@ -1103,6 +1103,11 @@ struct h { char c; struct { char x; int y; } __attribute__((packed)) in; int w; 
 struct i { char c; int x; long l; };
 #pragma pack(pop)
 struct j { char c; int x; };
+#pragma pack(1)
+struct r { char c; int x __attribute__((aligned(4))); };
+#pragma pack()
+struct t { char c; int : 0; char d; } __attribute__((packed));
+struct v { char c; unsigned x : 4; unsigned y : 30; } __attribute__((packed));
 union k { char c[5]; int i; } __attribute__((packed));
 struct l { char a; unsigned x : 7; unsigned y : 3; } __attribute__((packed));
 struct m { char c; long long v __attribute__((aligned(__alignof__(long long)))); };
@@ -1120,7 +1125,7 @@ const PACKED_EXPRS: &[&str] = &[
     "sizeof(struct g)", "__builtin_offsetof(struct g, z)", "sizeof(struct h)", "__builtin_offsetof(struct h, w)", "sizeof(struct i)",
     "__builtin_offsetof(struct i, l)", "sizeof(struct j)", "sizeof(union k)", "sizeof(struct l)", "sizeof(struct m)",
     "sizeof(struct n)", "__builtin_offsetof(struct n, c)", "sizeof(struct o)", "sizeof(struct p)", "sizeof(struct q)",
-    "__builtin_offsetof(struct q, w)",
+    "__builtin_offsetof(struct q, w)", "sizeof(struct r)", "__builtin_offsetof(struct r, x)", "sizeof(struct t)", "sizeof(struct v)",
 ];
 
 /// What GCC says each of [`PACKED_EXPRS`] is (`None`: no gcc here).
@@ -1153,7 +1158,7 @@ fn layout_attributes_give_the_sizes_and_offsets_gcc_gives() {
     }
     // The C weakc prints says the same to GCC, through variables of each type (the printed
     // program keeps the types its variables use).
-    let vars = [("struct a", "va", "c"), ("struct b", "vb", "c"), ("c_t", "vc", "c"), ("struct d", "vd", "c"), ("struct e", "ve", "c"), ("struct f", "vf", "c"), ("struct g", "vg", "c"), ("struct h", "vh", "c"), ("struct i", "vi", "c"), ("struct j", "vj", "c"), ("union k", "vk", "i"), ("struct l", "vl", "a"), ("struct m", "vm", "c"), ("struct n", "vn", "a"), ("struct o", "vo", "c"), ("struct p", "vp", "c"), ("struct q", "vq", "c")];
+    let vars = [("struct a", "va", "c"), ("struct b", "vb", "c"), ("c_t", "vc", "c"), ("struct d", "vd", "c"), ("struct e", "ve", "c"), ("struct f", "vf", "c"), ("struct g", "vg", "c"), ("struct h", "vh", "c"), ("struct i", "vi", "c"), ("struct j", "vj", "c"), ("union k", "vk", "i"), ("struct l", "vl", "a"), ("struct m", "vm", "c"), ("struct n", "vn", "a"), ("struct o", "vo", "c"), ("struct p", "vp", "c"), ("struct q", "vq", "c"), ("struct r", "vr", "c"), ("struct t", "vt", "c"), ("struct v", "vv", "c")];
     let decls: String = vars.iter().map(|(t, v, _)| format!("{t} {v};\n")).collect();
     let sum: Vec<String> = vars.iter().map(|(_, v, f)| format!("{v}.{f}")).collect();
     let mut map = SourceMap::default();

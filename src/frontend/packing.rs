@@ -10,9 +10,9 @@
 //! body, the markers written after its keyword, right after its closing brace, and inside
 //! each member's declaration, and the `#pragma pack` in force where the struct starts.
 //! GCC's rules (x86-64 and the other LP64 targets weakc models alike): a packed member is
-//! byte-aligned (a packed bit-field bit-aligned), `pack(n)` caps every member's alignment at
-//! n, `aligned(a)` raises a member's or the type's alignment to a (`aligned` alone: 16, the
-//! target's biggest alignment).
+//! byte-aligned (a packed bit-field bit-aligned), `aligned(a)` raises a member's or the
+//! type's alignment to a (`aligned` alone: 16, the target's biggest alignment), and
+//! `pack(n)` then caps every member's alignment at n.
 
 /// Where a marker comment starts.
 const PREFIX: &str = "/*weakc:";

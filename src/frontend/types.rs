@@ -422,11 +422,12 @@ impl<'t> Lowerer<'t> {
                 }
             };
             let mut actual = if own.packed || w.packed { 1 } else { natural };
-            if let Some(p) = pack {
-                actual = actual.min(p);
-            }
             if let Some(a) = w.aligned {
                 actual = actual.max(a);
+            }
+            // `#pragma pack` caps even a member's `aligned` (GCC).
+            if let Some(p) = pack {
+                actual = actual.min(p);
             }
             out.push(FieldAlign { natural, actual });
         }
