@@ -26,8 +26,6 @@ pub enum Attr {
     Packed,
     /// `aligned` with its argument's text (none: the biggest alignment).
     Aligned(Option<String>),
-    /// `#pragma pack(...)` with its arguments.
-    Pack(Vec<String>),
 }
 
 /// Splits `s` at commas outside parentheses.
@@ -95,7 +93,7 @@ pub fn pragma_marker(directive: &str) -> Option<String> {
 /// The markers of a prepared text, in order.
 #[derive(Default, Debug)]
 pub struct Marks {
-    /// (start, end, attributes) of each marker comment.
+    /// (start, end, attributes) of each attribute marker.
     items: Vec<(usize, usize, Vec<Attr>)>,
     /// Where `#pragma pack` changes the members' maximal alignment, and to what.
     packs: Vec<(usize, Option<u64>)>,
@@ -103,52 +101,48 @@ pub struct Marks {
 
 impl Marks {
     pub fn scan(src: &str) -> Marks {
-        let mut items = vec![];
+        let (mut items, mut packs) = (vec![], vec![]);
+        let (mut cur, mut stack): (Option<u64>, Vec<Option<u64>>) = (None, vec![]);
         let mut from = 0;
         while let Some(p) = src[from..].find(PREFIX) {
             let start = from + p;
             let body = start + PREFIX.len();
             let Some(len) = src[body..].find("*/") else { break };
-            let attrs: Vec<Attr> = split_top(&src[body..body + len])
-                .into_iter()
-                .filter_map(|a| match a.as_str() {
-                    "packed" => Some(Attr::Packed),
-                    "aligned" => Some(Attr::Aligned(None)),
-                    _ if a.starts_with("aligned(") => Some(Attr::Aligned(Some(a["aligned".len()..].to_string()))),
-                    _ if a.starts_with("pack(") => Some(Attr::Pack(split_top(&a["pack(".len()..a.len() - 1]))),
-                    _ => None,
-                })
-                .collect();
+            let text = &src[body..body + len];
             from = body + len + 2;
-            items.push((start, from, attrs));
-        }
-        let mut packs = vec![];
-        let (mut cur, mut stack): (Option<u64>, Vec<Option<u64>>) = (None, vec![]);
-        for (start, _, attrs) in &items {
-            for a in attrs {
-                let Attr::Pack(args) = a else { continue };
+            // `#pragma pack`: a change of the members' maximal alignment from here on.
+            if let Some(args) = text.strip_prefix("pack(").and_then(|a| a.strip_suffix(')')) {
+                let args = split_top(args);
                 let n = args.iter().find_map(|x| eval_align(x, &|_| None));
                 match args.first().map(String::as_str) {
                     Some("push") => {
                         stack.push(cur);
-                        if n.is_some() {
-                            cur = n;
-                        }
+                        cur = n.or(cur);
                     }
                     Some("pop") => cur = n.or(stack.pop().flatten()),
                     Some("show") => continue,
                     _ => cur = n,
                 }
-                packs.push((*start, cur));
+                packs.push((start, cur));
+                continue;
             }
+            let attrs = split_top(text)
+                .into_iter()
+                .filter_map(|a| match a.strip_prefix("aligned") {
+                    Some("") => Some(Attr::Aligned(None)),
+                    Some(arg) if arg.starts_with('(') => Some(Attr::Aligned(Some(arg.to_string()))),
+                    _ => (a == "packed").then_some(Attr::Packed),
+                })
+                .collect();
+            items.push((start, from, attrs));
         }
         Marks { items, packs }
     }
 
-    /// The layout attributes of the markers inside `range` (not `#pragma pack`).
+    /// The layout attributes of the markers inside `range`.
     pub fn within(&self, range: std::ops::Range<usize>) -> Vec<&Attr> {
         let first = self.items.partition_point(|m| m.0 < range.start);
-        self.items[first..].iter().take_while(|m| m.1 <= range.end).flat_map(|m| &m.2).filter(|a| !matches!(a, Attr::Pack(_))).collect()
+        self.items[first..].iter().take_while(|m| m.1 <= range.end).flat_map(|m| &m.2).collect()
     }
 
     /// The markers that follow `pos` in `src` with only white space before each: those after
@@ -160,7 +154,7 @@ impl Marks {
             if !src[end..m.0].trim().is_empty() {
                 break;
             }
-            out.extend(m.2.iter().filter(|a| !matches!(a, Attr::Pack(_))));
+            out.extend(&m.2);
             end = m.1;
         }
         (out, end)
@@ -204,7 +198,6 @@ impl Wanted {
                     };
                     w.aligned = Some(w.aligned.map_or(n, |m| m.max(n)));
                 }
-                Attr::Pack(_) => {}
             }
         }
         Ok(w)
@@ -241,15 +234,10 @@ fn tokens(s: &str) -> Option<Vec<Tok>> {
             while i < b.len() && b[i].is_ascii_alphanumeric() {
                 i += 1;
             }
-            let t = s[st..i].trim_end_matches(['u', 'U', 'l', 'L']);
-            let v = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-                i128::from_str_radix(h, 16).ok()?
-            } else if t.len() > 1 && t.starts_with('0') {
-                i128::from_str_radix(&t[1..], 8).ok()?
-            } else {
-                t.parse().ok()?
-            };
-            out.push(Tok::Num(v));
+            match super::expr::parse_number(&s[st..i])? {
+                super::expr::Number::Int(v, _) => out.push(Tok::Num(v)),
+                super::expr::Number::Float(..) => return None,
+            }
         } else if c.is_ascii_alphabetic() || c == b'_' {
             let st = i;
             while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_') {
@@ -281,34 +269,27 @@ impl Parser<'_> {
         self.peek_op(op).then(|| self.at += 1)
     }
 
-    fn sum(&mut self) -> Option<i128> {
-        let mut v = self.product()?;
-        loop {
-            if self.eat("+").is_some() {
-                v = v.checked_add(self.product()?)?;
-            } else if self.eat("-").is_some() {
-                v = v.checked_sub(self.product()?)?;
-            } else if self.eat("<<").is_some() {
-                v = v.checked_shl(u32::try_from(self.product()?).ok()?)?;
-            } else if self.eat(">>").is_some() {
-                v = v.checked_shr(u32::try_from(self.product()?).ok()?)?;
-            } else {
-                return Some(v);
-            }
+    /// Operands of `next` joined by the operators of one precedence level, left to right.
+    fn level(&mut self, ops: &[&str], next: fn(&mut Self) -> Option<i128>) -> Option<i128> {
+        let mut v = next(self)?;
+        while let Some(&op) = ops.iter().find(|o| self.peek_op(o)) {
+            self.at += 1;
+            let w = next(self)?;
+            v = match op {
+                "+" => v.checked_add(w),
+                "-" => v.checked_sub(w),
+                "*" => v.checked_mul(w),
+                "/" => v.checked_div(w),
+                "<<" => v.checked_shl(u32::try_from(w).ok()?),
+                _ => v.checked_shr(u32::try_from(w).ok()?),
+            }?;
         }
+        Some(v)
     }
 
-    fn product(&mut self) -> Option<i128> {
-        let mut v = self.atom()?;
-        loop {
-            if self.eat("*").is_some() {
-                v = v.checked_mul(self.atom()?)?;
-            } else if self.eat("/").is_some() {
-                v = v.checked_div(self.atom()?)?;
-            } else {
-                return Some(v);
-            }
-        }
+    /// `<< >>` below `+ -` below `* /`, as in C.
+    fn sum(&mut self) -> Option<i128> {
+        self.level(&["<<", ">>"], |p| p.level(&["+", "-"], |p| p.level(&["*", "/"], Self::atom)))
     }
 
     fn atom(&mut self) -> Option<i128> {
@@ -408,6 +389,7 @@ mod tests {
         assert_eq!(eval_align("(__alignof__(long double))", &none), Some(16));
         assert_eq!(eval_align("(2 * sizeof(void *))", &none), Some(16));
         assert_eq!(eval_align("(0x10UL)", &none), Some(16));
+        assert_eq!(eval_align("(1 << 2 + 1)", &none), Some(8), "C precedence");
         assert_eq!(eval_align("(3)", &none), None, "not a power of two");
         assert_eq!(eval_align("(__alignof__(u64))", &none), None, "an unknown type name");
         let u64_ = |n: &str| (n == "u64").then_some((8, 8));

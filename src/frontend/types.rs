@@ -736,7 +736,7 @@ impl<'t> Lowerer<'t> {
         }
         let widths = self.bitfields.get(&id);
         // A field's alignment where attributes changed it.
-        let packed = |i: usize, natural: u64| sd.packing.as_ref().and_then(|p| p.fields.get(i)).map_or(natural, |f| f.actual);
+        let aligned = |i: usize, natural: u64| sd.packing.as_ref().and_then(|p| p.fields.get(i)).map_or(natural, |f| f.actual);
         let mut offsets = Vec::new();
         let mut bits = Vec::new();
         let mut align = 1u64;
@@ -744,7 +744,7 @@ impl<'t> Lowerer<'t> {
         let mut bit = 0u64; // current offset in bits (structs)
         for (i, f) in sd.fields.iter().enumerate() {
             let (fs, natural) = self.size_align(&f.ty, at)?;
-            let fa = packed(i, natural);
+            let fa = aligned(i, natural);
             let width = widths.and_then(|w| w.get(i).copied().flatten());
             if sd.is_union {
                 offsets.push(0);
