@@ -111,6 +111,7 @@
 //!   assertion. A call through a pointer that holds no function ends the path (undefined
 //!   behaviour, assumed not to happen, like a null dereference).
 
+mod acyclic;
 mod bv;
 mod counted;
 mod enumerate;
@@ -123,6 +124,7 @@ mod propagation;
 mod ptrint;
 mod punning;
 mod sat;
+mod solver;
 mod spin;
 pub use spin::Reduction;
 pub use sat::resident_bytes;

@@ -4,6 +4,7 @@
 //! Variable 0 is the constant `true`; every gate is created once per distinct set of inputs
 //! (after normalising operand order and polarity), so equal sub-circuits share one variable.
 
+use super::acyclic::Acyclic;
 use std::collections::HashMap;
 use std::time::Instant;
 
@@ -106,7 +107,7 @@ pub struct Limits {
 
 const RSS_PERIOD: std::time::Duration = std::time::Duration::from_millis(50);
 
-impl cadical::Callbacks for Limits {
+impl super::solver::Terminate for Limits {
     fn terminate(&mut self) -> bool {
         if self.hit.is_none() {
             let now = Instant::now();
@@ -130,7 +131,9 @@ impl cadical::Callbacks for Limits {
 /// bounded whatever the caller still builds) and [`Sat::solve`] answers `None`. Callers in
 /// long loops poll `stopped` to give up early; the formula is then meaningless.
 pub struct Sat {
-    solver: cadical::Solver<Limits>,
+    solver: super::solver::Solver<Acyclic, Limits>,
+    /// Block count of the order theory, once [`Sat::order_edge`] connected it.
+    order_nodes: Option<usize>,
     defs: Vec<Def>,
     and_cache: HashMap<(Lit, Lit), Lit>,
     xor_cache: HashMap<(Lit, Lit), Lit>,
@@ -155,10 +158,11 @@ impl Default for Sat {
 
 impl Sat {
     pub fn new() -> Sat {
-        let mut solver: cadical::Solver<Limits> = cadical::Solver::new();
-        solver.add_clause([1]);
+        let mut solver = super::solver::Solver::new();
+        solver.add_clause(&[1]);
         Sat {
             solver,
+            order_nodes: None,
             defs: vec![Def::Input],
             and_cache: HashMap::new(),
             xor_cache: HashMap::new(),
@@ -243,7 +247,7 @@ impl Sat {
         if self.clauses % CHECK_EVERY == 0 || self.max_clauses.is_some_and(|m| self.clauses >= m) {
             self.check_limits();
         }
-        self.solver.add_clause(out);
+        self.solver.add_clause(&out);
     }
 
     /// Asserts `l`.
@@ -410,6 +414,39 @@ impl Sat {
         go(self, a, b, 64)
     }
 
+    /// A literal for "block `from` comes before block `to`" in a strict order over `nodes`
+    /// blocks that the solver's theory ([`Acyclic`]) keeps acyclic. Order literals must be
+    /// used positively (as what an execution requires); a false one does not mean the
+    /// opposite order. Every call makes a new literal: callers cache.
+    pub fn order_edge(&mut self, nodes: usize, from: u32, to: u32) -> Lit {
+        match self.order_nodes {
+            None => {
+                self.solver.connect(Acyclic::new(nodes));
+                self.order_nodes = Some(nodes);
+            }
+            Some(n) => assert_eq!(n, nodes, "one order per formula"),
+        }
+        let l = self.fresh();
+        let v = l.dimacs();
+        self.solver.observe(v);
+        self.solver.theory().expect("connected").add_edge(v, from, to);
+        l
+    }
+
+    /// After a satisfiable [`Sat::solve`] with order edges: each block's place in a total
+    /// order that extends the true edges.
+    pub fn order_ranks(&mut self) -> Vec<u32> {
+        let Some(t) = self.solver.theory() else { return vec![] };
+        let vars: Vec<i32> = t.vars().collect();
+        let truth: std::collections::HashSet<i32> = vars.into_iter().filter(|&v| self.solver.value(v)).collect();
+        self.solver.theory().expect("connected").ranks(|v| truth.contains(&v))
+    }
+
+    /// Cycles the order theory excluded so far.
+    pub fn order_lemmas(&mut self) -> usize {
+        self.solver.theory().map_or(0, |t| t.lemmas)
+    }
+
     /// Solves under `assumptions`; `None` when a limit was reached (before: see
     /// [`Sat::stopped`]; while solving: the deadline, and `stopped` then says `Time`).
     pub fn solve(&mut self, assumptions: &[Lit]) -> Option<bool> {
@@ -430,11 +467,11 @@ impl Sat {
         }
         let limits = Limits { deadline: self.deadline, max_rss: self.max_rss, rss_read: None, hit: None };
         let any = limits.deadline.is_some() || limits.max_rss.is_some();
-        self.solver.set_callbacks(any.then_some(limits));
-        let r = self.solver.solve_with(assume);
+        self.solver.set_terminate(any.then_some(limits));
+        let r = self.solver.solve(&assume);
         if r.is_none() {
             // Only the terminate callback makes CaDiCaL give up.
-            self.stop = Some(self.solver.get_callbacks().and_then(|l| l.hit).unwrap_or(Stop::Time));
+            self.stop = Some(self.solver.terminate_fn().and_then(|l| l.hit).unwrap_or(Stop::Time));
         }
         self.has_model = r == Some(true);
         r
@@ -446,8 +483,7 @@ impl Sat {
             return b;
         }
         debug_assert!(self.has_model);
-        let v = self.solver.value(l.dimacs()).unwrap_or(l.is_neg());
-        v
+        self.solver.value(l.dimacs())
     }
 }
 
@@ -517,20 +553,41 @@ mod tests {
     #[test]
     fn deadline_in_the_solver() {
         // The terminate callback alone (as when the deadline passes during the search).
-        let mut solver: cadical::Solver<Limits> = cadical::Solver::new();
-        solver.add_clause([1, 2]);
-        solver.set_callbacks(Some(Limits { deadline: Some(Instant::now()), ..Default::default() }));
-        assert_eq!(solver.solve(), None);
-        assert_eq!(solver.get_callbacks().and_then(|l| l.hit), Some(Stop::Time));
+        type S = crate::bmc::solver::Solver<Acyclic, Limits>;
+        let mut solver = S::new();
+        solver.add_clause(&[1, 2]);
+        solver.set_terminate(Some(Limits { deadline: Some(Instant::now()), ..Default::default() }));
+        assert_eq!(solver.solve(&[]), None);
+        assert_eq!(solver.terminate_fn().and_then(|l| l.hit), Some(Stop::Time));
         if resident_bytes().is_some() {
-            let mut solver: cadical::Solver<Limits> = cadical::Solver::new();
-            solver.add_clause([1, 2]);
-            solver.set_callbacks(Some(Limits { max_rss: Some(1), ..Default::default() }));
-            assert_eq!(solver.solve(), None);
-            assert_eq!(solver.get_callbacks().and_then(|l| l.hit), Some(Stop::Memory(1)));
+            let mut solver = S::new();
+            solver.add_clause(&[1, 2]);
+            solver.set_terminate(Some(Limits { max_rss: Some(1), ..Default::default() }));
+            assert_eq!(solver.solve(&[]), None);
+            assert_eq!(solver.terminate_fn().and_then(|l| l.hit), Some(Stop::Memory(1)));
         }
-        solver.set_callbacks(Some(Limits::default()));
-        assert_eq!(solver.solve(), Some(true));
+        solver.set_terminate(Some(Limits::default()));
+        assert_eq!(solver.solve(&[]), Some(true));
+    }
+
+    #[test]
+    fn order_edges_are_kept_acyclic_by_the_theory() {
+        // Three blocks; 0→1, 1→2 and 2→0 cannot all hold; any two can.
+        let mut s = Sat::new();
+        let a = s.order_edge(3, 0, 1);
+        let b = s.order_edge(3, 1, 2);
+        let c = s.order_edge(3, 2, 0);
+        assert_eq!(s.solve(&[a, b, c]), Some(false));
+        assert_eq!(s.solve(&[a, b]), Some(true));
+        assert!(!s.value(c));
+        let r = s.order_ranks();
+        assert!(r[0] < r[1] && r[1] < r[2]);
+        // A cycle through a clause: (0→1 or 1→0) and (1→0 → 0→1).
+        let d = s.order_edge(3, 1, 0);
+        s.add_clause(&[a, d]);
+        s.implies(d, a);
+        assert_eq!(s.solve(&[]), Some(true));
+        assert!(s.value(a) && !s.value(d));
     }
 
     #[test]
