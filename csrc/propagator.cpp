@@ -18,6 +18,8 @@ struct weakc_callbacks {
   int (*check_model) (void *data, const int *model, size_t len);
   int (*has_clause) (void *data);
   int (*clause_lit) (void *data);
+  int (*propagate) (void *data);
+  int (*reason_lit) (void *data, int lit);
 };
 
 typedef int (*weakc_terminate_fn) (void *data);
@@ -49,6 +51,10 @@ public:
   bool cb_has_external_clause () override { return cb.has_clause (cb.data); }
   int cb_add_external_clause_lit () override {
     return cb.clause_lit (cb.data);
+  }
+  int cb_propagate () override { return cb.propagate (cb.data); }
+  int cb_add_reason_clause_lit (int lit) override {
+    return cb.reason_lit (cb.data, lit);
   }
 };
 

@@ -16,14 +16,12 @@
 
 use super::solver::Theory;
 
-/// What an edge's variable is doing now.
+/// An edge variable's value as the solver last told it.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum State {
-    Off,
-    /// True, assigned above the root (undone on backtrack).
-    Trail,
-    /// True at the root, for good.
-    Fixed,
+enum Val {
+    Unknown,
+    True,
+    False,
 }
 
 pub struct Acyclic {
@@ -31,7 +29,11 @@ pub struct Acyclic {
     edge_of: Vec<u32>,
     /// Per edge: from, to, variable.
     edges: Vec<(u32, u32, i32)>,
-    state: Vec<State>,
+    val: Vec<Val>,
+    /// Assigned at the root, for good (never on the trail).
+    fixed: Vec<bool>,
+    /// Per node, every edge leaving it, whatever its value (for propagation).
+    all_out: Vec<Vec<u32>>,
     /// Per node, the true edges leaving and entering it.
     out: Vec<Vec<u32>>,
     inc: Vec<Vec<u32>>,
@@ -48,8 +50,22 @@ pub struct Acyclic {
     seen: Vec<u32>,
     stamp: u32,
     via: Vec<u32>,
+    /// Literals to propagate (an edge that would close a cycle is false), each with its
+    /// reason: the cycle's other edges.
+    props: Vec<u32>,
+    queued: Vec<bool>,
+    /// Per edge, the reason of its last propagation.
+    reasons: Vec<Vec<i32>>,
+    /// The reason being handed out, reversed, with the closing 0 first.
+    reason_out: Vec<i32>,
+    /// Search scratch: the edge towards the backward search's root; node and edge lists.
+    back: Vec<u32>,
+    scratch: Vec<u32>,
+    cands: Vec<u32>,
     /// Lemmas produced (cycles found).
     pub lemmas: usize,
+    /// Literals propagated.
+    pub propagated: usize,
 }
 
 const NONE: u32 = u32::MAX;
@@ -59,7 +75,9 @@ impl Acyclic {
         Acyclic {
             edge_of: vec![],
             edges: vec![],
-            state: vec![],
+            val: vec![],
+            fixed: vec![],
+            all_out: vec![vec![]; nodes],
             out: vec![vec![]; nodes],
             inc: vec![vec![]; nodes],
             ord: (0..nodes as u32).collect(),
@@ -71,7 +89,15 @@ impl Acyclic {
             seen: vec![0; nodes],
             stamp: 0,
             via: vec![NONE; nodes],
+            props: vec![],
+            queued: vec![],
+            reasons: vec![],
+            reason_out: vec![],
+            back: vec![NONE; nodes],
+            scratch: vec![],
+            cands: vec![],
             lemmas: 0,
+            propagated: 0,
         }
     }
 
@@ -83,7 +109,11 @@ impl Acyclic {
         }
         self.edge_of[v] = self.edges.len() as u32;
         self.edges.push((from, to, var));
-        self.state.push(State::Off);
+        self.val.push(Val::Unknown);
+        self.queued.push(false);
+        self.reasons.push(vec![]);
+        self.fixed.push(false);
+        self.all_out[from as usize].push(self.edges.len() as u32 - 1);
     }
 
     /// The edges' variables.
@@ -142,6 +172,99 @@ impl Acyclic {
         }
         self.out[f as usize].push(e);
         self.inc[t as usize].push(e);
+        self.propagate_after(e);
+    }
+
+    /// After the true edge `e = u → v` entered the graph: every unassigned edge `w → z` with
+    /// `v ⇝ w` and `z ⇝ u` would close a cycle, so it is false; its reason is that cycle.
+    /// Computed now (not when the solver asks), so the reason holds only edges assigned
+    /// before the literal it explains.
+    fn propagate_after(&mut self, e: u32) {
+        let (u, v, ev) = self.edges[e as usize];
+        // Nodes reachable from v (forward, `via` = the edge they were reached by).
+        let fs = self.next_stamp();
+        self.seen[v as usize] = fs;
+        self.via[v as usize] = NONE;
+        let mut fwd = std::mem::take(&mut self.scratch);
+        fwd.clear();
+        fwd.push(v);
+        let mut i = 0;
+        while i < fwd.len() {
+            let n = fwd[i] as usize;
+            i += 1;
+            for &ed in &self.out[n] {
+                let m = self.edges[ed as usize].1 as usize;
+                if self.seen[m] != fs {
+                    self.seen[m] = fs;
+                    self.via[m] = ed;
+                    fwd.push(m as u32);
+                }
+            }
+        }
+        // Unassigned edges out of the forward set that go back in the order to u or before.
+        let ord_u = self.ord[u as usize];
+        let mut cands = std::mem::take(&mut self.cands);
+        cands.clear();
+        for &w in &fwd {
+            for &ed in &self.all_out[w as usize] {
+                let z = self.edges[ed as usize].1;
+                if self.val[ed as usize] == Val::Unknown && !self.queued[ed as usize] && self.ord[z as usize] <= ord_u {
+                    cands.push(ed);
+                }
+            }
+        }
+        self.scratch = fwd;
+        if cands.is_empty() {
+            self.cands = cands;
+            return;
+        }
+        // Nodes reaching u (backward, `back` = the edge towards u).
+        let bs = self.next_stamp();
+        self.seen[u as usize] = bs;
+        self.back[u as usize] = NONE;
+        let mut bwd = std::mem::take(&mut self.scratch);
+        bwd.clear();
+        bwd.push(u);
+        let mut i = 0;
+        while i < bwd.len() {
+            let n = bwd[i] as usize;
+            i += 1;
+            for &ed in &self.inc[n] {
+                let m = self.edges[ed as usize].0 as usize;
+                if self.seen[m] != bs {
+                    self.seen[m] = bs;
+                    self.back[m] = ed;
+                    bwd.push(m as u32);
+                }
+            }
+        }
+        self.scratch = bwd;
+        for &ed in &cands {
+            let (w, z, var) = self.edges[ed as usize];
+            if self.seen[z as usize] != bs {
+                continue;
+            }
+            // The cycle: w → z, z ⇝ u, u → v, v ⇝ w.
+            let mut reason = std::mem::take(&mut self.reasons[ed as usize]);
+            reason.clear();
+            reason.extend([-var, -ev]);
+            let mut k = z;
+            while self.back[k as usize] != NONE {
+                let pe = self.back[k as usize];
+                reason.push(-self.edges[pe as usize].2);
+                k = self.edges[pe as usize].1;
+            }
+            let mut k = w;
+            while self.via[k as usize] != NONE {
+                let pe = self.via[k as usize];
+                reason.push(-self.edges[pe as usize].2);
+                k = self.edges[pe as usize].0;
+            }
+            self.reasons[ed as usize] = reason;
+            self.queued[ed as usize] = true;
+            self.props.push(ed);
+        }
+        self.cands = cands;
     }
 
     fn disable(&mut self, e: u32) {
@@ -292,20 +415,18 @@ impl Acyclic {
 
 impl Theory for Acyclic {
     fn assign(&mut self, lit: i32, fixed: bool) {
-        if lit < 0 {
+        let Some(&e) = self.edge_of.get(lit.unsigned_abs() as usize).filter(|&&e| e != NONE) else { return };
+        if self.val[e as usize] != Val::Unknown {
+            self.fixed[e as usize] |= fixed;
             return;
         }
-        let Some(&e) = self.edge_of.get(lit as usize).filter(|&&e| e != NONE) else { return };
-        match self.state[e as usize] {
-            State::Off => {
-                self.state[e as usize] = if fixed { State::Fixed } else { State::Trail };
-                if !fixed {
-                    self.trail.push(e);
-                }
-                self.enable(e);
-            }
-            State::Trail if fixed => self.state[e as usize] = State::Fixed,
-            _ => {}
+        self.val[e as usize] = if lit > 0 { Val::True } else { Val::False };
+        self.fixed[e as usize] = fixed;
+        if !fixed {
+            self.trail.push(e);
+        }
+        if lit > 0 {
+            self.enable(e);
         }
     }
 
@@ -321,17 +442,45 @@ impl Theory for Acyclic {
         self.levels.truncate(level);
         while self.trail.len() > mark {
             let e = self.trail.pop().expect("trail above mark");
-            if self.state[e as usize] == State::Trail {
-                self.state[e as usize] = State::Off;
-                self.disable(e);
+            if !self.fixed[e as usize] {
+                if self.val[e as usize] == Val::True {
+                    self.disable(e);
+                }
+                self.val[e as usize] = Val::Unknown;
             }
+        }
+        // Propagations not yet handed out were computed on edges now undone.
+        for e in self.props.drain(..) {
+            self.queued[e as usize] = false;
         }
         let parked = std::mem::take(&mut self.parked);
         for e in parked {
-            if self.state[e as usize] != State::Off {
+            if self.val[e as usize] == Val::True {
                 self.enable(e);
             }
         }
+    }
+
+    fn propagate(&mut self) -> i32 {
+        while let Some(e) = self.props.pop() {
+            self.queued[e as usize] = false;
+            if self.val[e as usize] == Val::Unknown {
+                self.propagated += 1;
+                return -self.edges[e as usize].2;
+            }
+        }
+        0
+    }
+
+    fn reason_lit(&mut self, lit: i32) -> i32 {
+        if self.reason_out.is_empty() {
+            let e = self.edge_of[lit.unsigned_abs() as usize];
+            // Only literals `propagate` gave are asked about; each has its reason.
+            self.reason_out.push(0);
+            self.reason_out.extend(self.reasons[e as usize].iter().rev());
+            debug_assert_eq!(self.reason_out.last(), Some(&lit));
+        }
+        self.reason_out.pop().unwrap_or(0)
     }
 
     fn check_model(&mut self, model: &[i32]) -> bool {

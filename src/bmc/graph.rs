@@ -35,9 +35,10 @@ pub(super) enum Node {
 /// `nodes[i]` describes `kinds[i]` (both in trace order).
 pub(super) fn build(sx: &Symex, enc: &Encoding, nodes: Vec<GraphEvent>, kinds: &[Node]) -> ExecGraph {
     let index: std::collections::HashMap<usize, usize> = kinds.iter().enumerate().filter_map(|(i, k)| if let Node::Event(e) = k { Some((*e, i)) } else { None }).collect();
+    let ranks = enc.ranks(sx);
     let clock = |e: usize| {
         let ev = &sx.events[e];
-        (model_value(sx, &enc.clocks[ev.block as usize]), ev.po)
+        (ranks[ev.block as usize], ev.po)
     };
     // co: writes of the trace grouped by the address the model gives them, by clock.
     let mut by_addr: BTreeMap<u128, Vec<usize>> = BTreeMap::new();

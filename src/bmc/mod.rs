@@ -661,6 +661,9 @@ fn solve_valid(sx: &mut symex::Symex, enc: &order::Encoding, assume: &[sat::Lit]
     let mut rounds = 0;
     loop {
         let res = sx.sat.solve(assume);
+        if std::env::var_os("WEAKC_BMC_DEBUG").is_some() && enc.edges {
+            eprintln!("bmc: solve: {res:?}; order theory: {} cycles excluded so far", sx.sat.order_lemmas());
+        }
         let (Some(true), Some(m)) = (res, &relaxed) else {
             if rounds > 0 && std::env::var_os("WEAKC_BMC_DEBUG").is_some() {
                 eprintln!("bmc: {rounds} candidates excluded by the propagation and observation axioms");
@@ -830,7 +833,8 @@ fn object_at(sx: &symex::Symex, addr: &[sat::Lit]) -> Option<String> {
 
 /// The live steps of the model in trace order (memory order; program order within a block).
 fn live_steps<'s>(sx: &'s symex::Symex, enc: &order::Encoding) -> Vec<(usize, &'s symex::RawStep)> {
-    let clock = |b: u32| model_value(sx, &enc.clocks[b as usize]);
+    let ranks = enc.ranks(sx);
+    let clock = |b: u32| ranks[b as usize];
     let mut live: Vec<(usize, &symex::RawStep)> = sx.steps.iter().enumerate().filter(|(_, s)| sx.sat.value(s.guard)).collect();
     live.sort_by_key(|(_, s)| (clock(s.block), s.thread, s.po));
     live

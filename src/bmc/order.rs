@@ -30,8 +30,52 @@ use std::collections::HashMap;
 
 /// What the encoding leaves for the counterexample.
 pub struct Encoding {
-    /// Clock of each block.
+    /// Clock of each block (empty when `edges`).
     pub clocks: Vec<Bv>,
+    /// The order is the solver's acyclicity theory ([`OrderMode::Edges`]), not clocks.
+    pub edges: bool,
+}
+
+impl Encoding {
+    /// Per block, its place in the memory order of the last model: blocks with a smaller
+    /// value come first (equal values: unordered).
+    pub fn ranks(&self, sx: &Symex) -> Vec<u128> {
+        if self.edges {
+            sx.sat.order_ranks().into_iter().map(u128::from).collect()
+        } else {
+            self.clocks.iter().map(|c| super::model_value(sx, c)).collect()
+        }
+    }
+}
+
+/// How the memory order is represented. `Edges`: one literal per pair of blocks the
+/// encoding asks about, kept acyclic by the solver's theory ([`super::acyclic`]); used under
+/// SC and the multi-copy-atomic models (TSO, PSO, RMO, AArch64). `Clocks`: a bit-vector
+/// per block (the CAV 2013 encoding); used where the encoding compares orders with values
+/// (the happens-before clocks and propagation check of non-multi-copy-atomic models, commit
+/// stamps) and where the from-read clauses without clocks would be too many
+/// ([`EDGE_FR_LIMIT`]). `WEAKC_BMC_ORDER=clocks` forces clocks everywhere, for comparison.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum OrderMode {
+    Edges,
+    Clocks,
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests force an order representation on their thread.
+    pub(super) static ORDER_MODE: std::cell::Cell<Option<OrderMode>> = const { std::cell::Cell::new(None) };
+}
+
+fn order_mode() -> OrderMode {
+    #[cfg(test)]
+    if let Some(m) = ORDER_MODE.with(|m| m.get()) {
+        return m;
+    }
+    match std::env::var("WEAKC_BMC_ORDER").as_deref() {
+        Ok("clocks") => OrderMode::Clocks,
+        _ => OrderMode::Edges,
+    }
 }
 
 /// Which clocks a program-order link goes into (see [`Enc::thin`]).
@@ -46,6 +90,8 @@ pub(super) enum Clocks {
 struct Enc<'a, 'p> {
     sx: &'a mut Symex<'p>,
     clocks: Vec<Bv>,
+    /// Order literals are theory edges (see [`OrderMode`]), one per ordered pair of blocks.
+    edges: Option<HashMap<(u32, u32), Lit>>,
     lt_cache: HashMap<(u32, u32), Lit>,
     aeq_cache: HashMap<(usize, usize), Lit>,
     init_clauses: usize,
@@ -71,17 +117,18 @@ struct Enc<'a, 'p> {
 /// clause count) was reached on the way.
 pub fn encode(sx: &mut Symex) -> Option<Encoding> {
     let nblocks = sx.blocks.len();
+    let non_mca = sx.opts.model.as_ref().and_then(|m| m.relaxed.as_ref()).is_some_and(|r| !r.mca);
+    let edges_allowed = order_mode() == OrderMode::Edges && !non_mca && !super::symex::commits_used(sx);
     let cw = (usize::BITS - (nblocks + 1).leading_zeros()) as usize;
-    let clocks: Vec<Bv> = (0..nblocks).map(|_| sx.sat.fresh_bv(cw.max(1))).collect();
     let debug = std::env::var_os("WEAKC_BMC_DEBUG").is_some();
     if debug {
         eprintln!("bmc: after symex: {} vars, {} clauses, {} events, {} blocks", sx.sat.num_vars(), sx.sat.clauses, sx.events.len(), nblocks);
     }
-    let non_mca = sx.opts.model.as_ref().and_then(|m| m.relaxed.as_ref()).is_some_and(|r| !r.mca);
     let thin = non_mca.then(|| (0..nblocks).map(|_| sx.sat.fresh_bv(cw.max(1))).collect());
     let mut e = Enc {
         sx,
-        clocks,
+        clocks: vec![],
+        edges: None,
         lt_cache: HashMap::new(),
         aeq_cache: HashMap::new(),
         init_clauses: 0,
@@ -95,6 +142,12 @@ pub fn encode(sx: &mut Symex) -> Option<Encoding> {
         thin,
         thin_cache: HashMap::new(),
     };
+    let edges = edges_allowed && e.from_read_estimate() <= EDGE_FR_LIMIT;
+    if edges {
+        e.edges = Some(HashMap::new());
+    } else {
+        e.clocks = (0..nblocks).map(|_| e.sx.sat.fresh_bv(cw.max(1))).collect();
+    }
     let c0 = e.sx.sat.clauses;
     e.program_order();
     if let Some(m) = e.sx.opts.model.clone() {
@@ -129,12 +182,18 @@ pub fn encode(sx: &mut Symex) -> Option<Encoding> {
             "bmc: init-value clauses {}, from-read clauses {} ({} source/write pairs, {} read/write pairs, {} reads by clock)",
             e.init_clauses, e.fr_clauses, e.fr_pairs, e.rw_pairs, e.clock_reads
         );
+        match &e.edges {
+            Some(m) => eprintln!("bmc: order: {} theory edges over {nblocks} blocks", m.len()),
+            None => eprintln!("bmc: order: clocks of {cw} bits"),
+        }
     }
     if stopped {
         return None;
     }
-    super::symex::constrain_commits(e.sx, &e.clocks);
-    Some(Encoding { clocks: e.clocks })
+    if !edges {
+        super::symex::constrain_commits(e.sx, &e.clocks);
+    }
+    Some(Encoding { clocks: e.clocks, edges })
 }
 
 /// How from-read is encoded: `cubic` (one clause per read, source and other write), `clock`
@@ -164,6 +223,19 @@ fn fr_mode() -> FrMode {
         _ => FrMode::Auto,
     }
 }
+
+/// The active writes of the program, for finding each read's candidates.
+#[derive(Default)]
+struct Writes {
+    by_addr: HashMap<u128, Vec<usize>>,
+    /// At non-constant addresses.
+    sym: Vec<usize>,
+    all: Vec<usize>,
+}
+
+/// Above this many estimated from-read clauses ([`Enc::from_read_estimate`]) the order is
+/// encoded with clocks, whose from-read encoding is linear per read: about 1 GB of clauses.
+const EDGE_FR_LIMIT: usize = 4_000_000;
 
 /// What an access may touch, as far as known without the solver.
 enum Tgt<'a> {
@@ -211,6 +283,14 @@ impl Enc<'_, '_> {
     }
 
     fn raw_lt(&mut self, b1: u32, b2: u32) -> Lit {
+        if let Some(cache) = &mut self.edges {
+            if let Some(&l) = cache.get(&(b1, b2)) {
+                return l;
+            }
+            let l = self.sx.sat.order_edge(self.sx.blocks.len(), b1, b2);
+            self.edges.as_mut().expect("edge mode").insert((b1, b2), l);
+            return l;
+        }
         let (c1, c2) = (self.clocks[b1 as usize].clone(), self.clocks[b2 as usize].clone());
         self.sx.sat.bv_ult(&c1, &c2)
     }
@@ -436,22 +516,75 @@ impl Enc<'_, '_> {
         acc
     }
 
-    fn reads(&mut self) {
-        let n = self.sx.events.len();
-        let mut by_addr: HashMap<u128, Vec<usize>> = HashMap::new();
-        let mut sym_writes = vec![];
-        let mut all_writes = vec![];
-        for i in 0..n {
-            let e = &self.sx.events[i];
+    /// The active writes, by constant address and at non-constant addresses.
+    fn writes(&self) -> Writes {
+        let mut w = Writes::default();
+        for (i, e) in self.sx.events.iter().enumerate() {
             if !e.write || e.guard == Lit::FALSE {
                 continue;
             }
-            all_writes.push(i);
+            w.all.push(i);
             match as_const(&e.addr) {
-                Some(a) => by_addr.entry(a).or_default().push(i),
-                None => sym_writes.push(i),
+                Some(a) => w.by_addr.entry(a).or_default().push(i),
+                None => w.sym.push(i),
             }
         }
+        w
+    }
+
+    /// The writes read `r` may take its value from, as far as addresses tell.
+    fn pool(&self, w: &Writes, r: usize) -> Vec<usize> {
+        match as_const(&self.sx.events[r].addr) {
+            Some(a) => {
+                let mut v = w.by_addr.get(&a).cloned().unwrap_or_default();
+                v.extend(w.sym.iter().copied().filter(|&x| self.may_alias(x, r)));
+                v
+            }
+            None => w.all.iter().copied().filter(|&x| self.may_alias(x, r)).collect(),
+        }
+    }
+
+    /// An upper bound on the from-read clauses of the encoding without clocks (one per
+    /// read, source and other write): per read, its pool squared, unless under SC every
+    /// write of the pool is its own thread's (then [`Self::latest_write`] is linear).
+    fn from_read_estimate(&self) -> usize {
+        let w = self.writes();
+        let sc = self.sx.opts.model.is_none();
+        let relaxed = self.sx.opts.model.as_ref().is_some_and(|m| m.relaxed.is_some());
+        let thread = |e: usize| self.sx.blocks[self.sx.events[e].block as usize].thread;
+        let mut total = 0usize;
+        // Relaxed models: reads per thread and address (None: not constant), and their
+        // largest pool, for the coherence of reads (a clause per pair of their sources).
+        let mut corr: HashMap<(usize, Option<u128>), (usize, usize)> = HashMap::new();
+        for r in 0..self.sx.events.len() {
+            let ev = &self.sx.events[r];
+            if ev.write || ev.guard == Lit::FALSE {
+                continue;
+            }
+            let pool = self.pool(&w, r);
+            if relaxed {
+                let c = corr.entry((ev.thread, as_const(&ev.addr))).or_default();
+                c.0 += 1;
+                c.1 = c.1.max(pool.len());
+            }
+            if sc && pool.iter().all(|&x| thread(x) == thread(r)) {
+                continue;
+            }
+            total = total.saturating_add(pool.len().saturating_mul(pool.len()));
+        }
+        let sym: HashMap<usize, usize> = corr.iter().filter(|(k, _)| k.1.is_none()).map(|(k, v)| (k.0, v.0)).collect();
+        for ((t, a), (n, p)) in &corr {
+            // Pairs at this address, and with the thread's reads at non-constant addresses.
+            let others = if a.is_some() { sym.get(t).copied().unwrap_or(0) } else { 0 };
+            let pairs = n.saturating_mul(n.saturating_sub(1) / 2 + others);
+            total = total.saturating_add(pairs.saturating_mul(p.saturating_mul(*p)));
+        }
+        total
+    }
+
+    fn reads(&mut self) {
+        let n = self.sx.events.len();
+        let writes = self.writes();
         for r in 0..n {
             // The deadline is also looked at every few thousand clauses by the gate store;
             // a read may add many fewer.
@@ -461,16 +594,8 @@ impl Enc<'_, '_> {
             if self.sx.events[r].write || self.sx.events[r].guard == Lit::FALSE {
                 continue;
             }
-            let raddr = self.sx.events[r].addr.clone();
-            let rconst = as_const(&raddr);
-            let pool: Vec<usize> = match rconst {
-                Some(a) => {
-                    let mut v = by_addr.get(&a).cloned().unwrap_or_default();
-                    v.extend(sym_writes.iter().copied().filter(|&w| self.may_alias(w, r)));
-                    v
-                }
-                None => all_writes.iter().copied().filter(|&w| self.may_alias(w, r)).collect(),
-            };
+            let rconst = as_const(&self.sx.events[r].addr);
+            let pool = self.pool(&writes, r);
             let c_src = self.sx.sat.clauses;
             // Writes that may be ordered before the read.
             let mut cands: Vec<usize> = vec![];
@@ -549,6 +674,8 @@ impl Enc<'_, '_> {
             self.rw_pairs += cands.len();
             let cw = self.clocks.first().map_or(1, |c| c.len());
             let by_clock = match self.fr_mode {
+                // Theory edges have no clock to compare with.
+                _ if self.edges.is_some() => false,
                 FrMode::Cubic => false,
                 FrMode::Clock => true,
                 // Per other write: a comparator (~10 clauses a bit) instead of one clause

@@ -429,21 +429,20 @@ impl Sat {
         let l = self.fresh();
         let v = l.dimacs();
         self.solver.observe(v);
-        self.solver.theory().expect("connected").add_edge(v, from, to);
+        self.solver.theory_mut().expect("connected").add_edge(v, from, to);
         l
     }
 
     /// After a satisfiable [`Sat::solve`] with order edges: each block's place in a total
     /// order that extends the true edges.
-    pub fn order_ranks(&mut self) -> Vec<u32> {
+    pub fn order_ranks(&self) -> Vec<u32> {
         let Some(t) = self.solver.theory() else { return vec![] };
-        let vars: Vec<i32> = t.vars().collect();
-        let truth: std::collections::HashSet<i32> = vars.into_iter().filter(|&v| self.solver.value(v)).collect();
-        self.solver.theory().expect("connected").ranks(|v| truth.contains(&v))
+        let truth: std::collections::HashSet<i32> = t.vars().filter(|&v| self.solver.value(v)).collect();
+        t.ranks(|v| truth.contains(&v))
     }
 
     /// Cycles the order theory excluded so far.
-    pub fn order_lemmas(&mut self) -> usize {
+    pub fn order_lemmas(&self) -> usize {
         self.solver.theory().map_or(0, |t| t.lemmas)
     }
 

@@ -24,6 +24,11 @@ pub trait Theory {
     /// lemma is pending.
     fn next_clause(&mut self) -> Option<i32>;
     fn has_clause(&mut self) -> bool;
+    /// A literal the theory implies now (0: none).
+    fn propagate(&mut self) -> i32;
+    /// The reason clause of a literal [`Theory::propagate`] gave, one literal per call
+    /// (the literal itself among them), then 0.
+    fn reason_lit(&mut self, lit: i32) -> i32;
 }
 
 #[repr(C)]
@@ -35,6 +40,8 @@ struct Callbacks {
     check_model: extern "C" fn(*mut c_void, *const c_int, usize) -> c_int,
     has_clause: extern "C" fn(*mut c_void) -> c_int,
     clause_lit: extern "C" fn(*mut c_void) -> c_int,
+    propagate: extern "C" fn(*mut c_void) -> c_int,
+    reason_lit: extern "C" fn(*mut c_void, c_int) -> c_int,
 }
 
 extern "C" {
@@ -83,6 +90,12 @@ extern "C" fn on_has_clause<T: Theory>(d: *mut c_void) -> c_int {
 extern "C" fn on_clause_lit<T: Theory>(d: *mut c_void) -> c_int {
     theory::<T>(d).next_clause().unwrap_or(0)
 }
+extern "C" fn on_propagate<T: Theory>(d: *mut c_void) -> c_int {
+    theory::<T>(d).propagate()
+}
+extern "C" fn on_reason_lit<T: Theory>(d: *mut c_void, lit: c_int) -> c_int {
+    theory::<T>(d).reason_lit(lit)
+}
 extern "C" fn on_terminate<F: Terminate>(d: *mut c_void) -> c_int {
     // SAFETY: `d` is the `Box<F>` the solver owns (see `theory`).
     let f = unsafe { &mut *(d as *mut F) };
@@ -116,13 +129,19 @@ impl<T: Theory, F: Terminate> Solver<T, F> {
             check_model: on_check_model::<T>,
             has_clause: on_has_clause::<T>,
             clause_lit: on_clause_lit::<T>,
+            propagate: on_propagate::<T>,
+            reason_lit: on_reason_lit::<T>,
         };
         // SAFETY: the box outlives the connection (dropped after the handle).
         unsafe { weakc_cadical_connect(self.handle, cb) };
         self.theory = Some(b);
     }
 
-    pub fn theory(&mut self) -> Option<&mut T> {
+    pub fn theory(&self) -> Option<&T> {
+        self.theory.as_deref()
+    }
+
+    pub fn theory_mut(&mut self) -> Option<&mut T> {
         self.theory.as_deref_mut()
     }
 

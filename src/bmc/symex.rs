@@ -44,6 +44,7 @@ mod tsd;
 
 pub use taint::{EventDeps, Taint};
 pub(in crate::bmc) use commit::constrain as constrain_commits;
+pub(in crate::bmc) use commit::used as commits_used;
 use state::{dead_state, start_state};
 
 /// The roots (variables, allocation sites) an access through a pointer may reach, from the

@@ -67,6 +67,11 @@ impl<'p> Symex<'p> {
     }
 }
 
+/// Whether a `__weakc_commit_take()` reads a stamp (which [`constrain`] equates with clocks).
+pub(in crate::bmc) fn used(sx: &Symex) -> bool {
+    sx.commits.iter().any(|m| m.used)
+}
+
 /// Equates each used stamp with the clock of its mark's latest executed access (-3 if none).
 pub(in crate::bmc) fn constrain(sx: &mut Symex, clocks: &[Bv]) {
     let marks = std::mem::take(&mut sx.commits);
