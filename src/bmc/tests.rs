@@ -1342,14 +1342,17 @@ fn random_programs_agree_with_interleaving_enumeration() {
     differential(0x9e3779b97f4a7c15, rounds, false);
 }
 
-/// The same with from-read encoded by the source's clock for every read (`auto` uses it
-/// only for reads with many sources, which small programs do not have).
+/// The same with the order as clocks (the default is the solver's acyclicity theory) and
+/// from-read encoded by the source's clock for every read (`auto` uses it only for reads
+/// with many sources, which small programs do not have).
 #[test]
 fn random_programs_agree_with_interleaving_enumeration_fr_by_clock() {
     let rounds: u32 = std::env::var("WEAKC_DIFF_ROUNDS").ok().and_then(|s| s.parse().ok()).unwrap_or(250);
+    order::ORDER_MODE.with(|m| m.set(Some(order::OrderMode::Clocks)));
     order::FR_MODE.with(|m| m.set(Some(order::FrMode::Clock)));
     differential(0x2545f4914f6cdd1d, rounds, false);
     order::FR_MODE.with(|m| m.set(None));
+    order::ORDER_MODE.with(|m| m.set(None));
 }
 
 /// Threads working mostly on globals of their own: the engine answers their reads from the
