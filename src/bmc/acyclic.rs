@@ -10,7 +10,9 @@
 //! Incremental: a topological order of the true edges is kept (Pearce and Kelly, JEA 2007);
 //! an edge that agrees with it costs nothing, one that does not searches only the nodes
 //! between its ends. Backtracking removes edges, which keeps the order topological, so the
-//! order is never undone. Every lemma is the negation of a cycle: valid whatever the state,
+//! order is never undone. After each new edge `u → v`, every unassigned edge from what `v`
+//! reaches to what reaches `u` is propagated false, its reason the cycle it would close.
+//! Every lemma and reason is the negation of a cycle: valid whatever the state,
 //! so a notification CaDiCaL sends late or twice can cost time, never soundness; and a
 //! complete assignment is checked from scratch ([`Theory::check_model`]).
 

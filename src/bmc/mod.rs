@@ -662,7 +662,8 @@ fn solve_valid(sx: &mut symex::Symex, enc: &order::Encoding, assume: &[sat::Lit]
     loop {
         let res = sx.sat.solve(assume);
         if std::env::var_os("WEAKC_BMC_DEBUG").is_some() && enc.edges {
-            eprintln!("bmc: solve: {res:?}; order theory: {} cycles excluded so far", sx.sat.order_lemmas());
+            let (cycles, props) = sx.sat.order_stats();
+            eprintln!("bmc: solve: {res:?}; order theory so far: {cycles} cycles excluded, {props} edges propagated false");
         }
         let (Some(true), Some(m)) = (res, &relaxed) else {
             if rounds > 0 && std::env::var_os("WEAKC_BMC_DEBUG").is_some() {

@@ -90,8 +90,11 @@ pub(super) enum Clocks {
 struct Enc<'a, 'p> {
     sx: &'a mut Symex<'p>,
     clocks: Vec<Bv>,
-    /// Order literals are theory edges (see [`OrderMode`]), one per ordered pair of blocks.
-    edges: Option<HashMap<(u32, u32), Lit>>,
+    /// Order literals are theory edges (see [`OrderMode`]): block `b` is node `b`, and in
+    /// happens-before ([`Self::thin`]) node `nblocks + b`.
+    edges: bool,
+    /// Power, ARM: a happens-before order beside `clocks` ([`Self::thin`]).
+    non_mca: bool,
     lt_cache: HashMap<(u32, u32), Lit>,
     aeq_cache: HashMap<(usize, usize), Lit>,
     init_clauses: usize,
@@ -108,8 +111,8 @@ struct Enc<'a, 'p> {
     /// value from a write of another thread before it in this order; `clocks` then holds
     /// coherence, from-read, preserved program order and strong fences (an order herd's
     /// propagation and observation axioms imply), and those axioms themselves are checked
-    /// on each candidate execution ([`super::propagation`]).
-    thin: Option<Vec<Bv>>,
+    /// on each candidate execution ([`super::propagation`]). Empty with theory edges.
+    thin: Vec<Bv>,
     thin_cache: HashMap<(u32, u32), Lit>,
 }
 
@@ -118,17 +121,17 @@ struct Enc<'a, 'p> {
 pub fn encode(sx: &mut Symex) -> Option<Encoding> {
     let nblocks = sx.blocks.len();
     let non_mca = sx.opts.model.as_ref().and_then(|m| m.relaxed.as_ref()).is_some_and(|r| !r.mca);
-    let edges_allowed = order_mode() == OrderMode::Edges && !non_mca && !super::symex::commits_used(sx);
+    let edges_allowed = order_mode() == OrderMode::Edges && !super::symex::commits_used(sx);
     let cw = (usize::BITS - (nblocks + 1).leading_zeros()) as usize;
     let debug = std::env::var_os("WEAKC_BMC_DEBUG").is_some();
     if debug {
         eprintln!("bmc: after symex: {} vars, {} clauses, {} events, {} blocks", sx.sat.num_vars(), sx.sat.clauses, sx.events.len(), nblocks);
     }
-    let thin = non_mca.then(|| (0..nblocks).map(|_| sx.sat.fresh_bv(cw.max(1))).collect());
     let mut e = Enc {
         sx,
         clocks: vec![],
-        edges: None,
+        edges: false,
+        non_mca,
         lt_cache: HashMap::new(),
         aeq_cache: HashMap::new(),
         init_clauses: 0,
@@ -139,14 +142,18 @@ pub fn encode(sx: &mut Symex) -> Option<Encoding> {
         clock_reads: 0,
         src_clauses: 0,
         ppo: None,
-        thin,
+        thin: vec![],
         thin_cache: HashMap::new(),
     };
     let edges = edges_allowed && e.from_read_estimate() <= EDGE_FR_LIMIT;
+    e.edges = edges;
     if edges {
-        e.edges = Some(HashMap::new());
+        e.sx.sat.order_theory(if non_mca { 2 * nblocks } else { nblocks });
     } else {
         e.clocks = (0..nblocks).map(|_| e.sx.sat.fresh_bv(cw.max(1))).collect();
+        if non_mca {
+            e.thin = (0..nblocks).map(|_| e.sx.sat.fresh_bv(cw.max(1))).collect();
+        }
     }
     let c0 = e.sx.sat.clauses;
     e.program_order();
@@ -182,9 +189,9 @@ pub fn encode(sx: &mut Symex) -> Option<Encoding> {
             "bmc: init-value clauses {}, from-read clauses {} ({} source/write pairs, {} read/write pairs, {} reads by clock)",
             e.init_clauses, e.fr_clauses, e.fr_pairs, e.rw_pairs, e.clock_reads
         );
-        match &e.edges {
-            Some(m) => eprintln!("bmc: order: {} theory edges over {nblocks} blocks", m.len()),
-            None => eprintln!("bmc: order: clocks of {cw} bits"),
+        match e.edges {
+            true => eprintln!("bmc: order: {} theory edges over {nblocks} blocks", e.sx.sat.order_edges()),
+            false => eprintln!("bmc: order: clocks of {cw} bits"),
         }
     }
     if stopped {
@@ -283,22 +290,22 @@ impl Enc<'_, '_> {
     }
 
     fn raw_lt(&mut self, b1: u32, b2: u32) -> Lit {
-        if let Some(cache) = &mut self.edges {
-            if let Some(&l) = cache.get(&(b1, b2)) {
-                return l;
-            }
-            let l = self.sx.sat.order_edge(self.sx.blocks.len(), b1, b2);
-            self.edges.as_mut().expect("edge mode").insert((b1, b2), l);
-            return l;
+        if self.edges {
+            return self.sx.sat.order_edge(b1, b2);
         }
         let (c1, c2) = (self.clocks[b1 as usize].clone(), self.clocks[b2 as usize].clone());
         self.sx.sat.bv_ult(&c1, &c2)
     }
 
-    /// Block `b1` before `b2` in happens-before, [`Self::thin`] (which must exist).
+    /// Block `b1` before `b2` in happens-before, [`Self::thin`] (non-multi-copy-atomic
+    /// models only).
     fn raw_lt_thin(&mut self, b1: u32, b2: u32) -> Lit {
-        let t = self.thin.as_ref().expect("happens-before clocks");
-        let (c1, c2) = (t[b1 as usize].clone(), t[b2 as usize].clone());
+        debug_assert!(self.non_mca);
+        if self.edges {
+            let n = self.sx.blocks.len() as u32;
+            return self.sx.sat.order_edge(n + b1, n + b2);
+        }
+        let (c1, c2) = (self.thin[b1 as usize].clone(), self.thin[b2 as usize].clone());
         self.sx.sat.bv_ult(&c1, &c2)
     }
 
@@ -402,7 +409,7 @@ impl Enc<'_, '_> {
             return Lit::from_bool(iw.seq < ir.seq);
         }
         // rfe is in happens-before only, where there is one.
-        self.lt_block_in(self.thin.is_some(), bw, br)
+        self.lt_block_in(self.non_mca, bw, br)
     }
 
     /// Write `w` is not among what read `r` may see: `r` comes before it, or (under a
@@ -675,7 +682,7 @@ impl Enc<'_, '_> {
             let cw = self.clocks.first().map_or(1, |c| c.len());
             let by_clock = match self.fr_mode {
                 // Theory edges have no clock to compare with.
-                _ if self.edges.is_some() => false,
+                _ if self.edges => false,
                 FrMode::Cubic => false,
                 FrMode::Clock => true,
                 // Per other write: a comparator (~10 clauses a bit) instead of one clause

@@ -292,7 +292,8 @@ fn build(sx: &Symex, enc: &Encoding, m: &Relaxed) -> Graph {
         }
     }
     // Reads-from, coherence (by clock; one block's writes by program order), from-read.
-    let clock = |e: usize| (model_value(sx, &enc.clocks[sx.events[e].block as usize]), sx.events[e].block, sx.events[e].po);
+    let ranks = enc.ranks(sx);
+    let clock = |e: usize| (ranks[sx.events[e].block as usize], sx.events[e].block, sx.events[e].po);
     let mut writes: HashMap<u128, Vec<usize>> = HashMap::new();
     for e in (0..n).filter(|&e| active[e] && sx.events[e].write) {
         writes.entry(addr[e]).or_default().push(e);
@@ -463,11 +464,17 @@ fn same_addr(sx: &mut Symex, a: usize, b: usize) -> Lit {
 
 /// Write `a` before `b` in coherence: by program order in one block, otherwise `b`'s clock is
 /// not below `a`'s (equal clocks: the tie the candidate's order broke; with distinct clocks,
-/// as every valid execution can have, it is the order itself).
+/// as every valid execution can have, it is the order itself). With theory edges: `b` is not
+/// required before `a` (the exclusion clause then requires it, a positive use of the edge;
+/// the candidate, whose order put `a` first, has that edge false).
 fn co(sx: &mut Symex, enc: &Encoding, a: usize, b: usize) -> Lit {
     let (ea, eb) = (&sx.events[a], &sx.events[b]);
     if ea.block == eb.block {
         return Lit::from_bool(ea.po < eb.po);
+    }
+    if enc.edges {
+        let (ba, bb) = (ea.block, eb.block);
+        return !sx.sat.order_edge(bb, ba);
     }
     let (ca, cb) = (enc.clocks[ea.block as usize].clone(), enc.clocks[eb.block as usize].clone());
     !sx.sat.bv_ult(&cb, &ca)

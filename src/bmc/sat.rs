@@ -132,8 +132,9 @@ impl super::solver::Terminate for Limits {
 /// long loops poll `stopped` to give up early; the formula is then meaningless.
 pub struct Sat {
     solver: super::solver::Solver<Acyclic, Limits>,
-    /// Block count of the order theory, once [`Sat::order_edge`] connected it.
+    /// Node count of the order theory, once [`Sat::order_theory`] connected it.
     order_nodes: Option<usize>,
+    order_cache: HashMap<(u32, u32), Lit>,
     defs: Vec<Def>,
     and_cache: HashMap<(Lit, Lit), Lit>,
     xor_cache: HashMap<(Lit, Lit), Lit>,
@@ -163,6 +164,7 @@ impl Sat {
         Sat {
             solver,
             order_nodes: None,
+            order_cache: HashMap::new(),
             defs: vec![Def::Input],
             and_cache: HashMap::new(),
             xor_cache: HashMap::new(),
@@ -414,23 +416,32 @@ impl Sat {
         go(self, a, b, 64)
     }
 
-    /// A literal for "block `from` comes before block `to`" in a strict order over `nodes`
-    /// blocks that the solver's theory ([`Acyclic`]) keeps acyclic. Order literals must be
-    /// used positively (as what an execution requires); a false one does not mean the
-    /// opposite order. Every call makes a new literal: callers cache.
-    pub fn order_edge(&mut self, nodes: usize, from: u32, to: u32) -> Lit {
-        match self.order_nodes {
-            None => {
-                self.solver.connect(Acyclic::new(nodes));
-                self.order_nodes = Some(nodes);
-            }
-            Some(n) => assert_eq!(n, nodes, "one order per formula"),
+    /// Makes the solver keep "before" over `nodes` nodes acyclic ([`Acyclic`]); once per
+    /// formula.
+    pub fn order_theory(&mut self, nodes: usize) {
+        assert!(self.order_nodes.is_none(), "one order theory per formula");
+        self.solver.connect(Acyclic::new(nodes));
+        self.order_nodes = Some(nodes);
+    }
+
+    /// The literal "node `from` comes before node `to`" of the order theory (connected by
+    /// [`Sat::order_theory`]); one per pair. Order literals must be used positively (as what
+    /// an execution requires): a false one does not mean the opposite order.
+    pub fn order_edge(&mut self, from: u32, to: u32) -> Lit {
+        if let Some(&l) = self.order_cache.get(&(from, to)) {
+            return l;
         }
         let l = self.fresh();
         let v = l.dimacs();
         self.solver.observe(v);
-        self.solver.theory_mut().expect("connected").add_edge(v, from, to);
+        self.solver.theory_mut().expect("order theory connected").add_edge(v, from, to);
+        self.order_cache.insert((from, to), l);
         l
+    }
+
+    /// The number of order-theory edges made.
+    pub fn order_edges(&self) -> usize {
+        self.order_cache.len()
     }
 
     /// After a satisfiable [`Sat::solve`] with order edges: each block's place in a total
@@ -441,9 +452,9 @@ impl Sat {
         t.ranks(|v| truth.contains(&v))
     }
 
-    /// Cycles the order theory excluded so far.
-    pub fn order_lemmas(&self) -> usize {
-        self.solver.theory().map_or(0, |t| t.lemmas)
+    /// Cycles the order theory excluded so far, and edges it propagated false.
+    pub fn order_stats(&self) -> (usize, usize) {
+        self.solver.theory().map_or((0, 0), |t| (t.lemmas, t.propagated))
     }
 
     /// Solves under `assumptions`; `None` when a limit was reached (before: see
@@ -573,16 +584,17 @@ mod tests {
     fn order_edges_are_kept_acyclic_by_the_theory() {
         // Three blocks; 0→1, 1→2 and 2→0 cannot all hold; any two can.
         let mut s = Sat::new();
-        let a = s.order_edge(3, 0, 1);
-        let b = s.order_edge(3, 1, 2);
-        let c = s.order_edge(3, 2, 0);
+        s.order_theory(3);
+        let a = s.order_edge(0, 1);
+        let b = s.order_edge(1, 2);
+        let c = s.order_edge(2, 0);
         assert_eq!(s.solve(&[a, b, c]), Some(false));
         assert_eq!(s.solve(&[a, b]), Some(true));
         assert!(!s.value(c));
         let r = s.order_ranks();
         assert!(r[0] < r[1] && r[1] < r[2]);
         // A cycle through a clause: (0→1 or 1→0) and (1→0 → 0→1).
-        let d = s.order_edge(3, 1, 0);
+        let d = s.order_edge(1, 0);
         s.add_clause(&[a, d]);
         s.implies(d, a);
         assert_eq!(s.solve(&[]), Some(true));

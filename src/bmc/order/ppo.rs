@@ -97,7 +97,7 @@ impl Enc<'_, '_> {
             self.sx.sat.add_clause(&c);
             c.pop();
         }
-        if self.thin.is_some() {
+        if self.non_mca {
             let l = self.raw_lt_thin(from, to);
             c.push(l);
             self.sx.sat.add_clause(&c);

@@ -241,7 +241,7 @@ impl Enc<'_, '_> {
     /// models), a read's source also comes before a later write of its thread to the address
     /// in coherence (CoRW).
     pub(super) fn read_read_coherence(&mut self) {
-        let with_writes = self.thin.is_some();
+        let with_writes = self.non_mca;
         let mut pairs = vec![];
         for t in 0..self.sx.threads.len() {
             let mut accs: Vec<usize> = (0..self.sx.events.len())
@@ -272,7 +272,7 @@ impl Enc<'_, '_> {
             return;
         }
         let choice_of: HashMap<usize, usize> = self.sx.rf_choices.iter().enumerate().map(|(i, (r, _))| (*r, i)).collect();
-        if self.edges.is_some() {
+        if self.edges {
             self.read_read_coherence_by_edges(&pairs, &choice_of);
             return;
         }
@@ -304,29 +304,34 @@ impl Enc<'_, '_> {
 
     /// [`Self::read_read_coherence`] with the order as theory edges: for reads `r1` before
     /// `r2` of one address, sources `w1 ≠ w2`: `w1` before `w2`, and `r2` does not take the
-    /// initial value after `r1` took a write. (Writes of one block are ordered by program
-    /// order here; clocks equal them.) Only multi-copy-atomic models get here: the pairs
-    /// are of reads only.
+    /// initial value after `r1` took a write; for a later write `r2` (CoRW, non-multi-copy-
+    /// atomic models): `r1`'s source before `r2`. (Writes of one block are ordered by program
+    /// order here; clocks equal them.)
     fn read_read_coherence_by_edges(&mut self, pairs: &[(usize, usize, Option<Lit>)], choice_of: &HashMap<usize, usize>) {
         for &(r1, r2, same) in pairs {
             if self.sx.sat.stopped().is_some() {
                 return;
             }
-            debug_assert!(!self.sx.events[r2].write);
-            let (Some(&c1), Some(&c2)) = (choice_of.get(&r1), choice_of.get(&r2)) else { continue };
-            let (s1, s2) = (self.sx.rf_choices[c1].1.clone(), self.sx.rf_choices[c2].1.clone());
+            let Some(&c1) = choice_of.get(&r1) else { continue };
+            let s1 = self.sx.rf_choices[c1].1.clone();
+            let s2 = if self.sx.events[r2].write {
+                vec![(Some(r2), Lit::TRUE)]
+            } else {
+                let Some(&c2) = choice_of.get(&r2) else { continue };
+                self.sx.rf_choices[c2].1.clone()
+            };
             let (g1, g2) = (self.sx.events[r1].guard, self.sx.events[r2].guard);
             for &(w1, l1) in &s1 {
                 let Some(w1) = w1 else { continue };
                 for &(w2, l2) in &s2 {
-                    if w2 == Some(w1) {
+                    if w2 == Some(w1) && !self.sx.events[r2].write {
                         continue;
                     }
                     let mut clause = vec![!g1, !g2, !l1, !l2];
                     if let Some(a) = same {
                         clause.push(!a);
                     }
-                    if let Some(w2) = w2 {
+                    if let Some(w2) = w2.filter(|&w2| w2 != w1) {
                         let o = self.lt(w1, w2);
                         clause.push(o);
                     }
