@@ -177,32 +177,43 @@ impl Acyclic {
         self.propagate_after(e);
     }
 
+    /// Breadth-first over the true edges from `root`, forward (out-edges; each node's edge
+    /// from its predecessor in `via`) or backward (in-edges; its edge towards the root in
+    /// `back`): the nodes reached, each marked with a fresh stamp in `seen`. The list is the
+    /// reused scratch vector (hand it back).
+    fn reach(&mut self, root: u32, forward: bool) -> Vec<u32> {
+        let st = self.next_stamp();
+        self.seen[root as usize] = st;
+        (if forward { &mut self.via } else { &mut self.back })[root as usize] = NONE;
+        let mut list = std::mem::take(&mut self.scratch);
+        list.clear();
+        list.push(root);
+        let mut i = 0;
+        while i < list.len() {
+            let n = list[i] as usize;
+            i += 1;
+            let deg = if forward { self.out[n].len() } else { self.inc[n].len() };
+            for k in 0..deg {
+                let ed = if forward { self.out[n][k] } else { self.inc[n][k] };
+                let (f, t, _) = self.edges[ed as usize];
+                let m = if forward { t } else { f } as usize;
+                if self.seen[m] != st {
+                    self.seen[m] = st;
+                    (if forward { &mut self.via } else { &mut self.back })[m] = ed;
+                    list.push(m as u32);
+                }
+            }
+        }
+        list
+    }
+
     /// After the true edge `e = u → v` entered the graph: every unassigned edge `w → z` with
     /// `v ⇝ w` and `z ⇝ u` would close a cycle, so it is false; its reason is that cycle.
     /// Computed now (not when the solver asks), so the reason holds only edges assigned
     /// before the literal it explains.
     fn propagate_after(&mut self, e: u32) {
         let (u, v, ev) = self.edges[e as usize];
-        // Nodes reachable from v (forward, `via` = the edge they were reached by).
-        let fs = self.next_stamp();
-        self.seen[v as usize] = fs;
-        self.via[v as usize] = NONE;
-        let mut fwd = std::mem::take(&mut self.scratch);
-        fwd.clear();
-        fwd.push(v);
-        let mut i = 0;
-        while i < fwd.len() {
-            let n = fwd[i] as usize;
-            i += 1;
-            for &ed in &self.out[n] {
-                let m = self.edges[ed as usize].1 as usize;
-                if self.seen[m] != fs {
-                    self.seen[m] = fs;
-                    self.via[m] = ed;
-                    fwd.push(m as u32);
-                }
-            }
-        }
+        let fwd = self.reach(v, true);
         // Unassigned edges out of the forward set that go back in the order to u or before.
         let ord_u = self.ord[u as usize];
         let mut cands = std::mem::take(&mut self.cands);
@@ -220,26 +231,8 @@ impl Acyclic {
             self.cands = cands;
             return;
         }
-        // Nodes reaching u (backward, `back` = the edge towards u).
-        let bs = self.next_stamp();
-        self.seen[u as usize] = bs;
-        self.back[u as usize] = NONE;
-        let mut bwd = std::mem::take(&mut self.scratch);
-        bwd.clear();
-        bwd.push(u);
-        let mut i = 0;
-        while i < bwd.len() {
-            let n = bwd[i] as usize;
-            i += 1;
-            for &ed in &self.inc[n] {
-                let m = self.edges[ed as usize].0 as usize;
-                if self.seen[m] != bs {
-                    self.seen[m] = bs;
-                    self.back[m] = ed;
-                    bwd.push(m as u32);
-                }
-            }
-        }
+        let bwd = self.reach(u, false);
+        let bs = self.stamp;
         self.scratch = bwd;
         for &ed in &cands {
             let (w, z, var) = self.edges[ed as usize];
