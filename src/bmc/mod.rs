@@ -3,8 +3,10 @@
 //!
 //! Pipeline: [`symex`] executes the IR symbolically (inlining, loop unwinding, path merging)
 //! straight into bit-blasted SSA ([`bv`] over the gate store of [`sat`]) and a list of
-//! shared-memory events; [`order`] adds the partial-order encoding of SC; one SAT query asks
-//! whether some property can fail; the model becomes a counterexample trace.
+//! shared-memory events; [`order`] adds the partial-order encoding of SC (or of a memory
+//! model), whose order of events is a theory of the solver ([`acyclic`], connected through
+//! [`solver`]); one SAT query asks whether some property can fail; the model becomes a
+//! counterexample trace.
 //!
 //! Four reductions keep the encoding small, each sound by construction and cross-checked
 //! against brute-force interleaving enumeration in the tests:

@@ -1,7 +1,9 @@
 //! Sequential consistency as a partial-order encoding (Alglave, Kroening, Tautschnig,
-//! CAV 2013): no interleavings are enumerated; instead every *block* of events gets a clock
-//! (a bit-vector) and the constraints say there is one total order of the blocks that
-//! explains every value read.
+//! CAV 2013): no interleavings are enumerated; instead the constraints say there is one
+//! total order of the *blocks* of events that explains every value read. The order is
+//! either the solver's acyclicity theory (one literal per pair of blocks asked about,
+//! [`super::acyclic`]) or, as in the paper, a clock (a bit-vector) per block; see
+//! [`OrderMode`]. "Clock" below means a block's place in that order.
 //!
 //! * A block is one event, or all events of one atomic section (`AtomicBegin..End`, a lock
 //!   acquisition, an RMW): they share a clock, ordered among themselves by program order,
