@@ -118,11 +118,6 @@ impl Acyclic {
         self.all_out[from as usize].push(self.edges.len() as u32 - 1);
     }
 
-    /// The edges' variables.
-    pub fn vars(&self) -> impl Iterator<Item = i32> + '_ {
-        self.edges.iter().map(|e| e.2)
-    }
-
     /// Per node, its position in a total order that extends the edges true in `value`
     /// (which must be acyclic; nodes on a cycle, which a model of the theory never has,
     /// come last).

@@ -52,11 +52,11 @@ impl Encoding {
 
 /// How the memory order is represented. `Edges`: one literal per pair of blocks the
 /// encoding asks about, kept acyclic by the solver's theory ([`super::acyclic`]); used under
-/// SC and the multi-copy-atomic models (TSO, PSO, RMO, AArch64). `Clocks`: a bit-vector
-/// per block (the CAV 2013 encoding); used where the encoding compares orders with values
-/// (the happens-before clocks and propagation check of non-multi-copy-atomic models, commit
-/// stamps) and where the from-read clauses without clocks would be too many
-/// ([`EDGE_FR_LIMIT`]). `WEAKC_BMC_ORDER=clocks` forces clocks everywhere, for comparison.
+/// SC and every model (on Power and ARM, happens-before is a second node set of the same
+/// theory). `Clocks`: a bit-vector per block (the CAV 2013 encoding); used where the
+/// encoding compares orders with values (commit stamps) and where the from-read clauses
+/// without clocks would be too many ([`EDGE_FR_LIMIT`]). `WEAKC_BMC_ORDER=clocks` forces
+/// clocks everywhere, for comparison.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(super) enum OrderMode {
     Edges,

@@ -132,8 +132,6 @@ impl super::solver::Terminate for Limits {
 /// long loops poll `stopped` to give up early; the formula is then meaningless.
 pub struct Sat {
     solver: super::solver::Solver<Acyclic, Limits>,
-    /// Node count of the order theory, once [`Sat::order_theory`] connected it.
-    order_nodes: Option<usize>,
     order_cache: HashMap<(u32, u32), Lit>,
     defs: Vec<Def>,
     and_cache: HashMap<(Lit, Lit), Lit>,
@@ -163,7 +161,6 @@ impl Sat {
         solver.add_clause(&[1]);
         Sat {
             solver,
-            order_nodes: None,
             order_cache: HashMap::new(),
             defs: vec![Def::Input],
             and_cache: HashMap::new(),
@@ -419,9 +416,7 @@ impl Sat {
     /// Makes the solver keep "before" over `nodes` nodes acyclic ([`Acyclic`]); once per
     /// formula.
     pub fn order_theory(&mut self, nodes: usize) {
-        assert!(self.order_nodes.is_none(), "one order theory per formula");
         self.solver.connect(Acyclic::new(nodes));
-        self.order_nodes = Some(nodes);
     }
 
     /// The literal "node `from` comes before node `to`" of the order theory (connected by
@@ -448,8 +443,7 @@ impl Sat {
     /// order that extends the true edges.
     pub fn order_ranks(&self) -> Vec<u32> {
         let Some(t) = self.solver.theory() else { return vec![] };
-        let truth: std::collections::HashSet<i32> = t.vars().filter(|&v| self.solver.value(v)).collect();
-        t.ranks(|v| truth.contains(&v))
+        t.ranks(|v| self.solver.value(v))
     }
 
     /// Cycles the order theory excluded so far, and edges it propagated false.
