@@ -346,9 +346,11 @@ fn arch_of(name: &str) -> Result<&'static Arch, Failure> {
 }
 
 /// `lazy`: the selection will be completed lazily (instrument, verify): the first cycle
-/// search only seeds it.
-fn analyze(c: &Common, arch: &Arch, lazy: bool) -> Result<Analysis, Failure> {
+/// search only seeds it. `defer`: the event graph and cycles wait for
+/// [`pipeline::complete`] (`verify`, which may not need them).
+fn analyze(c: &Common, arch: &Arch, lazy: bool, defer: bool) -> Result<Analysis, Failure> {
     let mut opts = pipeline_options(c);
+    opts.defer_graph = defer;
     if lazy {
         opts.lazy_seed = Some(pipeline::LAZY_SEED);
     }
@@ -492,6 +494,7 @@ fn pipeline_options_without_entries(c: &Common) -> pipeline::Options {
         },
         lazy_seed: None,
         selection_timeout: Some(Duration::from_secs_f64(c.selection_timeout.max(0.0))),
+        defer_graph: false,
     }
 }
 
@@ -513,7 +516,7 @@ fn run(cli: Cli, guard: u64) -> Result<u8, Failure> {
         Cmd::Fences { mut common, f } => {
             resolve_units(&mut common)?;
             let arch = arch_of(&common.mm)?;
-            let a = analyze(&common, arch, !f.property)?;
+            let a = analyze(&common, arch, !f.property, false)?;
             let out = weakc::fences::run(a, arch, &pipeline_options(&common), &f, &unit_options(&common))?;
             for (path, text) in &out.files {
                 write_atomically(path, text).map_err(|e| (e, out.map.clone()))?;
@@ -528,7 +531,7 @@ fn run(cli: Cli, guard: u64) -> Result<u8, Failure> {
         Cmd::Cycles { mut common, format, dot, quiet } => {
             resolve_units(&mut common)?;
             let arch = arch_of(&common.mm)?;
-            let a = analyze(&common, arch, false)?;
+            let a = analyze(&common, arch, false, false)?;
             let file = common.file.display().to_string();
             match format {
                 ReportFormat::Text if quiet => weakc::output::report(&weakc::report::cycles_lines(&a, arch.name)),
@@ -547,7 +550,7 @@ fn run(cli: Cli, guard: u64) -> Result<u8, Failure> {
         Cmd::Instrument { mut common, output, strategy, buffer_size, no_line_directives, format, out_dir } => {
             resolve_units(&mut common)?;
             let arch = arch_of(&common.mm)?;
-            let mut a = analyze(&common, arch, !common.exhaustive)?;
+            let mut a = analyze(&common, arch, !common.exhaustive, false)?;
             let ropts = weakc::rewrite::Options { buffer_size: buffer_size.max(1) };
             let ins = pipeline::instrument(&mut a, arch, strategy.strategy(), &ropts);
             let file = common.file.display().to_string();
@@ -598,7 +601,7 @@ fn verify(common: Common, v: VerifyArgs, guard: u64) -> Result<u8, Failure> {
     let deadline = v.timeout.map(|t| std::time::Instant::now() + Duration::from_secs_f64(t.max(0.0)));
     let arch = arch_of(&common.mm)?;
     let file = common.file.display().to_string();
-    let mut a = analyze(&common, arch, !common.exhaustive)?;
+    let mut a = analyze(&common, arch, !common.exhaustive, true)?;
     let strategy = v.strategy.unwrap_or(StrategyArg::Ilp).strategy();
     let buffer_size = v.buffer_size.unwrap_or(weakc::rewrite::DEFAULT_BUFFER_SIZE).max(1);
     let subject = weakc::verify::Subject { file: &file, arch, strategy, buffer_size, title: format!("weakc verify: {file}") };
@@ -615,6 +618,7 @@ fn verify(common: Common, v: VerifyArgs, guard: u64) -> Result<u8, Failure> {
         let text = if model.is_some() {
             weakc::verify::show_loops(&a.program, &a.map, opts.json)
         } else {
+            pipeline::complete(&mut a, arch).map_err(fail)?;
             let ins = pipeline::instrument(&mut a, arch, subject.strategy, &weakc::rewrite::Options { buffer_size: subject.buffer_size });
             weakc::verify::show_loops(&ins.rewritten.program, &a.map, opts.json)
         };

@@ -32,6 +32,11 @@ pub struct Options {
     /// Time budget of the lazy selection (`None`: the search's, `limits.time_budget`). When
     /// it runs out, every relaxable pair on a cycle of the event graph is delayed.
     pub selection_timeout: Option<Duration>,
+    /// Leave the event graph and the cycle search to [`complete`], which whatever needs
+    /// them calls ([`choose`], [`rewrite_at`]): `verify` needs them only where it
+    /// instruments, not under SC nor on the axiomatic route, and on large programs they
+    /// cost more than deciding the program.
+    pub defer_graph: bool,
 }
 
 /// Search steps of the first cycle search of the lazy selection (about half a second on
@@ -64,6 +69,9 @@ pub struct Analysis {
     pub limits: Limits,
     /// [`choose`] completes an incomplete cycle list lazily ([`Options::lazy_seed`]).
     pub lazy: bool,
+    /// [`Options::defer_graph`]: `aeg` and `cycles` are empty until [`complete`] builds them
+    /// with these options.
+    pub deferred: Option<Options>,
 }
 
 /// Front end, normalisation, event graph and critical cycles for one file.
@@ -108,9 +116,31 @@ pub fn analyze_program(
     crate::inline::inline_leaves(program);
     crate::normalize::normalize(program);
     timings.normalize = t.elapsed();
+    let limits = Limits { time_budget: opts.selection_timeout.unwrap_or(opts.limits.time_budget), ..opts.limits.clone() };
+    let mut a = Analysis {
+        map,
+        program: program.clone(),
+        aeg: Aeg::default(),
+        cycles: CycleSet::default(),
+        timings,
+        lines,
+        limits,
+        lazy: opts.lazy_seed.is_some(),
+        deferred: Some(opts.clone()),
+    };
+    if !opts.defer_graph {
+        complete(&mut a, arch)?;
+    }
+    Ok(a)
+}
+
+/// Builds the event graph and searches the critical cycles of an analysis whose
+/// [`Options::defer_graph`] left them out (nothing when they are there).
+pub fn complete(a: &mut Analysis, arch: &Arch) -> Result<(), Error> {
+    let Some(opts) = a.deferred.take() else { return Ok(()) };
     let t = Instant::now();
-    let aeg = aeg::build(program, &opts.build)?;
-    timings.event_graph = t.elapsed();
+    a.aeg = aeg::build(&a.program, &opts.build)?;
+    a.timings.event_graph = t.elapsed();
     let t = Instant::now();
     let seed = match opts.lazy_seed {
         Some(n) => Limits {
@@ -121,10 +151,9 @@ pub fn analyze_program(
         },
         None => opts.limits.clone(),
     };
-    let cycles = cycles::critical_cycles(&aeg, arch, &seed);
-    timings.cycles = t.elapsed();
-    let limits = Limits { time_budget: opts.selection_timeout.unwrap_or(opts.limits.time_budget), ..opts.limits.clone() };
-    Ok(Analysis { map, program: program.clone(), aeg, cycles, timings, lines, limits, lazy: opts.lazy_seed.is_some() })
+    a.cycles = cycles::critical_cycles(&a.aeg, arch, &seed);
+    a.timings.cycles = t.elapsed();
+    Ok(())
 }
 
 /// The rewriter's view of an architecture.
@@ -435,6 +464,7 @@ pub struct Chosen {
 /// the selection (no limit hit). Only if that does not finish either, every relaxable pair
 /// on some cycle of the event graph is delayed (sound, at a cost in verification time).
 pub fn choose(a: &mut Analysis, arch: &Arch, strategy: Strategy) -> Chosen {
+    debug_assert!(a.deferred.is_none(), "choose needs the event graph: `complete` first");
     let t = Instant::now();
     let mut chosen = Chosen { fallback: false, selection: Selection::default(), lazy_rounds: None };
     match a.cycles.limit_hit.take() {
@@ -481,10 +511,10 @@ pub fn choose(a: &mut Analysis, arch: &Arch, strategy: Strategy) -> Chosen {
 /// buffers of depth `ropts.buffer_size` where the depth cannot be computed.
 pub fn rewrite_at(a: &mut Analysis, arch: &Arch, selection: &Selection, ropts: &rewrite::Options) -> Rewritten {
     let t = Instant::now();
-    let plan = plan_of(&a.aeg, arch, &a.cycles.cycles, selection);
     let rewritten = if arch.relaxes_nothing() {
         Rewritten { program: a.program.clone(), summary: Default::default() }
     } else {
+        let plan = plan_of(&a.aeg, arch, &a.cycles.cycles, selection);
         let mut r = rewrite::rewrite(&a.program, &a.aeg, &plan, &model_of(arch), ropts);
         r.summary.approximations.extend(selection.lacks.clone());
         r

@@ -429,6 +429,7 @@ pub fn decide(a: &mut Analysis, s: &Subject, o: &Options) -> Result<Decided, Err
     let (mut checked, mut map) = match model {
         Some(m) => (run_axiomatic(a, s, o, &sel, m)?, a.map.clone()),
         None => {
+            pipeline::complete(a, s.arch)?;
             let selection = chosen.insert(pipeline::choose(a, s.arch, s.strategy).selection);
             run_instrumented(a, s, o, &sel, selection, true)?
         }
@@ -451,7 +452,10 @@ pub fn decide(a: &mut Analysis, s: &Subject, o: &Options) -> Result<Decided, Err
             let o2 = Options { deadline: Some(Instant::now() + limit), ..o.clone() };
             let selection = match chosen.take() {
                 Some(c) => c,
-                None => pipeline::choose(a, s.arch, s.strategy).selection,
+                None => {
+                    pipeline::complete(a, s.arch)?;
+                    pipeline::choose(a, s.arch, s.strategy).selection
+                }
             };
             let (c2, map2) = run_instrumented(a, s, &o2, &second, &selection, false)?;
             match c2.verdict() {

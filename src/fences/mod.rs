@@ -688,7 +688,7 @@ impl<'a> Problem<'a> {
             Some(n) => cycles::critical_cycles_where(&cycles::SearchGraph::new(&aeg, self.arch), limits, &|_, _| false, &|_, _| false, &|_| true, n, None, None),
             None => cycles::critical_cycles(&aeg, self.arch, limits),
         };
-        Ok(Analysis { map: self.base.map.clone(), program, aeg, cycles, timings: Default::default(), lines: self.base.lines, limits: limits.clone(), lazy: false })
+        Ok(Analysis { map: self.base.map.clone(), program, aeg, cycles, timings: Default::default(), lines: self.base.lines, limits: limits.clone(), lazy: false, deferred: None })
     }
 
     /// Each unit's source text with `chosen` inserted, in the file's own idiom.
