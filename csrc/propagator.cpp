@@ -87,6 +87,11 @@ void weakc_cadical_assume (void *h, int lit) {
   static_cast<Handle *> (h)->solver.assume (lit);
 }
 
+// Sets CaDiCaL option `name` (before the first clause); nonzero when it exists.
+int weakc_cadical_set_option (void *h, const char *name, int value) {
+  return static_cast<Handle *> (h)->solver.set (name, value);
+}
+
 int weakc_cadical_solve (void *h) {
   return static_cast<Handle *> (h)->solver.solve ();
 }

@@ -50,6 +50,7 @@ extern "C" {
     fn weakc_cadical_add(h: *mut c_void, lit: c_int);
     fn weakc_cadical_assume(h: *mut c_void, lit: c_int);
     fn weakc_cadical_solve(h: *mut c_void) -> c_int;
+    fn weakc_cadical_set_option(h: *mut c_void, name: *const std::ffi::c_char, value: c_int) -> c_int;
     fn weakc_cadical_val(h: *mut c_void, lit: c_int) -> c_int;
     fn weakc_cadical_set_terminate(h: *mut c_void, data: *mut c_void, f: Option<extern "C" fn(*mut c_void) -> c_int>);
     fn weakc_cadical_connect(h: *mut c_void, cb: Callbacks);
@@ -105,7 +106,18 @@ extern "C" fn on_terminate<F: Terminate>(d: *mut c_void) -> c_int {
 impl<T: Theory, F: Terminate> Solver<T, F> {
     pub fn new() -> Self {
         // SAFETY: plain constructor; the handle is freed in `drop`.
-        Solver { handle: unsafe { weakc_cadical_new() }, theory: None, terminate: None }
+        let s = Solver { handle: unsafe { weakc_cadical_new() }, theory: None, terminate: None };
+        // For experiments: WEAKC_BMC_CADICAL=name=value,... sets CaDiCaL's options.
+        if let Ok(spec) = std::env::var("WEAKC_BMC_CADICAL") {
+            for (name, value) in spec.split(',').filter_map(|kv| kv.split_once('=')) {
+                let (Ok(name), Ok(value)) = (std::ffi::CString::new(name.trim()), value.trim().parse::<c_int>()) else { continue };
+                // SAFETY: valid handle, NUL-terminated name; no clause added yet.
+                if unsafe { weakc_cadical_set_option(s.handle, name.as_ptr(), value) } == 0 {
+                    eprintln!("weakc: WEAKC_BMC_CADICAL: CaDiCaL has no option {}", name.to_string_lossy());
+                }
+            }
+        }
+        s
     }
 
     pub fn add_clause(&mut self, lits: &[i32]) {
