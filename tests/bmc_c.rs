@@ -61,6 +61,25 @@ fn c_integers_and_casts() {
     unsafe_(&body("c == 260"), 1);
 }
 
+/// An enum's type is GCC's: `unsigned int` without negative values (so `e > -1` is false,
+/// -1 converting to `unsigned int`), `int` with one, the 64-bit type of the same
+/// signedness for values beyond 32 bits.
+#[test]
+fn c_enum_types_are_gccs() {
+    let body = |cond: &str| {
+        format!(
+            r#"enum E {{ A, B }}; enum N {{ M = -1, P }}; enum L {{ Q = 0x100000000 }};
+            int main() {{
+                enum E e = B; enum N n = P; enum L l = Q;
+                __VERIFIER_assert({cond});
+                return 0;
+            }}"#
+        )
+    };
+    safe(&body("!(e > -1) && n > -1 && !(l > -1) && sizeof(e) == 4 && sizeof(n) == 4 && sizeof(l) == 8"), 1);
+    unsafe_(&body("e > -1"), 1);
+}
+
 #[test]
 fn c_arrays_structs_pointers() {
     let src = |cond: &str| {

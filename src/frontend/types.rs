@@ -555,21 +555,18 @@ impl<'t> Lowerer<'t> {
             (lo, hi) = (lo.min(next), hi.max(next));
             next += 1;
         }
-        // `int` where the values fit (GCC would say `unsigned int` when none is negative;
-        // weakc keeps `int`, of the same size), else the first of `unsigned int`, `long`,
-        // `unsigned long` that holds them. A packed enum takes GCC's smallest type: unsigned
-        // when no value is negative.
+        // GCC's choice: `unsigned int` when no value is negative, else `int`; where the
+        // values do not fit, the 64-bit type of the same signedness. It decides comparisons
+        // and conversions: with `enum E { A, B } e`, GCC's `e > -1` is false (-1 converts to
+        // `unsigned int`). A packed enum takes GCC's smallest type, unsigned when no value
+        // is negative.
         let packed = self.marks.of_type(self.src, n.start_byte(), body.byte_range()).contains(&&super::packing::Attr::Packed);
         let holds = |&(bits, signed): &(u8, bool)| match signed {
             true => lo >= -(1i128 << (bits - 1)) && hi < 1i128 << (bits - 1),
             false => lo >= 0 && hi < 1i128 << bits,
         };
-        let ty = if packed {
-            [8, 16, 32, 64].into_iter().map(|bits| (bits, lo < 0)).find(holds)
-        } else {
-            [(32, true), (32, false), (64, true), (64, false)].into_iter().find(holds)
-        }
-        .map_or(Type::INT, |(bits, signed)| Type::Int { bits, signed });
+        let widths: &[u8] = if packed { &[8, 16, 32, 64] } else { &[32, 64] };
+        let ty = widths.iter().map(|&bits| (bits, lo < 0)).find(holds).map_or(Type::INT, |(bits, signed)| Type::Int { bits, signed });
         if let Some(nm) = name {
             self.scopes.last_mut().unwrap().tags.insert(nm, Tag::Enum(ty.clone()));
         }
