@@ -63,7 +63,8 @@ fn c_integers_and_casts() {
 
 /// An enum's type is GCC's: `unsigned int` without negative values (so `e > -1` is false,
 /// -1 converting to `unsigned int`), `int` with one, the 64-bit type of the same
-/// signedness for values beyond 32 bits.
+/// signedness for values beyond 32 bits. Its constants are `int`, except those `int` does
+/// not hold, which have the enum's type (each assertion checked against GCC's program).
 #[test]
 fn c_enum_types_are_gccs() {
     let body = |cond: &str| {
@@ -77,6 +78,7 @@ fn c_enum_types_are_gccs() {
         )
     };
     safe(&body("!(e > -1) && n > -1 && !(l > -1) && sizeof(e) == 4 && sizeof(n) == 4 && sizeof(l) == 8"), 1);
+    safe(&body("B > -1 && sizeof(B) == 4 && !(Q > -1) && sizeof(Q) == 8 && l == 0x100000000 && sizeof(M) == 4"), 1);
     unsafe_(&body("e > -1"), 1);
 }
 

@@ -509,18 +509,7 @@ impl<'t> Lowerer<'t> {
                 let ft = self.prog.funcs[id.0 as usize].ty.clone();
                 Ok(Expr::new(ExprKind::FuncAddr(id), Type::ptr_to(Type::Func(Box::new(ft)))))
             }
-            Some(Ord::Enum(v)) => {
-                let ty = if i32::try_from(v).is_ok() {
-                    Type::INT
-                } else if u32::try_from(v).is_ok() {
-                    Type::UINT
-                } else if i64::try_from(v).is_ok() {
-                    Type::LONG
-                } else {
-                    Type::ULONG
-                };
-                Ok(Expr::new(ExprKind::Const(v), ty))
-            }
+            Some(Ord::Enum(v, ty)) => Ok(Expr::new(ExprKind::Const(v), ty)),
             Some(Ord::Typedef(_)) => Err(Error::syntax(self.loc(n), format!("type name `{name}` used as a value"))),
             Some(Ord::Poison(p)) => Err(self.poison_at_use(&p, n)),
             None => match super::builtins::builtin_constant(name) {
@@ -1249,7 +1238,7 @@ impl<'t> Lowerer<'t> {
                     Some(Ord::Var(v)) => Ok(self.prog.vars[v.0 as usize].ty.clone()),
                     Some(Ord::Global(i)) => self.globals[i].ty.clone().map_err(|p| p.err()),
                     Some(Ord::Func(i)) => self.fdecls[i].ty.clone().map(|f| Type::Func(Box::new(f))).map_err(|p| p.err()),
-                    Some(Ord::Enum(_)) => Ok(Type::INT),
+                    Some(Ord::Enum(_, ty)) => Ok(ty),
                     Some(Ord::Poison(p)) => Err(p.err()),
                     Some(Ord::Typedef(t)) => Ok(t),
                     // `sizeof(_Bool)` may parse as an expression.

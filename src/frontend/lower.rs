@@ -89,7 +89,9 @@ pub(super) enum Ord {
     /// Index into [`Lowerer::fdecls`].
     Func(usize),
     Typedef(Type),
-    Enum(i128),
+    /// An enumeration constant: its value and type (`int`, or where the value does not fit
+    /// in one, GCC's type of its enum).
+    Enum(i128, Type),
     Poison(Poison),
 }
 

@@ -542,6 +542,8 @@ impl<'t> Lowerer<'t> {
         };
         let mut next: i128 = 0;
         let (mut lo, mut hi) = (0i128, 0i128);
+        // Constants whose value does not fit in `int`: they take the enum's type (GCC).
+        let mut wide = vec![];
         for e in named_children(body) {
             if e.kind() != "enumerator" {
                 continue;
@@ -551,7 +553,8 @@ impl<'t> Lowerer<'t> {
             if let Some(v) = e.child_by_field_name("value") {
                 next = self.const_eval(v)?;
             }
-            self.bind_ord(&nm, Ord::Enum(next));
+            self.bind_ord(&nm, Ord::Enum(next, Type::INT));
+            wide.extend((i32::try_from(next).is_err()).then_some(nm));
             (lo, hi) = (lo.min(next), hi.max(next));
             next += 1;
         }
@@ -567,6 +570,11 @@ impl<'t> Lowerer<'t> {
         };
         let widths: &[u8] = if packed { &[8, 16, 32, 64] } else { &[32, 64] };
         let ty = widths.iter().map(|&bits| (bits, lo < 0)).find(holds).map_or(Type::INT, |(bits, signed)| Type::Int { bits, signed });
+        for nm in wide {
+            if let Some(Ord::Enum(v, _)) = self.lookup_ord(&nm).cloned() {
+                self.bind_ord(&nm, Ord::Enum(v, ty.clone()));
+            }
+        }
         if let Some(nm) = name {
             self.scopes.last_mut().unwrap().tags.insert(nm, Tag::Enum(ty.clone()));
         }
@@ -835,7 +843,7 @@ impl<'t> Lowerer<'t> {
             "identifier" => {
                 let name = self.text(n);
                 match self.lookup_ord(name) {
-                    Some(Ord::Enum(v)) => Ok(*v),
+                    Some(Ord::Enum(v, _)) => Ok(*v),
                     Some(_) => Err(not_const(self)),
                     None => super::builtins::builtin_constant(name).ok_or_else(|| not_const(self)),
                 }
