@@ -32,10 +32,10 @@ pub struct Options {
     /// Time budget of the lazy selection (`None`: the search's, `limits.time_budget`). When
     /// it runs out, every relaxable pair on a cycle of the event graph is delayed.
     pub selection_timeout: Option<Duration>,
-    /// Leave the event graph and the cycle search to [`complete`], which whatever needs
-    /// them calls ([`choose`], [`rewrite_at`]): `verify` needs them only where it
-    /// instruments, not under SC nor on the axiomatic route, and on large programs they
-    /// cost more than deciding the program.
+    /// Leave the event graph and the cycle search to [`complete`], called before [`choose`]
+    /// by whoever instruments: `verify` needs them only where it instruments, not under SC
+    /// nor on the axiomatic route, and on large programs they cost more than deciding the
+    /// program.
     pub defer_graph: bool,
 }
 
