@@ -71,7 +71,14 @@ pub struct Analysis {
     pub lazy: bool,
     /// [`Options::defer_graph`]: `aeg` and `cycles` are empty until [`complete`] builds them
     /// with these options.
-    pub deferred: Option<Options>,
+    pub deferred: Option<GraphOptions>,
+}
+
+/// What [`complete`] needs: how to build the event graph and the first cycle search's limits.
+#[derive(Clone, Debug)]
+pub struct GraphOptions {
+    build: BuildOptions,
+    seed: Limits,
 }
 
 /// Front end, normalisation, event graph and critical cycles for one file.
@@ -117,6 +124,15 @@ pub fn analyze_program(
     crate::normalize::normalize(program);
     timings.normalize = t.elapsed();
     let limits = Limits { time_budget: opts.selection_timeout.unwrap_or(opts.limits.time_budget), ..opts.limits.clone() };
+    let seed = match opts.lazy_seed {
+        Some(n) => Limits {
+            max_cycles: n.min(opts.limits.max_cycles),
+            time_budget: opts.limits.time_budget / 10,
+            step_budget: Some(SEED_STEPS),
+            ..opts.limits.clone()
+        },
+        None => opts.limits.clone(),
+    };
     let mut a = Analysis {
         map,
         program: program.clone(),
@@ -126,7 +142,7 @@ pub fn analyze_program(
         lines,
         limits,
         lazy: opts.lazy_seed.is_some(),
-        deferred: Some(opts.clone()),
+        deferred: Some(GraphOptions { build: opts.build.clone(), seed }),
     };
     if !opts.defer_graph {
         complete(&mut a, arch)?;
@@ -137,21 +153,12 @@ pub fn analyze_program(
 /// Builds the event graph and searches the critical cycles of an analysis whose
 /// [`Options::defer_graph`] left them out (nothing when they are there).
 pub fn complete(a: &mut Analysis, arch: &Arch) -> Result<(), Error> {
-    let Some(opts) = a.deferred.take() else { return Ok(()) };
+    let Some(g) = a.deferred.take() else { return Ok(()) };
     let t = Instant::now();
-    a.aeg = aeg::build(&a.program, &opts.build)?;
+    a.aeg = aeg::build(&a.program, &g.build)?;
     a.timings.event_graph = t.elapsed();
     let t = Instant::now();
-    let seed = match opts.lazy_seed {
-        Some(n) => Limits {
-            max_cycles: n.min(opts.limits.max_cycles),
-            time_budget: opts.limits.time_budget / 10,
-            step_budget: Some(SEED_STEPS),
-            ..opts.limits.clone()
-        },
-        None => opts.limits.clone(),
-    };
-    a.cycles = cycles::critical_cycles(&a.aeg, arch, &seed);
+    a.cycles = cycles::critical_cycles(&a.aeg, arch, &g.seed);
     a.timings.cycles = t.elapsed();
     Ok(())
 }

@@ -429,8 +429,7 @@ pub fn decide(a: &mut Analysis, s: &Subject, o: &Options) -> Result<Decided, Err
     let (mut checked, mut map) = match model {
         Some(m) => (run_axiomatic(a, s, o, &sel, m)?, a.map.clone()),
         None => {
-            pipeline::complete(a, s.arch)?;
-            let selection = chosen.insert(pipeline::choose(a, s.arch, s.strategy).selection);
+            let selection = chosen.insert(selection_for(a, s)?);
             run_instrumented(a, s, o, &sel, selection, true)?
         }
     };
@@ -452,10 +451,7 @@ pub fn decide(a: &mut Analysis, s: &Subject, o: &Options) -> Result<Decided, Err
             let o2 = Options { deadline: Some(Instant::now() + limit), ..o.clone() };
             let selection = match chosen.take() {
                 Some(c) => c,
-                None => {
-                    pipeline::complete(a, s.arch)?;
-                    pipeline::choose(a, s.arch, s.strategy).selection
-                }
+                None => selection_for(a, s)?,
             };
             let (c2, map2) = run_instrumented(a, s, &o2, &second, &selection, false)?;
             match c2.verdict() {
@@ -473,6 +469,12 @@ pub fn decide(a: &mut Analysis, s: &Subject, o: &Options) -> Result<Decided, Err
     }
     flush(&mut out);
     Ok(Decided { checked, map, decided_by })
+}
+
+/// The delay pairs to instrument, the event graph built first if `verify` deferred it.
+fn selection_for(a: &mut Analysis, s: &Subject) -> Result<Selection, Error> {
+    pipeline::complete(a, s.arch)?;
+    Ok(pipeline::choose(a, s.arch, s.strategy).selection)
 }
 
 /// The verdict report of a decision, and the exit code.

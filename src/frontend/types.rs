@@ -554,7 +554,9 @@ impl<'t> Lowerer<'t> {
                 next = self.const_eval(v)?;
             }
             self.bind_ord(&nm, Ord::Enum(next, Type::INT));
-            wide.extend((i32::try_from(next).is_err()).then_some(nm));
+            if i32::try_from(next).is_err() {
+                wide.push((nm, next));
+            }
             (lo, hi) = (lo.min(next), hi.max(next));
             next += 1;
         }
@@ -570,10 +572,8 @@ impl<'t> Lowerer<'t> {
         };
         let widths: &[u8] = if packed { &[8, 16, 32, 64] } else { &[32, 64] };
         let ty = widths.iter().map(|&bits| (bits, lo < 0)).find(holds).map_or(Type::INT, |(bits, signed)| Type::Int { bits, signed });
-        for nm in wide {
-            if let Some(Ord::Enum(v, _)) = self.lookup_ord(&nm).cloned() {
-                self.bind_ord(&nm, Ord::Enum(v, ty.clone()));
-            }
+        for (nm, v) in wide {
+            self.bind_ord(&nm, Ord::Enum(v, ty.clone()));
         }
         if let Some(nm) = name {
             self.scopes.last_mut().unwrap().tags.insert(nm, Tag::Enum(ty.clone()));

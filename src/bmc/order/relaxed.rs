@@ -314,7 +314,8 @@ impl Enc<'_, '_> {
             }
             let Some(&c1) = choice_of.get(&r1) else { continue };
             let s1 = self.sx.rf_choices[c1].1.clone();
-            let s2 = if self.sx.events[r2].write {
+            let corw = self.sx.events[r2].write;
+            let s2 = if corw {
                 vec![(Some(r2), Lit::TRUE)]
             } else {
                 let Some(&c2) = choice_of.get(&r2) else { continue };
@@ -324,7 +325,7 @@ impl Enc<'_, '_> {
             for &(w1, l1) in &s1 {
                 let Some(w1) = w1 else { continue };
                 for &(w2, l2) in &s2 {
-                    if w2 == Some(w1) && !self.sx.events[r2].write {
+                    if w2 == Some(w1) && !corw {
                         continue;
                     }
                     let mut clause = vec![!g1, !g2, !l1, !l2];
