@@ -5,7 +5,8 @@
 //! An entry gives its command as `arguments` (a list) or `command` (one shell-quoted
 //! string), relative paths against its `directory`. weakc honours what changes the
 //! preprocessed text — include paths (`-I`, `-isystem`, `-iquote`, `-idirafter`), macros
-//! (`-D`, `-U`), the language standard (`-std=`), forced includes (`-include`) — and ignores
+//! (`-D`, `-U`), the language standard (`-std=`), forced includes (`-include`), plain `char`'s
+//! signedness (`-fsigned-char`, `-funsigned-char`) — and ignores
 //! what only changes code generation or diagnostics (`-O`, `-g`, `-W`, `-f`, `-c`, `-o`,
 //! dependency output). Anything else may change the preprocessed text too (`-m`, `-imacros`,
 //! `--sysroot`, `-nostdinc`, `-x`, ...): it is ignored with a warning, never an error.
@@ -32,6 +33,8 @@ pub struct Flags {
     pub undefines: Vec<String>,
     pub std: Option<String>,
     pub forced_includes: Vec<PathBuf>,
+    /// Plain `char`'s signedness, when the command sets it (`-f[no-][un]signed-char`).
+    pub char_signed: Option<bool>,
     /// Flags weakc cannot honour, as written (each with its argument, if it takes one).
     pub ignored: Vec<String>,
 }
@@ -45,6 +48,7 @@ impl Flags {
         o.undefines = self.undefines.iter().cloned().chain(std::mem::take(&mut o.undefines)).collect();
         o.std = self.std.clone();
         o.forced_includes = self.forced_includes.clone();
+        o.char_signed = o.char_signed.or(self.char_signed);
     }
 }
 
@@ -119,6 +123,8 @@ fn parse_args(args: &[String], dir: &Path, file: &Path) -> Flags {
             }
         } else if let Some(s) = a.strip_prefix("-std=").or_else(|| a.strip_prefix("--std=")) {
             f.std = Some(s.to_string());
+        } else if let Some(signed) = char_flag(a) {
+            f.char_signed = Some(signed);
         } else if SKIP_WITH_ARG.contains(&a.as_str()) {
             it.next();
         } else if WARN_WITH_ARG.contains(&a.as_str()) {
@@ -135,6 +141,15 @@ fn parse_args(args: &[String], dir: &Path, file: &Path) -> Flags {
         }
     }
     f
+}
+
+/// Whether `a` makes plain `char` signed or unsigned (it changes what the program means).
+fn char_flag(a: &str) -> Option<bool> {
+    match a {
+        "-fsigned-char" | "-fno-unsigned-char" => Some(true),
+        "-funsigned-char" | "-fno-signed-char" => Some(false),
+        _ => None,
+    }
 }
 
 /// Flags that change code generation, diagnostics or linking, not the preprocessed text.
@@ -161,7 +176,7 @@ mod tests {
         let f = parse_args(
             &s(&[
                 "/usr/bin/cc", "-Iinclude", "-I", "/abs/inc", "-isystem", "sys", "-DNDEBUG", "-D", "N=4", "-DMSG=\"a b\"", "-UFOO", "-std=gnu11",
-                "-include", "config.h", "-O2", "-g", "-Wall", "-fno-strict-aliasing", "-c", "-o", "q.o", "-MD", "-MF", "q.d", "-march=native",
+                "-include", "config.h", "-O2", "-g", "-Wall", "-fno-strict-aliasing", "-fsigned-char", "-funsigned-char", "-c", "-o", "q.o", "-MD", "-MF", "q.d", "-march=native",
                 "-imacros", "m.h", "src/q.c",
             ]),
             Path::new("/proj/build"),
@@ -172,6 +187,7 @@ mod tests {
         assert_eq!(f.undefines, s(&["FOO"]));
         assert_eq!(f.std.as_deref(), Some("gnu11"));
         assert_eq!(f.forced_includes, vec![PathBuf::from("/proj/build/config.h")]);
+        assert_eq!(f.char_signed, Some(false), "the last -f[un]signed-char wins");
         assert_eq!(f.ignored, s(&["-march=native", "-imacros m.h"]));
     }
 }

@@ -30,6 +30,7 @@
 mod expr;
 mod layout;
 mod literals;
+pub use literals::c_string;
 mod names;
 mod stmt;
 mod types;

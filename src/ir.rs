@@ -455,8 +455,9 @@ pub enum ExprKind {
     Const(i128),
     /// Floating constant kept as written.
     FloatConst(String),
-    /// String literal (bytes without the quotes' escapes resolved).
-    Str(String),
+    /// String literal: its bytes, escapes resolved, without the terminating zero (bytes, not
+    /// text: `"\xff"` is one byte 255).
+    Str(Vec<u8>),
     Var(VarId),
     /// Address of a function (a function designator used as a value).
     FuncAddr(FuncId),

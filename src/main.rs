@@ -219,6 +219,10 @@ struct Common {
     /// Undefine a preprocessor macro.
     #[arg(short = 'U', value_name = "MACRO")]
     undefine: Vec<String>,
+    /// GCC's -fsigned-char, -funsigned-char (and their -fno- forms): whether plain `char`
+    /// is signed (default: the target ABI's: unsigned on ppc64le, armv7-a and aarch64).
+    #[arg(short = 'f', value_name = "FLAG", value_enum)]
+    code_flags: Vec<CharFlag>,
     /// Take FILE's include paths, macros, language standard and forced includes from its
     /// entry in this compilation database (CMake's CMAKE_EXPORT_COMPILE_COMMANDS, Bear);
     /// -I, -D and -U given here come after them.
@@ -447,6 +451,15 @@ fn resolve_units(c: &mut Common) -> Result<(), Failure> {
     Ok(())
 }
 
+/// The `-f` flags weakc honours: they change what the program means.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum CharFlag {
+    SignedChar,
+    UnsignedChar,
+    NoSignedChar,
+    NoUnsignedChar,
+}
+
 fn parse_target(s: &str) -> Result<weakc::frontend::preprocess::Target, String> {
     use weakc::frontend::preprocess::Target;
     Target::by_name(s).ok_or_else(|| {
@@ -477,6 +490,7 @@ fn pipeline_options_without_entries(c: &Common) -> pipeline::Options {
             unit: false,
             entry: c.entry.clone(),
             target: Some(c.target.unwrap_or_else(|| weakc::frontend::preprocess::Target::for_memory_model(&c.mm))),
+            char_signed: c.code_flags.last().map(|f| matches!(f, CharFlag::SignedChar | CharFlag::NoUnsignedChar)),
         },
         atomics: weakc::atomics::Options {
             locks: match c.locks {

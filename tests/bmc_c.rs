@@ -82,6 +82,43 @@ fn c_enum_types_are_gccs() {
     unsafe_(&body("e > -1"), 1);
 }
 
+/// String literals are bytes, not text: `"\xff"` is the byte 255 (it was read as the first
+/// byte of U+FFFD's UTF-8 encoding, a wrong verdict), in a pointer and in an array alike.
+#[test]
+fn c_string_literals_are_bytes() {
+    let body = |cond: &str| {
+        format!(
+            r#"char arr[] = "\xff\x80z";
+            int main() {{
+                const unsigned char *p = (const unsigned char *)"\xff\xfe";
+                __VERIFIER_assert({cond});
+                return 0;
+            }}"#
+        )
+    };
+    safe(&body(r#"p[0] == 255 && p[1] == 254 && p[2] == 0 && sizeof("\xff\xfe") == 3"#), 1);
+    safe(&body("(unsigned char)arr[0] == 255 && (unsigned char)arr[1] == 128 && arr[2] == 'z' && arr[3] == 0 && sizeof(arr) == 4"), 1);
+    unsafe_(&body("p[0] == 0xef"), 1);
+}
+
+/// A file-scope array whose size its initialiser gives has that size in `sizeof` before its
+/// first use (it was 0: `sizeof a / sizeof a[0]` loops ran no iteration).
+#[test]
+fn c_sizeof_of_arrays_completed_by_their_initialiser() {
+    let body = |cond: &str| {
+        format!(
+            r#"char text[] = "abc"; int nums[] = {{1, 2, 3, 4, 5}};
+            int main() {{
+                char loc[] = "hello"; static int sl[] = {{1, 2}};
+                __VERIFIER_assert({cond});
+                return 0;
+            }}"#
+        )
+    };
+    safe(&body("sizeof(text) == 4 && sizeof nums == 20 && sizeof(nums) / sizeof(nums[0]) == 5 && sizeof(loc) == 6 && sizeof(sl) == 8"), 1);
+    unsafe_(&body("sizeof(nums) == 0"), 1);
+}
+
 #[test]
 fn c_arrays_structs_pointers() {
     let src = |cond: &str| {

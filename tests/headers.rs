@@ -57,6 +57,23 @@ fn explicit_target_overrides_the_memory_model() {
 }
 
 #[test]
+fn plain_char_is_the_target_abis() {
+    // Unsigned on Power, ARM and AArch64, signed on x86-64 and SPARC: a wrong guess is a
+    // wrong verdict (`char c = 200; c > 0`). The fixture checks values, `<limits.h>` and
+    // `__CHAR_UNSIGNED__`; with the other expectation an assertion fails.
+    for (mm, unsigned) in [("sc", 0), ("tso", 0), ("pso", 0), ("power", 1), ("arm", 1), ("aarch64", 1)] {
+        let r = expect(&["--mm", mm, &format!("-DCHAR_IS_UNSIGNED={unsigned}"), "plain_char.c"], 0);
+        assert!(r.stdout.contains("VERIFICATION SUCCESSFUL"), "{mm}: {}", r.stdout);
+        expect(&["--mm", mm, &format!("-DCHAR_IS_UNSIGNED={}", 1 - unsigned), "plain_char.c"], 10);
+    }
+    // GCC's flags override the ABI, the last one winning.
+    expect(&["--mm", "aarch64", "-fsigned-char", "-DCHAR_IS_UNSIGNED=0", "plain_char.c"], 0);
+    expect(&["--mm", "tso", "-funsigned-char", "-DCHAR_IS_UNSIGNED=1", "plain_char.c"], 0);
+    expect(&["--mm", "tso", "-fno-signed-char", "-fno-unsigned-char", "-DCHAR_IS_UNSIGNED=0", "plain_char.c"], 0);
+    expect(&["--mm", "sc", "--target", "armv7-a", "-DCHAR_IS_UNSIGNED=1", "plain_char.c"], 0);
+}
+
+#[test]
 fn gnu_and_c11_constructs_in_a_header() {
     for mm in ["sc", "tso", "aarch64"] {
         let r = expect(&["--mm", mm, "gnu_atomics.c"], 0);

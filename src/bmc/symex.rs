@@ -326,7 +326,7 @@ pub struct Symex<'p> {
     pub layout: Layout<'p>,
     pub objects: Vec<Object>,
     obj_of: HashMap<(u32, VarId), u32>,
-    strings: HashMap<String, u32>,
+    strings: HashMap<Vec<u8>, u32>,
     /// Names of named semaphores (`sem_open`): the object holding what each denotes.
     semaphores: HashMap<String, u32>,
     pub threads: Vec<Thread>,
@@ -659,7 +659,7 @@ pub fn expr_text(prog: &Program, e: &Expr) -> String {
     match &e.kind {
         ExprKind::Const(c) => c.to_string(),
         ExprKind::FloatConst(s) => s.clone(),
-        ExprKind::Str(s) => format!("{s:?}"),
+        ExprKind::Str(s) => crate::cprint::c_string(s),
         ExprKind::Var(v) => prog.var(*v).name.clone(),
         ExprKind::FuncAddr(f) => prog.func(*f).name.clone(),
         ExprKind::Unary(op, a) => {

@@ -40,7 +40,7 @@ impl Printer<'_> {
         if self.out.cur == Some((loc.file, loc.line)) {
             return;
         }
-        let d = format!("#line {} {}\n", loc.line, c_string(&file.name));
+        let d = format!("#line {} {}\n", loc.line, c_string(file.name.as_bytes()));
         self.out.text.push_str(&d);
         self.out.lines += 1;
         self.out.cur = Some((loc.file, loc.line));
@@ -55,7 +55,7 @@ impl Printer<'_> {
         let name = if self.opts.generated_name.is_empty() { super::GENERATED_NAME } else { &self.opts.generated_name };
         // The directive is line `lines + 1`; it names the line after it.
         let next = self.out.lines + 2;
-        let d = format!("#line {next} {}", c_string(name));
+        let d = format!("#line {next} {}", c_string(name.as_bytes()));
         self.out.text.push_str(&d);
         self.out.text.push('\n');
         self.out.lines += 1;

@@ -33,8 +33,8 @@ fn escape_c_bytes(bytes: &[u8]) -> String {
 }
 
 /// A C string literal with the given contents.
-pub(super) fn c_string(s: &str) -> String {
-    format!("\"{}\"", escape_c_bytes(s.as_bytes()))
+pub fn c_string(s: &[u8]) -> String {
+    format!("\"{}\"", escape_c_bytes(s))
 }
 
 /// Text safe to put inside a one-line `/* */` comment.

@@ -21,11 +21,11 @@ pub(super) fn builtin_constant(name: &str) -> Option<i128> {
 }
 
 /// The type of `__VERIFIER_nondet_<suffix>()` when it is not declared.
-fn nondet_type(suffix: &str) -> Type {
+fn nondet_type(suffix: &str, char_signed: bool) -> Type {
     let i = |bits, signed| Type::Int { bits, signed };
     match suffix {
         "bool" | "_Bool" => Type::Bool,
-        "char" => i(8, true),
+        "char" => i(8, char_signed),
         "uchar" | "u8" => i(8, false),
         "short" => i(16, true),
         "ushort" | "u16" => i(16, false),
@@ -151,7 +151,7 @@ pub(super) fn builtin_result_type<'t>(l: &mut Lowerer<'t>, name: &str, call: Nod
                 return Ok(Some(ft.ret.clone()));
             }
         }
-        return Ok(Some(nondet_type(suffix)));
+        return Ok(Some(nondet_type(suffix, l.char_signed)));
     }
     if let Some((op, _, _)) = atomic_builtin(name) {
         let args = call.child_by_field_name("arguments").map(named_children).unwrap_or_default();
@@ -261,9 +261,9 @@ impl<'t> Lowerer<'t> {
             let ty = match self.lookup_ord(name) {
                 Some(Ord::Func(i)) => match &self.fdecls[*i].ty {
                     Ok(ft) => ft.ret.clone(),
-                    Err(_) => nondet_type(suffix),
+                    Err(_) => nondet_type(suffix, self.char_signed),
                 },
-                _ => nondet_type(suffix),
+                _ => nondet_type(suffix, self.char_signed),
             };
             if matches!(dest, Dest::Discard) || ty == Type::Void {
                 return Ok(Some(r(&dest, void())));

@@ -26,7 +26,7 @@ pub fn expr_str(p: &Program, e: &Expr) -> String {
     match &e.kind {
         ExprKind::Const(v) => v.to_string(),
         ExprKind::FloatConst(s) => s.clone(),
-        ExprKind::Str(s) => format!("{s:?}"),
+        ExprKind::Str(s) => crate::cprint::c_string(s),
         ExprKind::Var(v) => p.var(*v).name.clone(),
         ExprKind::FuncAddr(f) => format!("&{}", p.func(*f).name),
         ExprKind::Unary(op, a) => {

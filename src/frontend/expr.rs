@@ -133,12 +133,14 @@ fn unescape(body: &str) -> Vec<u8> {
 }
 
 /// Value of a character constant (as `int`, `char` being signed).
-pub(super) fn char_value(s: &str) -> Option<i128> {
+/// The value of a character constant (an `int`: a single byte goes through plain `char`,
+/// signed or not as `char_signed` says, as GCC converts it).
+pub(super) fn char_value(s: &str, char_signed: bool) -> Option<i128> {
     let start = s.find('\'')?;
     let body = s.get(start + 1..s.len().checked_sub(1)?)?;
     let bytes = unescape(body);
     if bytes.len() == 1 && start == 0 {
-        return Some(bytes[0] as i8 as i128);
+        return Some(if char_signed { bytes[0] as i8 as i128 } else { bytes[0] as i128 });
     }
     // Multi-character or wide constants: gcc's value.
     if start > 0 {
@@ -422,12 +424,12 @@ impl<'t> Lowerer<'t> {
                 None => Err(Error::syntax(self.loc(n), format!("bad number `{}`", self.text(n)))),
             },
             "char_literal" => {
-                let v = char_value(self.text(n)).ok_or_else(|| Error::syntax(self.loc(n), "bad character constant"))?;
+                let v = char_value(self.text(n), self.char_signed).ok_or_else(|| Error::syntax(self.loc(n), "bad character constant"))?;
                 Ok(Expr::int(v))
             }
             "string_literal" | "concatenated_string" => {
                 let bytes = self.string_literal_bytes(n)?;
-                Ok(Expr::new(ExprKind::Str(String::from_utf8_lossy(&bytes).into_owned()), Type::ptr_to(Type::CHAR)))
+                Ok(Expr::new(ExprKind::Str(bytes), Type::ptr_to(self.plain_char())))
             }
             "true" => Ok(Expr::int(1)),
             "false" => Ok(Expr::int(0)),
@@ -1236,13 +1238,18 @@ impl<'t> Lowerer<'t> {
                 let name = self.text(n);
                 match self.lookup_ord(name).cloned() {
                     Some(Ord::Var(v)) => Ok(self.prog.vars[v.0 as usize].ty.clone()),
+                    // `int a[] = {1, 2, 3}`: the initialiser completes the type (`sizeof a`).
+                    Some(Ord::Global(i)) if matches!(self.globals[i].ty, Ok(Type::Array(_, None))) && self.globals[i].init.is_some() => {
+                        let v = self.global_var(i, n)?;
+                        Ok(self.prog.vars[v.0 as usize].ty.clone())
+                    }
                     Some(Ord::Global(i)) => self.globals[i].ty.clone().map_err(|p| p.err()),
                     Some(Ord::Func(i)) => self.fdecls[i].ty.clone().map(|f| Type::Func(Box::new(f))).map_err(|p| p.err()),
                     Some(Ord::Enum(_, ty)) => Ok(ty),
                     Some(Ord::Poison(p)) => Err(p.err()),
                     Some(Ord::Typedef(t)) => Ok(t),
                     // `sizeof(_Bool)` may parse as an expression.
-                    None => super::types::int_of_name(name)
+                    None => super::types::int_of_name(name, self.char_signed)
                         .ok_or_else(|| Error::syntax(self.loc(n), format!("undeclared identifier `{name}`"))),
                 }
             }
@@ -1254,7 +1261,7 @@ impl<'t> Lowerer<'t> {
             "null" => Ok(Type::ptr_to(Type::Void)),
             "string_literal" | "concatenated_string" => {
                 let b = self.string_literal_bytes(n)?;
-                Ok(Type::Array(Box::new(Type::CHAR), Some(b.len() as u64 + 1)))
+                Ok(Type::Array(Box::new(self.plain_char()), Some(b.len() as u64 + 1)))
             }
             "field_expression" => {
                 let arg = n.child_by_field_name("argument").ok_or_else(|| err(self))?;

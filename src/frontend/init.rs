@@ -311,7 +311,7 @@ impl<'t> Lowerer<'t> {
             PInit::Str(bytes) => {
                 let (elem, n) = match ty {
                     Type::Array(e, n) => ((**e).clone(), n.unwrap_or(bytes.len() as u64 + 1) as usize),
-                    _ => (Type::CHAR, bytes.len() + 1),
+                    _ => (self.plain_char(), bytes.len() + 1),
                 };
                 let mut v: Vec<Init> = bytes
                     .iter()

@@ -213,6 +213,8 @@ pub(super) struct Lowerer<'t> {
     /// The machine the program is analysed for (`--target`, else the memory model's): inline
     /// assembly of another instruction set cannot mean what it says there.
     pub target: Option<super::preprocess::Target>,
+    /// Whether plain `char` is signed ([`super::Options::plain_char_signed`]).
+    pub char_signed: bool,
 }
 
 /// Deeper expressions or statements are rejected (the lowering and later stages recurse).
@@ -294,7 +296,13 @@ impl<'t> Lowerer<'t> {
             defined_globals: HashSet::new(),
             system_globals: HashSet::new(),
             target: None,
+            char_signed: true,
         }
+    }
+
+    /// Plain `char`: signed or not as the target's ABI (or `-f[un]signed-char`) says.
+    pub fn plain_char(&self) -> Type {
+        Type::Int { bits: 8, signed: self.char_signed }
     }
 
     /// Records the source files' names and the user files' lines (for locations).

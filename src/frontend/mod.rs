@@ -63,6 +63,16 @@ pub struct Options {
     /// Preprocess as a compiler for this machine would (`-undef` and its predefined macros);
     /// `None` keeps the host preprocessor's own macros.
     pub target: Option<preprocess::Target>,
+    /// Whether plain `char` is signed (`-fsigned-char`/`-funsigned-char`); `None`: as the
+    /// target's ABI says ([`preprocess::Target::char_signed`]; the host's, x86-64, without one).
+    pub char_signed: Option<bool>,
+}
+
+impl Options {
+    /// Whether plain `char` is signed for this compilation.
+    pub fn plain_char_signed(&self) -> bool {
+        self.char_signed.unwrap_or_else(|| self.target.is_none_or(preprocess::Target::char_signed))
+    }
 }
 
 /// Parses C text with tree-sitter-c.
@@ -130,7 +140,7 @@ fn lower_prepared(prep: &preprocess::Prepared, map: &SourceMap, opts: &Options) 
         let h = std::thread::Builder::new()
             .name("weakc-frontend".into())
             .stack_size(STACK)
-            .spawn_scoped(s, || lower_tree(prep, map, opts.target, opts.unit, opts.entry.as_deref()))
+            .spawn_scoped(s, || lower_tree(prep, map, opts))
             .map_err(|e| Error::Internal(format!("cannot start the front-end thread: {e}")))?;
         h.join().unwrap_or_else(|p| {
             let msg = p
@@ -143,11 +153,13 @@ fn lower_prepared(prep: &preprocess::Prepared, map: &SourceMap, opts: &Options) 
     })
 }
 
-fn lower_tree(prep: &preprocess::Prepared, map: &SourceMap, target: Option<preprocess::Target>, unit: bool, entry: Option<&str>) -> Result<Program, Error> {
+fn lower_tree(prep: &preprocess::Prepared, map: &SourceMap, opts: &Options) -> Result<Program, Error> {
+    let (unit, entry) = (opts.unit, opts.entry.as_deref());
     let tree = parse_c(&prep.text).ok_or_else(|| Error::Internal("tree-sitter could not parse the input".into()))?;
     let mut l = lower::Lowerer::new(&prep.text, prep);
     l.set_sources(map);
-    l.target = target;
+    l.target = opts.target;
+    l.char_signed = opts.plain_char_signed();
     l.translation_unit(tree.root_node())?;
     let root = tree.root_node();
     let mut roots = Vec::new();

@@ -100,6 +100,13 @@ impl Target {
         self == Target::Sparc64
     }
 
+    /// Whether plain `char` is signed in the target's ABI: the Power ELFv2, ARM AAPCS and
+    /// AArch64 AAPCS64 ABIs make it unsigned (GCC predefines `__CHAR_UNSIGNED__` there); the
+    /// x86-64 System V and SPARC V9 ABIs signed.
+    pub fn char_signed(self) -> bool {
+        matches!(self, Target::X86_64 | Target::Sparc64)
+    }
+
     /// The macros a GCC for this target predefines that code tests: the architecture's, and
     /// the LP64 Linux ones glibc's headers need to preprocess at all.
     pub fn macros(self) -> Vec<(String, String)> {
@@ -372,6 +379,8 @@ pub fn run(name: &str, path: Option<&Path>, text: &str, opts: &Options) -> Resul
         }
         shims.extend_from_slice(TARGET_SHIMS);
     }
+    // `<limits.h>` derives CHAR_MIN and CHAR_MAX from it.
+    args.push(if opts.plain_char_signed() { "-U__CHAR_UNSIGNED__".into() } else { "-D__CHAR_UNSIGNED__=1".into() });
     let dir = tempfile::Builder::new().prefix("weakc-include").tempdir().map_err(|e| Error::Preprocess {
         path: err_path.clone(),
         msg: format!("cannot create a temporary directory: {e}"),

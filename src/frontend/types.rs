@@ -186,10 +186,11 @@ pub(super) fn wrap(v: i128, ty: &Type) -> i128 {
     }
 }
 
-pub(super) fn int_of_name(name: &str) -> Option<Type> {
+/// The type a one-word type name denotes (`char_signed`: whether plain `char` is signed).
+pub(super) fn int_of_name(name: &str, char_signed: bool) -> Option<Type> {
     let t = |bits: u8, signed: bool| Some(Type::Int { bits, signed });
     match name {
-        "char" => t(8, true),
+        "char" => t(8, char_signed),
         "int" => t(32, true),
         "bool" | "_Bool" => Some(Type::Bool),
         "float" => Some(Type::Float { bits: 32 }),
@@ -224,7 +225,7 @@ impl<'t> Lowerer<'t> {
                 if let Some(Ord::Typedef(t)) = self.lookup_ord(name) {
                     return Ok(t.clone());
                 }
-                int_of_name(name).ok_or_else(|| self.unsupported(n, format!("type `{name}`")))
+                int_of_name(name, self.char_signed).ok_or_else(|| self.unsupported(n, format!("type `{name}`")))
             }
             "type_identifier" if matches!(self.text(n), super::preprocess::TYPEOF_MARK | super::preprocess::ATOMIC_MARK) => {
                 let what = if self.text(n) == super::preprocess::TYPEOF_MARK { "typeof" } else { "_Atomic" };
@@ -249,7 +250,7 @@ impl<'t> Lowerer<'t> {
                         "__builtin_va_list" | "va_list" | "__gnuc_va_list" => {
                             Err(self.unsupported(n, "variable argument lists (`va_list`)"))
                         }
-                        _ => match int_of_name(name).or_else(|| self.library_type(name)) {
+                        _ => match int_of_name(name, self.char_signed).or_else(|| self.library_type(name)) {
                             Some(t) => Ok(t),
                             None => Err(Error::syntax(self.loc(n), format!("unknown type name `{name}`{}", self.header_note()))),
                         },
@@ -306,7 +307,7 @@ impl<'t> Lowerer<'t> {
         let bname = base.map(|b| self.text(b));
         match bname {
             Some("double") => return Ok(Type::Float { bits: if longs > 0 { 128 } else { 64 } }),
-            Some("char") => return Ok(Type::Int { bits: 8, signed: !unsigned }),
+            Some("char") => return Ok(Type::Int { bits: 8, signed: !unsigned && (signed || self.char_signed) }),
             Some("int") | None => {}
             Some("__int128") => return Ok(Type::Int { bits: 128, signed: !unsigned }),
             Some(other) => {
@@ -833,7 +834,7 @@ impl<'t> Lowerer<'t> {
                 Some(super::expr::Number::Int(v, _)) => Ok(v),
                 _ => Err(not_const(self)),
             },
-            "char_literal" => super::expr::char_value(self.text(n)).ok_or_else(|| not_const(self)),
+            "char_literal" => super::expr::char_value(self.text(n), self.char_signed).ok_or_else(|| not_const(self)),
             "true" => Ok(1),
             "false" | "null" => Ok(0),
             "parenthesized_expression" => {

@@ -44,15 +44,15 @@ impl<'p> Symex<'p> {
         }
     }
 
-    pub(super) fn string_ptr(&mut self, s: &str) -> R<Bv> {
+    pub(super) fn string_ptr(&mut self, s: &[u8]) -> R<Bv> {
         let o = match self.strings.get(s) {
             Some(&o) => o,
             None => {
-                let mut cells: Vec<Bv> = s.bytes().map(|b| bv::constant(b as u128, 8)).collect();
+                let mut cells: Vec<Bv> = s.iter().map(|&b| bv::constant(b as u128, 8)).collect();
                 cells.push(bv::constant(0, 8));
                 let extent = Some(cells.len() as u128);
-                let o = self.new_object(format!("{s:?}"), ObjInit::Cells(cells), None, extent, Some(&Type::Array(Box::new(Type::CHAR), None)))?;
-                self.strings.insert(s.to_string(), o);
+                let o = self.new_object(crate::cprint::c_string(s), ObjInit::Cells(cells), None, extent, Some(&Type::Array(Box::new(Type::CHAR), None)))?;
+                self.strings.insert(s.to_vec(), o);
                 o
             }
         };
@@ -63,7 +63,7 @@ impl<'p> Symex<'p> {
     pub(super) fn literal_text(&self, p: &Bv) -> Option<Vec<u8>> {
         let p = as_const(p)?;
         let (o, off) = ((p >> OFF_BITS) as u32, (p & ((1 << OFF_BITS) - 1)) as usize);
-        self.strings.iter().find(|(_, &so)| so == o).map(|(t, _)| t.as_bytes().get(off..).unwrap_or(&[]).to_vec())
+        self.strings.iter().find(|(_, &so)| so == o).map(|(t, _)| t.get(off..).unwrap_or(&[]).to_vec())
     }
 
     /// Scalar conversion from `from` to `to` (C casts and implicit conversions).
@@ -128,7 +128,7 @@ impl<'p> Symex<'p> {
             }
             ExprKind::Str(s) => {
                 if matches!(ty, Type::Array(..)) {
-                    let mut cells: Vec<Bv> = s.bytes().map(|b| bv::constant(b as u128, 8)).collect();
+                    let mut cells: Vec<Bv> = s.iter().map(|&b| bv::constant(b as u128, 8)).collect();
                     cells.push(bv::constant(0, 8));
                     let n = self.layout.ncells(ty);
                     cells.resize(n.max(1), bv::constant(0, 8));
