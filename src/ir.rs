@@ -198,8 +198,18 @@ impl Var {
 pub enum Init {
     Expr(Expr),
     /// `{ a, b, ... }` for arrays and structs, possibly nested, positional (designators are
-    /// resolved by the front end; gaps are `List(vec![])`); missing elements are zero.
+    /// resolved by the front end; gaps are `List(vec![])`); missing elements are zero. A
+    /// union's list initialises one member: its last item that is not a gap
+    /// ([`Init::union_member`]; `{.b = 5}` is `[gap, 5]`).
     List(Vec<Init>),
+}
+
+impl Init {
+    /// The member a union's initialiser list `items` initialises, with its initialiser
+    /// (`None`: all gaps, the union is zero).
+    pub fn union_member(items: &[Init]) -> Option<(usize, &Init)> {
+        items.iter().enumerate().rev().find(|(_, i)| !matches!(i, Init::List(l) if l.is_empty()))
+    }
 }
 
 #[derive(Clone, Debug, Serialize)]

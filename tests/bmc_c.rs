@@ -119,6 +119,46 @@ fn c_sizeof_of_arrays_completed_by_their_initialiser() {
     unsafe_(&body("sizeof(nums) == 0"), 1);
 }
 
+/// Found by `scripts/fuzz-gcc` (GCC's value asserted, each checked with GCC): constant
+/// expressions folded in C's types (they were folded in unbounded integers), bit-field
+/// promotion and assignment values, a doubly negated hexadecimal float, a union initialised
+/// through a designator of another member than the first.
+#[test]
+fn c_semantics_gcc_agrees_with() {
+    let consts = r#"long long g = ~0u; long long h = 0xffffffffu + 1u; long long k = -1 > 0u;
+        enum { A = (0u - 1 > 0) ? 7 : 9 }; int arr[(0u - 1 > 0) ? 2 : 3];
+        int main() {
+            static long long s = 1 ? -1 : 0u;
+            long long x = 4294967295LL; int r = 2;
+            switch (x) { case 0u - 1: r = 1; }
+            __VERIFIER_assert(g == 4294967295LL && h == 0 && k == 1 && A == 7 && sizeof(arr) == 8 && s == 4294967295LL && r == 1);
+            return 0;
+        }"#;
+    safe(consts, 1);
+    unsafe_(&consts.replace("g == 4294967295LL &&", "g == -1 &&"), 1);
+    let bits = r#"struct S { int f : 6; unsigned u : 5; unsigned w : 32; } s;
+        int main() {
+            int x = (s.f = 98); long long a = s.u - 1;
+            s.u = 31; long long p = s.u++ - 40; long long q = ++s.u - 3;
+            int y = ++s.f; long long z = s.w - 1;
+            __VERIFIER_assert(x == -30 && a == -1 && p == -9 && q == -2 && y == -29 && z == 4294967295LL);
+            return 0;
+        }"#;
+    safe(bits, 1);
+    unsafe_(&bits.replace("x == -30", "x == 98"), 1);
+    let floats = "int main() { double r = -(-(0x1p3)); float f = -(-(0x1p-3f)); __VERIFIER_assert(r == 8.0 && f == 0.125f); return 0; }";
+    safe(floats, 1);
+    let unions = r#"union U { short a; int b; } g = {.b = 5}; union U g0 = {7};
+        struct T { int x; union U u; } t = {1, {.b = 7}};
+        int main() {
+            static union U s = {.b = 9};
+            __VERIFIER_assert(g.b == 5 && g0.a == 7 && t.u.b == 7 && t.x == 1 && s.b == 9);
+            return 0;
+        }"#;
+    safe(unions, 1);
+    unsafe_(&unions.replace("g.b == 5", "g.b == 0"), 1);
+}
+
 #[test]
 fn c_arrays_structs_pointers() {
     let src = |cond: &str| {

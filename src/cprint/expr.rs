@@ -204,6 +204,14 @@ impl Printer<'_> {
                     "{0}".into()
                 }
             }
+            Init::List(items) if matches!(ty, Some(Type::Struct(s)) if self.prog.structs.get(s.0 as usize).is_some_and(|d| d.is_union)) => {
+                let Some(Type::Struct(s)) = ty else { unreachable!("matched above") };
+                let def = &self.prog.structs[s.0 as usize];
+                match Init::union_member(items) {
+                    Some((k, it)) => format!("{{.{} = {}}}", self.struct_field_name(*s, k), self.init(it, Some(&def.fields[k].ty))),
+                    None => "{0}".into(),
+                }
+            }
             Init::List(items) => {
                 let parts: Vec<String> = items
                     .iter()

@@ -205,20 +205,25 @@ impl Printer<'_> {
     }
 
     pub(super) fn field_name(&self, base: &Expr, idx: usize) -> String {
-        let mut sid = match &base.ty {
+        let sid = match &base.ty {
             Type::Struct(s) => Some(*s),
             _ => None,
         };
-        if sid.is_none() {
-            if let ExprKind::Deref(p) = &base.kind {
-                if let Some(Type::Struct(s)) = p.ty.pointee() {
-                    sid = Some(*s);
-                }
-            }
+        let sid = sid.or(match &base.kind {
+            ExprKind::Deref(p) => match p.ty.pointee() {
+                Some(Type::Struct(s)) => Some(*s),
+                _ => None,
+            },
+            _ => None,
+        });
+        match sid {
+            Some(s) => self.struct_field_name(s, idx),
+            None => format!("__weakc_field{idx}"),
         }
-        sid.and_then(|s| self.field_names.get(s.0 as usize))
-            .and_then(|f| f.get(idx))
-            .cloned()
-            .unwrap_or_else(|| format!("__weakc_field{idx}"))
+    }
+
+    /// The printed name of field `idx` of struct or union `s`.
+    pub(super) fn struct_field_name(&self, s: StructId, idx: usize) -> String {
+        self.field_names.get(s.0 as usize).and_then(|f| f.get(idx)).cloned().unwrap_or_else(|| format!("__weakc_field{idx}"))
     }
 }

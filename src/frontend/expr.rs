@@ -391,7 +391,53 @@ impl<'t> Lowerer<'t> {
     /// A value (arrays decayed to pointers).
     pub fn rvalue(&mut self, n: Node<'t>) -> R<Expr> {
         let e = self.value(n)?;
-        Ok(self.decay(e))
+        let e = self.decay(e);
+        Ok(self.read_bitfield(e))
+    }
+
+    /// The declared width of the bit-field `e` designates, if it is one.
+    fn bitfield_width(&self, e: &Expr) -> Option<u32> {
+        let ExprKind::Member(inner, idx) = &e.kind else { return None };
+        let Type::Struct(s) = &inner.ty else { return None };
+        self.prog.strukt(*s).bitfield(*idx).map(|b| b.width)
+    }
+
+    /// A bit-field read as C promotes it (C11 6.3.1.1p2): one narrower than `int` — an
+    /// `unsigned` one included, whose values all fit — is an `int`.
+    fn read_bitfield(&self, e: Expr) -> Expr {
+        if self.bitfield_width(&e).is_none() {
+            return e;
+        }
+        let lv = e.clone();
+        self.as_read(&lv, e)
+    }
+
+    /// `v`, the value of an assignment to `lv` or of an increment of it, as a read of `lv`
+    /// would give it ([`Self::read_bitfield`]'s promotion).
+    fn as_read(&self, lv: &Expr, v: Expr) -> Expr {
+        match (self.bitfield_width(lv), &v.ty) {
+            (Some(w), Type::Int { bits, signed: false }) if w < 32 && *bits <= 32 => Expr::new(ExprKind::Cast(Box::new(v)), Type::INT),
+            _ => v,
+        }
+    }
+
+    /// The value an assignment of `v` to `lv` gives: `v` itself, but cut to a bit-field's
+    /// width (`(s.f = 98)` with `int f : 6` is -30), as the field then holds it.
+    fn assigned_value(&self, lv: &Expr, v: Expr) -> Expr {
+        let Some(w) = self.bitfield_width(lv) else { return v };
+        let (bits, signed) = match &v.ty {
+            Type::Int { bits, signed } if u32::from(*bits) > w => (u32::from(*bits), *signed),
+            _ => return v,
+        };
+        let ty = v.ty.clone();
+        let k = |c: i128| Box::new(Expr::new(ExprKind::Const(c), ty.clone()));
+        if signed {
+            // Sign-extend from bit w - 1: shift it to the top and back.
+            let up = Expr::new(ExprKind::Binary(BinOp::Shl, Box::new(v), k(i128::from(bits - w))), ty.clone());
+            Expr::new(ExprKind::Binary(BinOp::Shr, Box::new(up), k(i128::from(bits - w))), ty)
+        } else {
+            Expr::new(ExprKind::Binary(BinOp::BitAnd, Box::new(v), k((1i128 << w) - 1)), ty)
+        }
     }
 
     /// An lvalue expression (`Var`, `Deref`, `Index`, `Member`).
@@ -635,7 +681,9 @@ impl<'t> Lowerer<'t> {
                     return Ok(Expr::new(ExprKind::Const(wrap(v, &ty)), ty));
                 }
                 if let (ExprKind::FloatConst(s), "-") = (&a.kind, op) {
-                    return Ok(Expr::new(ExprKind::FloatConst(format!("-{s}")), ty));
+                    // `-(-1.5)`: the sign flips (a second `-` would not parse).
+                    let neg = s.strip_prefix('-').map_or_else(|| format!("-{s}"), str::to_string);
+                    return Ok(Expr::new(ExprKind::FloatConst(neg), ty));
                 }
                 let a = self.conv(a, &ty);
                 let u = if op == "-" { UnOp::Neg } else { UnOp::BitNot };
@@ -876,6 +924,7 @@ impl<'t> Lowerer<'t> {
         let rn = n.child_by_field_name("right").ok_or_else(|| self.syntax_err(n))?;
         let loc = self.loc(n);
         let lv = self.lvalue(ln)?;
+        let lv2 = lv.clone();
         if matches!(lv.ty, Type::Array(..)) {
             return Err(Error::syntax(self.loc(ln), "assignment to an array"));
         }
@@ -886,6 +935,7 @@ impl<'t> Lowerer<'t> {
             }
             let e = self.rvalue(rn)?;
             let v = self.conv(e, &lv.ty.clone());
+            let v = self.assigned_value(&lv, v);
             let stable = match &v.kind {
                 ExprKind::Const(_) => true,
                 ExprKind::Var(x) => matches!(self.prog.vars[x.0 as usize].storage, Storage::Temp { .. }),
@@ -893,19 +943,21 @@ impl<'t> Lowerer<'t> {
             };
             if stable {
                 self.emit(StmtKind::Assign { lhs: lv, rhs: v.clone() }, loc);
-                return Ok(Some(v));
+                return Ok(Some(self.as_read(&lv2, v)));
             }
             let t = self.new_temp(lv.ty.clone(), n)?;
             let tv = Expr::var(t, lv.ty.clone());
             self.emit(StmtKind::Assign { lhs: tv.clone(), rhs: v }, loc);
             self.emit(StmtKind::Assign { lhs: lv, rhs: tv.clone() }, loc);
-            return Ok(Some(tv));
+            return Ok(Some(self.as_read(&lv2, tv)));
         }
         let bop = binop_of(op.trim_end_matches('=')).ok_or_else(|| self.unsupported(n, format!("operator `{op}`")))?;
         let r = self.rvalue(rn)?;
         let cur = self.decay(lv.clone());
+        let cur = self.read_bitfield(cur);
         let newv = self.arith(bop, cur, r, n)?;
         let newv = self.conv(newv, &lv.ty.clone());
+        let newv = self.assigned_value(&lv, newv);
         if !want {
             self.emit(StmtKind::Assign { lhs: lv, rhs: newv }, loc);
             return Ok(None);
@@ -914,7 +966,7 @@ impl<'t> Lowerer<'t> {
         let tv = Expr::var(t, lv.ty.clone());
         self.emit(StmtKind::Assign { lhs: tv.clone(), rhs: newv }, loc);
         self.emit(StmtKind::Assign { lhs: lv, rhs: tv.clone() }, loc);
-        Ok(Some(tv))
+        Ok(Some(self.as_read(&lv2, tv)))
     }
 
     /// `x++`, `--x`…
@@ -925,6 +977,7 @@ impl<'t> Lowerer<'t> {
         let bop = if self.text(op) == "++" { BinOp::Add } else { BinOp::Sub };
         let loc = self.loc(n);
         let lv = self.lvalue(arg)?;
+        let lv2 = lv.clone();
         let ty = lv.ty.clone();
         if !ty.is_scalar() {
             return Err(Error::syntax(self.loc(arg), "increment of a non-scalar"));
@@ -939,8 +992,10 @@ impl<'t> Lowerer<'t> {
         let t = self.new_temp(ty.clone(), n)?;
         let tv = Expr::var(t, ty.clone());
         if prefix {
-            let newv = self.arith(bop, lv.clone(), one, n)?;
+            let cur = self.read_bitfield(lv.clone());
+            let newv = self.arith(bop, cur, one, n)?;
             let newv = self.conv(newv, &ty);
+            let newv = self.assigned_value(&lv, newv);
             self.emit(StmtKind::Assign { lhs: tv.clone(), rhs: newv }, loc);
             self.emit(StmtKind::Assign { lhs: lv, rhs: tv.clone() }, loc);
         } else {
@@ -949,7 +1004,7 @@ impl<'t> Lowerer<'t> {
             let newv = self.conv(newv, &ty);
             self.emit(StmtKind::Assign { lhs: lv, rhs: newv }, loc);
         }
-        Ok(Some(tv))
+        Ok(Some(self.as_read(&lv2, tv)))
     }
 
     fn cast(&mut self, n: Node<'t>) -> R<Expr> {

@@ -824,53 +824,66 @@ impl<'t> Lowerer<'t> {
     // ----- integer constant expressions -----
 
     pub fn const_eval(&mut self, n: Node<'t>) -> R<i128> {
+        Ok(self.const_eval_typed(n)?.0)
+    }
+
+    /// An integer constant expression's value and C type: every operation is done in the
+    /// type C gives it (`~0u` is 4294967295, `0u - 1 > 0` holds), as GCC folds it.
+    pub fn const_eval_typed(&mut self, n: Node<'t>) -> R<(i128, Type)> {
         self.nested(n, |l| l.const_eval_inner(n))
     }
 
-    fn const_eval_inner(&mut self, n: Node<'t>) -> R<i128> {
+    fn const_eval_inner(&mut self, n: Node<'t>) -> R<(i128, Type)> {
         let not_const = |l: &Self| l.unsupported(n, format!("`{}` is not an integer constant expression", l.text(n)));
+        let int = |v: i128| Ok((v, Type::INT));
         match n.kind() {
             "number_literal" => match super::expr::parse_number(self.text(n)) {
-                Some(super::expr::Number::Int(v, _)) => Ok(v),
+                Some(super::expr::Number::Int(v, t)) => Ok((v, t)),
                 _ => Err(not_const(self)),
             },
-            "char_literal" => super::expr::char_value(self.text(n), self.char_signed).ok_or_else(|| not_const(self)),
-            "true" => Ok(1),
-            "false" | "null" => Ok(0),
+            "char_literal" => super::expr::char_value(self.text(n), self.char_signed).ok_or_else(|| not_const(self)).map(|v| (v, Type::INT)),
+            "true" => int(1),
+            "false" | "null" => int(0),
             "parenthesized_expression" => {
                 let inner = named_children(n).into_iter().next().ok_or_else(|| not_const(self))?;
-                self.const_eval(inner)
+                self.const_eval_typed(inner)
             }
             "identifier" => {
                 let name = self.text(n);
                 match self.lookup_ord(name) {
-                    Some(Ord::Enum(v, _)) => Ok(*v),
+                    Some(Ord::Enum(v, t)) => Ok((*v, t.clone())),
                     Some(_) => Err(not_const(self)),
-                    None => super::builtins::builtin_constant(name).ok_or_else(|| not_const(self)),
+                    None => super::builtins::builtin_constant(name).ok_or_else(|| not_const(self)).map(|v| (v, Type::INT)),
                 }
             }
             "unary_expression" => {
-                let a = self.const_eval(n.child_by_field_name("argument").ok_or_else(|| not_const(self))?)?;
+                let (a, at) = self.const_eval_typed(n.child_by_field_name("argument").ok_or_else(|| not_const(self))?)?;
                 let op = n.child_by_field_name("operator").map(|o| self.text(o)).unwrap_or("");
+                let t = promote(&at);
                 Ok(match op {
-                    "-" => a.wrapping_neg(),
-                    "+" => a,
-                    "~" => !a,
-                    "!" => (a == 0) as i128,
+                    "-" => (wrap(a.wrapping_neg(), &t), t),
+                    "+" => (a, t),
+                    "~" => (wrap(!a, &t), t),
+                    "!" => ((a == 0) as i128, Type::INT),
                     _ => return Err(not_const(self)),
                 })
             }
             "binary_expression" => {
                 let op = n.child_by_field_name("operator").map(|o| self.text(o)).unwrap_or("");
-                let a = self.const_eval(n.child_by_field_name("left").ok_or_else(|| not_const(self))?)?;
+                let (a, at) = self.const_eval_typed(n.child_by_field_name("left").ok_or_else(|| not_const(self))?)?;
                 if op == "&&" && a == 0 {
-                    return Ok(0);
+                    return int(0);
                 }
                 if op == "||" && a != 0 {
-                    return Ok(1);
+                    return int(1);
                 }
-                let b = self.const_eval(n.child_by_field_name("right").ok_or_else(|| not_const(self))?)?;
-                Ok(match op {
+                let (b, bt) = self.const_eval_typed(n.child_by_field_name("right").ok_or_else(|| not_const(self))?)?;
+                // Shifts take the promoted left operand's type; the rest convert both operands
+                // to their common type first (so comparisons of signed and unsigned compare the
+                // converted values).
+                let t = if matches!(op, "<<" | ">>") { promote(&at) } else { usual_arith(&at, &bt) };
+                let (a, b) = if matches!(op, "<<" | ">>") { (wrap(a, &t), b) } else { (wrap(a, &t), wrap(b, &t)) };
+                let v = match op {
                     "+" => a.wrapping_add(b),
                     "-" => a.wrapping_sub(b),
                     "*" => a.wrapping_mul(b),
@@ -882,34 +895,41 @@ impl<'t> Lowerer<'t> {
                     "&" => a & b,
                     "|" => a | b,
                     "^" => a ^ b,
-                    "==" => (a == b) as i128,
-                    "!=" => (a != b) as i128,
-                    "<" => (a < b) as i128,
-                    "<=" => (a <= b) as i128,
-                    ">" => (a > b) as i128,
-                    ">=" => (a >= b) as i128,
-                    "&&" => (b != 0) as i128,
-                    "||" => (b != 0) as i128,
+                    "==" => return int((a == b) as i128),
+                    "!=" => return int((a != b) as i128),
+                    "<" => return int((a < b) as i128),
+                    "<=" => return int((a <= b) as i128),
+                    ">" => return int((a > b) as i128),
+                    ">=" => return int((a >= b) as i128),
+                    "&&" | "||" => return int((b != 0) as i128),
                     _ => return Err(not_const(self)),
-                })
+                };
+                Ok((wrap(v, &t), t))
             }
             "conditional_expression" => {
-                let c = self.const_eval(n.child_by_field_name("condition").ok_or_else(|| not_const(self))?)?;
-                if c != 0 {
-                    match n.child_by_field_name("consequence") {
-                        Some(x) => self.const_eval(x),
-                        None => Ok(c),
-                    }
+                let (c, ct) = self.const_eval_typed(n.child_by_field_name("condition").ok_or_else(|| not_const(self))?)?;
+                let alt = n.child_by_field_name("alternative").ok_or_else(|| not_const(self))?;
+                // Both arms are constant expressions: the result has their common type.
+                let (y, yt) = match n.child_by_field_name("consequence") {
+                    Some(x) if c == 0 => self.const_eval_typed(x).unwrap_or((0, Type::INT)),
+                    Some(x) => self.const_eval_typed(x)?,
+                    None => (c, ct),
+                };
+                // (The arm not taken only gives its type: it need not be evaluable.)
+                let (z, zt) = if c != 0 {
+                    self.const_eval_typed(alt).unwrap_or((0, yt.clone()))
                 } else {
-                    self.const_eval(n.child_by_field_name("alternative").ok_or_else(|| not_const(self))?)
-                }
+                    self.const_eval_typed(alt)?
+                };
+                let t = usual_arith(&yt, &zt);
+                Ok((wrap(if c != 0 { y } else { z }, &t), t))
             }
             "cast_expression" => {
                 let tn = n.child_by_field_name("type").ok_or_else(|| not_const(self))?;
                 let v = n.child_by_field_name("value").ok_or_else(|| not_const(self))?;
                 let ty = self.type_descriptor(tn)?;
-                let x = self.const_eval(v)?;
-                Ok(if ty.is_integral() { wrap(x, &ty) } else { x })
+                let (x, _) = self.const_eval_typed(v)?;
+                Ok(if ty.is_integral() { (wrap(x, &ty), ty) } else { (x, Type::LONG) })
             }
             "sizeof_expression" | "alignof_expression" => {
                 let ty = if let Some(t) = n.child_by_field_name("type") {
@@ -919,7 +939,7 @@ impl<'t> Lowerer<'t> {
                     self.expr_type(v)?
                 };
                 let (s, a) = self.size_align(&ty, n)?;
-                Ok(if n.kind() == "sizeof_expression" { s as i128 } else { a as i128 })
+                Ok((if n.kind() == "sizeof_expression" { s as i128 } else { a as i128 }, Type::ULONG))
             }
             "offsetof_expression" => {
                 let tn = n.child_by_field_name("type").ok_or_else(|| not_const(self))?;
@@ -937,11 +957,11 @@ impl<'t> Lowerer<'t> {
                         cur = *s;
                     }
                 }
-                Ok(off as i128)
+                Ok((off as i128, Type::ULONG))
             }
             "extension_expression" => {
                 let inner = named_children(n).into_iter().next().ok_or_else(|| not_const(self))?;
-                self.const_eval(inner)
+                self.const_eval_typed(inner)
             }
             _ => Err(not_const(self)),
         }

@@ -74,8 +74,8 @@ impl<'p> Symex<'p> {
                 let def = self.prog.strukt(*s);
                 if def.is_union {
                     let mut out = zero(&widths);
-                    if let (Some(f), Some(i)) = (def.fields.first(), items.first()) {
-                        let v = self.init_cells(&f.ty.clone(), Some(i))?;
+                    if let Some((k, i)) = Init::union_member(items) {
+                        let v = self.init_cells(&def.fields[k].ty.clone(), Some(i))?;
                         for (k, c) in v.into_iter().enumerate() {
                             if k < out.len() {
                                 out[k] = self.sat.bv_resize(&c, widths[k], false);
