@@ -122,7 +122,7 @@ fn c_sizeof_of_arrays_completed_by_their_initialiser() {
 /// Found by `scripts/fuzz-gcc` (GCC's value asserted, each checked with GCC): constant
 /// expressions folded in C's types (they were folded in unbounded integers), bit-field
 /// promotion and assignment values, a doubly negated hexadecimal float, a union initialised
-/// through a designator of another member than the first.
+/// through a designator of another member than the first; and `(T)(x)` casts.
 #[test]
 fn c_semantics_gcc_agrees_with() {
     let consts = r#"long long g = ~0u; long long h = 0xffffffffu + 1u; long long k = -1 > 0u;
@@ -157,6 +157,15 @@ fn c_semantics_gcc_agrees_with() {
         }"#;
     safe(unions, 1);
     unsafe_(&unions.replace("g.b == 5", "g.b == 0"), 1);
+    // `(T)(x)` with a typedef name T or `_Bool`: tree-sitter reads a call of `(T)`.
+    let casts = r#"typedef unsigned char byte; int x = 258; _Bool g = (_Bool)(2); byte h = (byte)(300) + 1;
+        int main() {
+            byte b = (byte)(x); _Bool c = (_Bool)(x);
+            __VERIFIER_assert(b == 2 && c == 1 && g == 1 && h == 45 && sizeof((byte)(x)) == 1);
+            return 0;
+        }"#;
+    safe(casts, 1);
+    unsafe_(&casts.replace("b == 2", "b == 258"), 1);
 }
 
 #[test]

@@ -175,6 +175,19 @@ impl<'t> Lowerer<'t> {
     pub fn call(&mut self, n: Node<'t>, dest: Dest) -> R<Option<Expr>> {
         let fnode = n.child_by_field_name("function").ok_or_else(|| self.syntax_err(n))?;
         let args = n.child_by_field_name("arguments").map(named_children).unwrap_or_default();
+        if let Some(ty) = self.cast_misread_as_call(fnode, &args) {
+            let e = self.cast_to(ty, args[0], n)?;
+            return Ok(match dest {
+                Dest::Value => Some(e),
+                Dest::Discard => None,
+                Dest::Into(lv) => {
+                    let loc = self.loc(n);
+                    let rhs = self.conv(e, &lv.ty.clone());
+                    self.emit(StmtKind::Assign { lhs: lv, rhs }, loc);
+                    None
+                }
+            });
+        }
         let f = strip_parens(fnode);
         if f.kind() == "identifier" {
             let name = self.text(f);

@@ -1021,6 +1021,28 @@ impl<'t> Lowerer<'t> {
             }
         }
         let ty = self.type_descriptor(tn)?;
+        self.cast_to(ty, vn, n)
+    }
+
+    /// The type `(T)` names when tree-sitter read the cast `(T)(x)` as a call of `(T)`: `T` a
+    /// typedef name, or `_Bool` (which it takes for an identifier).
+    pub(super) fn cast_misread_as_call(&self, fnode: Node<'t>, args: &[Node<'t>]) -> Option<Type> {
+        if fnode.kind() != "parenthesized_expression" || args.len() != 1 {
+            return None;
+        }
+        let id = strip_parens(fnode);
+        if id.kind() != "identifier" {
+            return None;
+        }
+        match self.lookup_ord(self.text(id)) {
+            Some(Ord::Typedef(t)) => Some(t.clone()),
+            None if self.text(id) == "_Bool" => Some(Type::Bool),
+            _ => None,
+        }
+    }
+
+    /// `(ty) vn`, the cast expression `n`.
+    pub(super) fn cast_to(&mut self, ty: Type, vn: Node<'t>, n: Node<'t>) -> R<Expr> {
         if ty == Type::Void {
             self.effect(vn)?;
             return Ok(Expr::new(ExprKind::Const(0), Type::Void));
@@ -1408,7 +1430,12 @@ impl<'t> Lowerer<'t> {
             "update_expression" => self.expr_type(n.child_by_field_name("argument").ok_or_else(|| err(self))?),
             "comma_expression" => self.expr_type(n.child_by_field_name("right").ok_or_else(|| err(self))?),
             "call_expression" => {
-                let f = strip_parens(n.child_by_field_name("function").ok_or_else(|| err(self))?);
+                let fnode = n.child_by_field_name("function").ok_or_else(|| err(self))?;
+                let args = n.child_by_field_name("arguments").map(named_children).unwrap_or_default();
+                if let Some(ty) = self.cast_misread_as_call(fnode, &args) {
+                    return Ok(ty);
+                }
+                let f = strip_parens(fnode);
                 if f.kind() == "identifier" {
                     let name = self.text(f);
                     if let Some(t) = super::builtins::builtin_result_type(self, name, n)? {
