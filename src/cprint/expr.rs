@@ -195,6 +195,15 @@ impl Printer<'_> {
     }
 
     pub(super) fn init(&self, init: &Init, ty: Option<&Type>) -> String {
+        // A union's list initialises one member: named, since it need not be the first.
+        if let (Init::List(items), Some(Type::Struct(s))) = (init, ty) {
+            if let Some(def) = self.prog.structs.get(s.0 as usize).filter(|d| d.is_union) {
+                return match Init::union_member(items) {
+                    Some((k, it)) => format!("{{.{} = {}}}", self.struct_field_name(*s, k), self.init(it, def.fields.get(k).map(|f| &f.ty))),
+                    None => "{0}".into(),
+                };
+            }
+        }
         match init {
             Init::Expr(e) => self.expr(e),
             Init::List(items) if items.is_empty() => {
@@ -202,14 +211,6 @@ impl Printer<'_> {
                     "0".into()
                 } else {
                     "{0}".into()
-                }
-            }
-            Init::List(items) if matches!(ty, Some(Type::Struct(s)) if self.prog.structs.get(s.0 as usize).is_some_and(|d| d.is_union)) => {
-                let Some(Type::Struct(s)) = ty else { unreachable!("matched above") };
-                let def = &self.prog.structs[s.0 as usize];
-                match Init::union_member(items) {
-                    Some((k, it)) => format!("{{.{} = {}}}", self.struct_field_name(*s, k), self.init(it, Some(&def.fields[k].ty))),
-                    None => "{0}".into(),
                 }
             }
             Init::List(items) => {

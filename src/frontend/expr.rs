@@ -132,7 +132,6 @@ fn unescape(body: &str) -> Vec<u8> {
     out
 }
 
-/// Value of a character constant (as `int`, `char` being signed).
 /// The value of a character constant (an `int`: a single byte goes through plain `char`,
 /// signed or not as `char_signed` says, as GCC converts it).
 pub(super) fn char_value(s: &str, char_signed: bool) -> Option<i128> {
@@ -154,6 +153,36 @@ pub(super) fn string_bytes(s: &str) -> Vec<u8> {
     let start = s.find('"').map(|i| i + 1).unwrap_or(0);
     let end = s.rfind('"').unwrap_or(s.len()).max(start);
     unescape(&s[start..end])
+}
+
+/// `v`, a value of a bit-field of `width` (`None`: not a bit-field), as a read of the field
+/// gives it ([`Lowerer::read_bitfield`]'s promotion): for the value of an assignment to it or
+/// of an increment of it.
+fn as_read(width: Option<u32>, v: Expr) -> Expr {
+    match (width, &v.ty) {
+        (Some(w), Type::Int { bits, signed: false }) if w < 32 && *bits <= 32 => Expr::new(ExprKind::Cast(Box::new(v)), Type::INT),
+        _ => v,
+    }
+}
+
+/// The value an assignment of `v` to a bit-field of `width` (`None`: not a bit-field) gives:
+/// `v` itself, but cut to the width (`(s.f = 98)` with `int f : 6` is -30), as the field then
+/// holds it.
+fn assigned_value(width: Option<u32>, v: Expr) -> Expr {
+    let Some(w) = width else { return v };
+    let (bits, signed) = match &v.ty {
+        Type::Int { bits, signed } if u32::from(*bits) > w => (u32::from(*bits), *signed),
+        _ => return v,
+    };
+    let ty = v.ty.clone();
+    let k = |c: i128| Box::new(Expr::new(ExprKind::Const(c), ty.clone()));
+    if signed {
+        // Sign-extend from bit w - 1: shift it to the top and back.
+        let up = Expr::new(ExprKind::Binary(BinOp::Shl, Box::new(v), k(i128::from(bits - w))), ty.clone());
+        Expr::new(ExprKind::Binary(BinOp::Shr, Box::new(up), k(i128::from(bits - w))), ty)
+    } else {
+        Expr::new(ExprKind::Binary(BinOp::BitAnd, Box::new(v), k((1i128 << w) - 1)), ty)
+    }
 }
 
 pub(super) fn is_null_const(e: &Expr) -> bool {
@@ -405,39 +434,8 @@ impl<'t> Lowerer<'t> {
     /// A bit-field read as C promotes it (C11 6.3.1.1p2): one narrower than `int` — an
     /// `unsigned` one included, whose values all fit — is an `int`.
     fn read_bitfield(&self, e: Expr) -> Expr {
-        if self.bitfield_width(&e).is_none() {
-            return e;
-        }
-        let lv = e.clone();
-        self.as_read(&lv, e)
-    }
-
-    /// `v`, the value of an assignment to `lv` or of an increment of it, as a read of `lv`
-    /// would give it ([`Self::read_bitfield`]'s promotion).
-    fn as_read(&self, lv: &Expr, v: Expr) -> Expr {
-        match (self.bitfield_width(lv), &v.ty) {
-            (Some(w), Type::Int { bits, signed: false }) if w < 32 && *bits <= 32 => Expr::new(ExprKind::Cast(Box::new(v)), Type::INT),
-            _ => v,
-        }
-    }
-
-    /// The value an assignment of `v` to `lv` gives: `v` itself, but cut to a bit-field's
-    /// width (`(s.f = 98)` with `int f : 6` is -30), as the field then holds it.
-    fn assigned_value(&self, lv: &Expr, v: Expr) -> Expr {
-        let Some(w) = self.bitfield_width(lv) else { return v };
-        let (bits, signed) = match &v.ty {
-            Type::Int { bits, signed } if u32::from(*bits) > w => (u32::from(*bits), *signed),
-            _ => return v,
-        };
-        let ty = v.ty.clone();
-        let k = |c: i128| Box::new(Expr::new(ExprKind::Const(c), ty.clone()));
-        if signed {
-            // Sign-extend from bit w - 1: shift it to the top and back.
-            let up = Expr::new(ExprKind::Binary(BinOp::Shl, Box::new(v), k(i128::from(bits - w))), ty.clone());
-            Expr::new(ExprKind::Binary(BinOp::Shr, Box::new(up), k(i128::from(bits - w))), ty)
-        } else {
-            Expr::new(ExprKind::Binary(BinOp::BitAnd, Box::new(v), k((1i128 << w) - 1)), ty)
-        }
+        let width = self.bitfield_width(&e);
+        as_read(width, e)
     }
 
     /// An lvalue expression (`Var`, `Deref`, `Index`, `Member`).
@@ -924,7 +922,7 @@ impl<'t> Lowerer<'t> {
         let rn = n.child_by_field_name("right").ok_or_else(|| self.syntax_err(n))?;
         let loc = self.loc(n);
         let lv = self.lvalue(ln)?;
-        let lv2 = lv.clone();
+        let width = self.bitfield_width(&lv);
         if matches!(lv.ty, Type::Array(..)) {
             return Err(Error::syntax(self.loc(ln), "assignment to an array"));
         }
@@ -935,7 +933,7 @@ impl<'t> Lowerer<'t> {
             }
             let e = self.rvalue(rn)?;
             let v = self.conv(e, &lv.ty.clone());
-            let v = self.assigned_value(&lv, v);
+            let v = assigned_value(width, v);
             let stable = match &v.kind {
                 ExprKind::Const(_) => true,
                 ExprKind::Var(x) => matches!(self.prog.vars[x.0 as usize].storage, Storage::Temp { .. }),
@@ -943,13 +941,13 @@ impl<'t> Lowerer<'t> {
             };
             if stable {
                 self.emit(StmtKind::Assign { lhs: lv, rhs: v.clone() }, loc);
-                return Ok(Some(self.as_read(&lv2, v)));
+                return Ok(Some(as_read(width, v)));
             }
             let t = self.new_temp(lv.ty.clone(), n)?;
             let tv = Expr::var(t, lv.ty.clone());
             self.emit(StmtKind::Assign { lhs: tv.clone(), rhs: v }, loc);
             self.emit(StmtKind::Assign { lhs: lv, rhs: tv.clone() }, loc);
-            return Ok(Some(self.as_read(&lv2, tv)));
+            return Ok(Some(as_read(width, tv)));
         }
         let bop = binop_of(op.trim_end_matches('=')).ok_or_else(|| self.unsupported(n, format!("operator `{op}`")))?;
         let r = self.rvalue(rn)?;
@@ -957,7 +955,7 @@ impl<'t> Lowerer<'t> {
         let cur = self.read_bitfield(cur);
         let newv = self.arith(bop, cur, r, n)?;
         let newv = self.conv(newv, &lv.ty.clone());
-        let newv = self.assigned_value(&lv, newv);
+        let newv = assigned_value(width, newv);
         if !want {
             self.emit(StmtKind::Assign { lhs: lv, rhs: newv }, loc);
             return Ok(None);
@@ -966,7 +964,7 @@ impl<'t> Lowerer<'t> {
         let tv = Expr::var(t, lv.ty.clone());
         self.emit(StmtKind::Assign { lhs: tv.clone(), rhs: newv }, loc);
         self.emit(StmtKind::Assign { lhs: lv, rhs: tv.clone() }, loc);
-        Ok(Some(self.as_read(&lv2, tv)))
+        Ok(Some(as_read(width, tv)))
     }
 
     /// `x++`, `--x`…
@@ -977,7 +975,7 @@ impl<'t> Lowerer<'t> {
         let bop = if self.text(op) == "++" { BinOp::Add } else { BinOp::Sub };
         let loc = self.loc(n);
         let lv = self.lvalue(arg)?;
-        let lv2 = lv.clone();
+        let width = self.bitfield_width(&lv);
         let ty = lv.ty.clone();
         if !ty.is_scalar() {
             return Err(Error::syntax(self.loc(arg), "increment of a non-scalar"));
@@ -995,7 +993,7 @@ impl<'t> Lowerer<'t> {
             let cur = self.read_bitfield(lv.clone());
             let newv = self.arith(bop, cur, one, n)?;
             let newv = self.conv(newv, &ty);
-            let newv = self.assigned_value(&lv, newv);
+            let newv = assigned_value(width, newv);
             self.emit(StmtKind::Assign { lhs: tv.clone(), rhs: newv }, loc);
             self.emit(StmtKind::Assign { lhs: lv, rhs: tv.clone() }, loc);
         } else {
@@ -1004,7 +1002,7 @@ impl<'t> Lowerer<'t> {
             let newv = self.conv(newv, &ty);
             self.emit(StmtKind::Assign { lhs: lv, rhs: newv }, loc);
         }
-        Ok(Some(self.as_read(&lv2, tv)))
+        Ok(Some(as_read(width, tv)))
     }
 
     fn cast(&mut self, n: Node<'t>) -> R<Expr> {
