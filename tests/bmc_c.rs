@@ -161,7 +161,8 @@ fn c_semantics_gcc_agrees_with() {
     let casts = r#"typedef unsigned char byte; int x = 258; _Bool g = (_Bool)(2); byte h = (byte)(300) + 1;
         int main() {
             byte b = (byte)(x); _Bool c = (_Bool)(x);
-            __VERIFIER_assert(b == 2 && c == 1 && g == 1 && h == 45 && sizeof((byte)(x)) == 1);
+            __VERIFIER_assert(b == 2 && c == 1 && g == 1 && h == 45 && sizeof((byte)(x)) == 1
+                && sizeof(x ? (float)1 : (double)2) == 8 && sizeof(x ? (char)1 : (short)2) == 4);
             return 0;
         }"#;
     safe(casts, 1);

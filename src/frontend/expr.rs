@@ -1415,7 +1415,8 @@ impl<'t> Lowerer<'t> {
                 match n.child_by_field_name("consequence") {
                     Some(a) => {
                         let at = self.expr_type(a)?;
-                        if at.is_integral() && bt.is_integral() {
+                        let arithmetic = |t: &Type| t.is_integral() || matches!(t, Type::Float { .. });
+                        if arithmetic(&at) && arithmetic(&bt) {
                             Ok(usual_arith(&at, &bt))
                         } else {
                             Ok(at)
