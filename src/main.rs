@@ -222,7 +222,7 @@ struct Common {
     /// GCC's -fsigned-char, -funsigned-char (and their -fno- forms): whether plain `char`
     /// is signed (default: the target ABI's: unsigned on ppc64le, armv7-a and aarch64).
     #[arg(short = 'f', value_name = "FLAG", value_enum)]
-    code_flags: Vec<CharFlag>,
+    char_flags: Vec<CharFlag>,
     /// Take FILE's include paths, macros, language standard and forced includes from its
     /// entry in this compilation database (CMake's CMAKE_EXPORT_COMPILE_COMMANDS, Bear);
     /// -I, -D and -U given here come after them.
@@ -490,7 +490,7 @@ fn pipeline_options_without_entries(c: &Common) -> pipeline::Options {
             unit: false,
             entry: c.entry.clone(),
             target: Some(c.target.unwrap_or_else(|| weakc::frontend::preprocess::Target::for_memory_model(&c.mm))),
-            char_signed: c.code_flags.last().map(|f| matches!(f, CharFlag::SignedChar | CharFlag::NoUnsignedChar)),
+            char_signed: c.char_flags.last().map(|f| matches!(f, CharFlag::SignedChar | CharFlag::NoUnsignedChar)),
         },
         atomics: weakc::atomics::Options {
             locks: match c.locks {

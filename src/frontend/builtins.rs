@@ -177,16 +177,8 @@ impl<'t> Lowerer<'t> {
         let args = n.child_by_field_name("arguments").map(named_children).unwrap_or_default();
         if let Some(ty) = self.cast_misread_as_call(fnode, &args) {
             let e = self.cast_to(ty, args[0], n)?;
-            return Ok(match dest {
-                Dest::Value => Some(e),
-                Dest::Discard => None,
-                Dest::Into(lv) => {
-                    let loc = self.loc(n);
-                    let rhs = self.conv(e, &lv.ty.clone());
-                    self.emit(StmtKind::Assign { lhs: lv, rhs }, loc);
-                    None
-                }
-            });
+            let loc = self.loc(n);
+            return Ok(self.deliver(e, dest, loc));
         }
         let f = strip_parens(fnode);
         if f.kind() == "identifier" {

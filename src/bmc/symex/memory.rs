@@ -46,9 +46,8 @@ impl<'p> Symex<'p> {
             (Type::Array(elem, _), Init::Expr(Expr { kind: ExprKind::Str(s), .. })) => {
                 let ew = self.layout.cells(elem);
                 let mut out = vec![];
-                let bytes = s;
                 for i in 0..widths.len() / ew.len().max(1) {
-                    let b = bytes.get(i).copied().unwrap_or(0);
+                    let b = s.get(i).copied().unwrap_or(0);
                     out.push(bv::constant(b as u128, ew[0]));
                 }
                 Ok(out)
