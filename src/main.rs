@@ -170,6 +170,11 @@ struct VerifyArgs {
     /// (ESBMC's --context-bound; much faster). The verdict states this bound.
     #[arg(long, value_name = "N")]
     context_bound: Option<u32>,
+    /// No search among the sequentially consistent executions beside the architecture's
+    /// own (the built-in engine makes it on a weak architecture: a violation there is one
+    /// everywhere).
+    #[arg(long)]
+    no_sc_first: bool,
 }
 
 #[derive(Copy, Clone, ValueEnum)]
@@ -674,6 +679,7 @@ fn verify_options(v: &VerifyArgs, prog: &weakc::ir::Program, deadline: Option<st
             EngineArg::Axiomatic => weakc::verify::Route::Axiomatic,
         },
         context_bound: v.context_bound,
+        no_sc_first: v.no_sc_first,
     })
 }
 

@@ -120,6 +120,8 @@ pub struct Options {
     pub route: Route,
     /// `--context-bound N` (ESBMC only): interleavings with at most N context switches.
     pub context_bound: Option<u32>,
+    /// `--no-sc-first`: no search among the SC executions beside ([`sc_first`]).
+    pub no_sc_first: bool,
 }
 
 /// What `weakc verify` decides: the analysed program, instrumented for `arch`.
@@ -159,6 +161,9 @@ pub struct Checked {
     pub doubts: Vec<(crate::source::Loc, String)>,
     /// Decided by the axiomatic route ([`Route::Axiomatic`]), not instrumented.
     pub axiomatic: bool,
+    /// The violation was found among the sequentially consistent executions
+    /// ([`bmc::verify_sc_first`]).
+    pub under_sc: bool,
 }
 
 impl Checked {
@@ -271,7 +276,7 @@ pub fn check(
     let approximations = rw.summary.approximations;
     drop(rw.program);
     let doubts = if first.outcome.warnings_tracked { vec![] } else { a.program.warnings.clone() };
-    let mut done = Checked { checks: vec![first], no_fallback: None, instrumented, approximations, doubts, axiomatic: false };
+    let mut done = Checked { checks: vec![first], no_fallback: None, instrumented, approximations, doubts, axiomatic: false, under_sc: false };
     if buffer_size == 1 || !instrumented || !done.checks[0].outcome.memory_guard_hit() {
         return Ok(done);
     }
@@ -363,6 +368,7 @@ pub fn bmc_options(o: &Options, timeout: Option<Duration>, progress: bool) -> Bm
         max_memory: Some(o.max_memory),
         progress: if progress { Some(print_progress) } else { None },
         model: None,
+        cancel: None,
     }
 }
 
@@ -471,6 +477,15 @@ pub fn decide(a: &mut Analysis, s: &Subject, o: &Options) -> Result<Decided, Err
     Ok(Decided { checked, map, decided_by })
 }
 
+/// Whether the built-in engine also looks among the SC executions
+/// ([`bmc::verify_sc_first`]): every architecture allows them, so a violation there is one
+/// on the architecture too, and most bugs of real concurrent programs need no weak-memory
+/// behaviour; the SC formula is the smallest of all (no store forwarding, no relaxed program
+/// order, no instrumentation). Not under SC itself, nor with `--no-sc-first`.
+fn sc_first(s: &Subject, o: &Options) -> bool {
+    !s.arch.relaxes_nothing() && !o.no_sc_first
+}
+
 /// The delay pairs to instrument, the event graph built first if `verify` deferred it.
 fn selection_for(a: &mut Analysis, s: &Subject) -> Result<Selection, Error> {
     pipeline::complete(a, s.arch)?;
@@ -508,9 +523,19 @@ fn run_instrumented(a: &mut Analysis, s: &Subject, o: &Options, sel: &backend::S
     let mut map = a.map.clone();
     let source_map = a.map.clone();
     let header = format!("Instrumented by weakc {} for {} from {}.", env!("CARGO_PKG_VERSION"), s.arch.name, s.file);
+    // The program itself, for the search among its SC executions.
+    let original = (sel.backend == Backend::Builtin && sc_first(s, o)).then(|| a.program.clone());
+    let found_sc = std::cell::Cell::new(false);
     let mut engine = |prog: &Program, timeout: Option<Duration>| -> Result<Outcome, Error> {
         match sel.backend {
-            Backend::Builtin => bmc::verify(prog, &bmc_options(o, timeout, progress)),
+            Backend::Builtin => match &original {
+                Some(orig) => {
+                    let (outcome, found) = bmc::verify_sc_first(orig, prog, &bmc_options(o, timeout, progress))?;
+                    found_sc.set(found == bmc::Found::Sc);
+                    Ok(outcome)
+                }
+                None => bmc::verify(prog, &bmc_options(o, timeout, progress)),
+            },
             b => {
                 if progress {
                     print_progress(&format!("running {} on the instrumented program", b.name()));
@@ -555,7 +580,8 @@ fn run_instrumented(a: &mut Analysis, s: &Subject, o: &Options, sel: &backend::S
             print_progress(&format!("buffer depth {}: {why}; checking again at buffer depth 1", first.buffer_size));
         }
     };
-    let checked = check(a, s.arch, selection, s.buffer_size, o.deadline, &mut engine, &mut on_fallback)?;
+    let mut checked = check(a, s.arch, selection, s.buffer_size, o.deadline, &mut engine, &mut on_fallback)?;
+    checked.under_sc = found_sc.get();
     flush(&mut out);
     Ok((checked, map))
 }
@@ -578,7 +604,7 @@ fn run_axiomatic(a: &Analysis, s: &Subject, o: &Options, sel: &backend::Selectio
     }
     let left = o.deadline.map(|d| d.saturating_duration_since(Instant::now()));
     let bo = BmcOptions { model: Some(model), ..bmc_options(o, left, progress) };
-    let outcome = bmc::verify(&a.program, &bo)?;
+    let (outcome, found) = if sc_first(s, o) { bmc::verify_sc_first(&a.program, &a.program, &bo)? } else { (bmc::verify(&a.program, &bo)?, bmc::Found::Own) };
     Ok(Checked {
         checks: vec![Check { buffer_size: 0, outcome }],
         no_fallback: None,
@@ -587,6 +613,7 @@ fn run_axiomatic(a: &Analysis, s: &Subject, o: &Options, sel: &backend::Selectio
         // The built-in engine tracks the warnings per path.
         doubts: vec![],
         axiomatic: true,
+        under_sc: found == bmc::Found::Sc,
     })
 }
 
@@ -595,7 +622,11 @@ fn report(checked: &Checked, s: &Subject, sel: &backend::Selection, o: &Options,
     let outcome = &checked.last().outcome;
     let verdict = checked.verdict();
     let bounds = bounds_text(o);
-    let arch_label = if checked.axiomatic { format!("{}, axiomatic", s.arch.name) } else { s.arch.name.to_string() };
+    let arch_label = match (checked.axiomatic, checked.under_sc) {
+        (_, true) => format!("{}, an SC execution", s.arch.name),
+        (true, _) => format!("{}, axiomatic", s.arch.name),
+        _ => s.arch.name.to_string(),
+    };
     let (line, code) = verdict_line(&verdict, checked, &arch_label, &bounds);
     if let Some(path) = &o.trace_dot {
         // Written only when there is a counterexample; an earlier file is left alone.
@@ -627,7 +658,7 @@ fn report(checked: &Checked, s: &Subject, sel: &backend::Selection, o: &Options,
             .collect();
         let j = serde_json::json!({
             "file": s.file, "arch": s.arch.name, "backend": sel.backend.name(), "backend_reason": sel.reason,
-            "engine": if checked.axiomatic { "axiomatic" } else { "instrument" },
+            "engine": if checked.under_sc { "sc" } else if checked.axiomatic { "axiomatic" } else { "instrument" },
             "unwind": o.unwind, "unwindset": o.unwindset, "unwinding_assertions": o.unwinding_assertions,
             "buffer_size": checked.instrumented.then_some(checked.requested()),
             "verdict": verdict_word(&verdict),
@@ -652,6 +683,9 @@ fn report(checked: &Checked, s: &Subject, sel: &backend::Selection, o: &Options,
     if !o.quiet {
         for w in &outcome.warnings {
             out.push_str(&format!("  warning: {w}\n"));
+        }
+        if checked.under_sc && verdict == Verdict::Unsafe {
+            out.push_str("  the violation needs no weak-memory behaviour: it was found among the sequentially consistent executions, which every architecture allows\n");
         }
         if let (Some(p), Verdict::Unsafe | Verdict::Unknown(_)) = (&outcome.failed, &verdict) {
             let what = if p.kind == PropertyKind::UnwindingAssertion { "unwinding assertion" } else { "assertion" };

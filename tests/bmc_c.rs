@@ -1299,3 +1299,34 @@ fn byte_pointers_in_variables_land_on_the_fields_of_their_object() {
     let o = run(&format!("{h}int main() {{ char *p = (char *)&h; p[2] = 1; __VERIFIER_assert(h.len == 0); return 0; }}"), 1);
     assert!(matches!(o.verdict, Verdict::Unknown(_)), "{:?}", o.verdict);
 }
+
+#[test]
+fn the_sc_search_beside_the_own_one_decides_whichever_ends_first() {
+    let parse = |src: &str| {
+        let text = format!("{PRELUDE}\n{src}");
+        let opts = frontend::Options { preprocess: frontend::Preprocess::Never, ..Default::default() };
+        frontend::load_str("test.c", &text, &opts, &mut SourceMap::default()).unwrap_or_else(|e| panic!("front end: {e}"))
+    };
+    // A lost update (SC finds it at once) beside a program whose own search cannot end soon
+    // (factoring a 62-bit semiprime): the SC violation is the verdict and stops the other.
+    let race = parse(
+        "int x;\nvoid *inc(void *a) { x = x + 1; return 0; }\nint main() { pthread_t t, u; pthread_create(&t, 0, inc, 0); pthread_create(&u, 0, inc, 0);\n pthread_join(t, 0); pthread_join(u, 0);\n __VERIFIER_assert(x == 2); return 0; }",
+    );
+    let hard = parse(
+        "int main() { unsigned long a = __VERIFIER_nondet_uint(), b = __VERIFIER_nondet_uint();\n __VERIFIER_assume(a > 1 && b > 1);\n __VERIFIER_assert(a * b != 3369738766071892021UL); return 0; }",
+    );
+    let opts = BmcOptions { timeout: Some(Duration::from_secs(60)), ..Default::default() };
+    let t = std::time::Instant::now();
+    let (o, found) = bmc::verify_sc_first(&race, &hard, &opts).expect("verify");
+    assert_eq!((o.verdict, found), (Verdict::Unsafe, bmc::Found::Sc));
+    assert!(t.elapsed() < Duration::from_secs(30), "the own search was not stopped: {:?}", t.elapsed());
+    // Assertions that hold under SC conclude nothing: the own search's verdict stands, a
+    // violation (store buffering on TSO) as well as safety.
+    let sb = "int x, y, r0, r1;\nvoid *p0(void *a) { x = 1; r0 = y; return 0; }\nvoid *p1(void *a) { y = 1; r1 = x; return 0; }\nint main() { pthread_t t, u; pthread_create(&t, 0, p0, 0); pthread_create(&u, 0, p1, 0);\n pthread_join(t, 0); pthread_join(u, 0);\n __VERIFIER_assert(r0 == 1 || r1 == 1); return 0; }";
+    let sb = parse(sb);
+    let tso = BmcOptions { model: Some(weakc::verify::store_buffer_model(weakc::arch::by_name("tso").unwrap()).unwrap()), ..Default::default() };
+    let (o, found) = bmc::verify_sc_first(&sb, &sb, &tso).expect("verify");
+    assert_eq!((o.verdict, found), (Verdict::Unsafe, bmc::Found::Own));
+    let (o, found) = bmc::verify_sc_first(&sb, &sb, &BmcOptions::default()).expect("verify");
+    assert_eq!((o.verdict, found), (Verdict::Safe { complete: true }, bmc::Found::Own));
+}

@@ -888,3 +888,42 @@ fn auto_asks_the_installed_verifier_when_the_builtin_engine_gives_up() {
     assert!(last.contains("formula too large") && last.contains("then esbmc: esbmc was stopped at the time limit"), "{}", r.stdout);
     assert!(t.elapsed() < std::time::Duration::from_secs(30), "{:?}", t.elapsed());
 }
+
+#[test]
+fn a_violation_under_sc_is_looked_for_beside_the_architectures_own_search() {
+    // A lost update needs no weak-memory behaviour: every architecture has the SC executions
+    // that break the assertion. The search among them runs beside the architecture's own
+    // (either may end first, so the counterexample shown may be either's: the verdict is the
+    // same, and the report says which). Store buffering breaks its assertion only on the weak
+    // models: never from the SC search.
+    let d = tempfile::tempdir().unwrap();
+    let race = format!(
+        "{PRELUDE}\nint x;\nvoid *inc(void *a) {{ x = x + 1; return 0; }}\nint main() {{ pthread_t t, u; pthread_create(&t, 0, inc, 0); pthread_create(&u, 0, inc, 0);\n pthread_join(t, 0); pthread_join(u, 0);\n __VERIFIER_assert(x == 2); return 0; }}\n"
+    );
+    std::fs::write(d.path().join("race.c"), race).unwrap();
+    let sb = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/c/sb.c");
+    let sb = sb.to_str().unwrap();
+    let note = "the violation needs no weak-memory behaviour";
+    for arch in ["tso", "pso", "rmo", "power", "arm", "aarch64"] {
+        for engine in ["auto", "instrument"] {
+            let r = weakc(d.path(), &["verify", "--mm", arch, "--engine", engine, "race.c"], None);
+            assert_eq!(r.code, 10, "{arch} {engine}: {}{}", r.stdout, r.stderr);
+            let by_sc = r.stdout.contains(&format!("VERIFICATION FAILED ({arch}, an SC execution; unwind 2)"));
+            assert_eq!(by_sc, r.stdout.contains(note), "{}", r.stdout);
+            assert!(by_sc || r.stdout.contains("VERIFICATION FAILED"), "{}", r.stdout);
+            let r = weakc(d.path(), &["verify", "--mm", arch, "--engine", engine, "--no-sc-first", "race.c"], None);
+            assert_eq!(r.code, 10, "{arch} {engine} --no-sc-first: {}{}", r.stdout, r.stderr);
+            assert!(!r.stdout.contains("SC execution") && !r.stdout.contains(note), "{}", r.stdout);
+            let r = weakc(d.path(), &["verify", "--mm", arch, "--engine", engine, sb], None);
+            assert_eq!(r.code, 10, "{arch} {engine} sb.c: {}{}", r.stdout, r.stderr);
+            assert!(!r.stdout.contains("SC execution") && !r.stdout.contains(note), "{}", r.stdout);
+        }
+    }
+    let r = weakc(d.path(), &["verify", "--mm", "power", "--format", "json", "race.c"], None);
+    let j: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    assert_eq!(j["verdict"].as_str(), Some("unsafe"), "{}", r.stdout);
+    assert!(matches!(j["engine"].as_str(), Some("sc" | "axiomatic")), "{}", r.stdout);
+    // Under sc itself there is nothing to look for beside.
+    let r = weakc(d.path(), &["verify", "--mm", "sc", "race.c"], None);
+    assert!(r.code == 10 && !r.stdout.contains("SC execution"), "{}", r.stdout);
+}

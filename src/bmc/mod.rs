@@ -170,6 +170,9 @@ pub struct BmcOptions {
     /// [`StoreBufferModel`] decides TSO/PSO executions directly (`verify --engine
     /// axiomatic`), with no instrumentation.
     pub model: Option<StoreBufferModel>,
+    /// Set by another thread when its search made this one moot: symbolic execution,
+    /// encoding and solving stop ([`sat::Stop::Cancelled`], verdict `Unknown`).
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 /// A multi-copy-atomic memory model with store buffers, as partial orders (Alglave,
@@ -257,6 +260,7 @@ impl Default for BmcOptions {
             max_memory: None,
             progress: None,
             model: None,
+            cancel: None,
         }
     }
 }
@@ -452,6 +456,7 @@ fn build<'p>(prog: &'p Program, opts: &'p BmcOptions, t0: Instant) -> Result<Res
     let mut peak_clauses = 0;
     macro_rules! run {
         ($sx:expr) => {{
+            $sx.sat.set_cancel(opts.cancel.clone());
             $sx.sat.set_limits(deadline, max_clauses, opts.max_memory);
             let r = $sx.run();
             peak_clauses = peak_clauses.max($sx.sat.clauses);
@@ -655,6 +660,55 @@ pub fn verify(prog: &Program, opts: &BmcOptions) -> Result<Outcome, Error> {
     }
 }
 
+/// Which search [`verify_sc_first`]'s verdict comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Found {
+    /// Among the sequentially consistent executions of the first program.
+    Sc,
+    /// The second program's own search (under its model, or SC of an instrumented program).
+    Own,
+}
+
+/// [`verify`] of `prog` under `opts`, where the executions of `prog` include the SC
+/// executions of `sc_prog` (the same program under a weak model, or the program `prog`
+/// instruments): a violation of `sc_prog` under SC is then one of `prog` too, and its
+/// formula is the smallest. Both searches run at once, each in its own thread and solver
+/// (neither interrupted: CaDiCaL searches badly in slices). The own search's verdict is the
+/// answer unless the SC search first finds a violation of a real assertion whose
+/// counterexample relies on no over-approximated value ([`Found::Sc`]); then the own search
+/// is stopped. Anything else the SC search ends with (the assertions hold, only an unwinding
+/// assertion fails, a doubted counterexample, a limit) concludes nothing. The own search,
+/// when it ends first, stops the SC one. So the verdict is the same whichever ends first
+/// (both are exact); which counterexample is shown may differ.
+pub fn verify_sc_first(sc_prog: &Program, prog: &Program, opts: &BmcOptions) -> Result<(Outcome, Found), Error> {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let (stop_sc, stop_own) = (Arc::new(AtomicBool::new(false)), Arc::new(AtomicBool::new(false)));
+    // Only the own search tells its phases.
+    let sc_opts = BmcOptions { model: None, cancel: Some(stop_sc.clone()), progress: None, ..opts.clone() };
+    let own_opts = BmcOptions { cancel: Some(stop_own.clone()), ..opts.clone() };
+    std::thread::scope(|s| {
+        let sc = s.spawn(|| -> Result<Option<Outcome>, Error> {
+            let o = verify(sc_prog, &sc_opts)?;
+            let real = o.failed.as_ref().is_some_and(|p| p.kind != PropertyKind::UnwindingAssertion);
+            Ok((o.verdict == Verdict::Unsafe && real).then(|| {
+                stop_own.store(true, Ordering::Relaxed);
+                o
+            }))
+        });
+        let own = verify(prog, &own_opts);
+        let cancelled = own.as_ref().is_ok_and(|o| o.stopped == Some(sat::Stop::Cancelled));
+        if !cancelled {
+            stop_sc.store(true, Ordering::Relaxed);
+        }
+        let sc = sc.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
+        match (cancelled, sc) {
+            (true, Ok(Some(o))) => Ok((o, Found::Sc)),
+            _ => own.map(|o| (o, Found::Own)),
+        }
+    })
+}
+
 /// Solves under `assume`; on a non-multi-copy-atomic model, again until the candidate also
 /// satisfies herd's propagation and observation axioms (each violating candidate excluded by
 /// a clause, [`propagation`]).
@@ -704,6 +758,7 @@ pub fn limit_reason(stop: sat::Stop, phase: &str) -> String {
         sat::Stop::Time => format!("time limit reached during {phase}"),
         sat::Stop::Size(n) => format!("formula too large: {n} clauses reached during {phase} (memory guard)"),
         sat::Stop::Memory(b) => format!("memory limit reached: {} MiB resident during {phase} (memory guard)", b >> 20),
+        sat::Stop::Cancelled => format!("stopped during {phase}: another search decided first"),
     }
 }
 

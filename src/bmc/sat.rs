@@ -6,6 +6,8 @@
 
 use super::acyclic::Acyclic;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// A literal: variable index times two, plus one when negated.
@@ -78,6 +80,8 @@ pub enum Stop {
     Size(usize),
     /// The process's resident memory reached this many bytes (the other memory guard).
     Memory(u64),
+    /// Another search decided the question ([`Sat::set_cancel`]).
+    Cancelled,
 }
 
 /// Resident memory of this process in bytes (Linux: `/proc/self/statm`), when known.
@@ -103,6 +107,7 @@ pub struct Limits {
     /// When resident memory was last read (at most every [`RSS_PERIOD`]).
     rss_read: Option<Instant>,
     hit: Option<Stop>,
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 const RSS_PERIOD: std::time::Duration = std::time::Duration::from_millis(50);
@@ -111,7 +116,9 @@ impl super::solver::Terminate for Limits {
     fn terminate(&mut self) -> bool {
         if self.hit.is_none() {
             let now = Instant::now();
-            if self.deadline.is_some_and(|d| now >= d) {
+            if self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+                self.hit = Some(Stop::Cancelled);
+            } else if self.deadline.is_some_and(|d| now >= d) {
                 self.hit = Some(Stop::Time);
             } else if let Some(m) = self.max_rss.filter(|_| self.rss_read.is_none_or(|t| now - t >= RSS_PERIOD)) {
                 self.rss_read = Some(now);
@@ -147,6 +154,7 @@ pub struct Sat {
     /// Clause count when resident memory was last read.
     rss_checked_at: usize,
     stop: Option<Stop>,
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 impl Default for Sat {
@@ -173,6 +181,7 @@ impl Sat {
             max_rss: None,
             rss_checked_at: 0,
             stop: None,
+            cancel: None,
         }
     }
 
@@ -184,6 +193,11 @@ impl Sat {
         self.max_rss = max_rss;
         self.rss_checked_at = 0;
         self.check_limits();
+    }
+
+    /// Stops building and solving (with [`Stop::Cancelled`]) once `cancel` is set.
+    pub fn set_cancel(&mut self, cancel: Option<Arc<AtomicBool>>) {
+        self.cancel = cancel;
     }
 
     /// Forgets a limit reached by a search the caller chose to bound more tightly.
@@ -199,7 +213,9 @@ impl Sat {
     /// Looks at the clock and the clause count now; the reason to stop, if any.
     pub fn check_limits(&mut self) -> Option<Stop> {
         if self.stop.is_none() {
-            if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            if self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+                self.stop = Some(Stop::Cancelled);
+            } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 self.stop = Some(Stop::Time);
             } else if let Some(m) = self.max_clauses.filter(|&m| self.clauses >= m) {
                 self.stop = Some(Stop::Size(m));
@@ -469,8 +485,8 @@ impl Sat {
                 None => assume.push(a.dimacs()),
             }
         }
-        let limits = Limits { deadline: self.deadline, max_rss: self.max_rss, rss_read: None, hit: None };
-        let any = limits.deadline.is_some() || limits.max_rss.is_some();
+        let limits = Limits { deadline: self.deadline, max_rss: self.max_rss, rss_read: None, hit: None, cancel: self.cancel.clone() };
+        let any = limits.deadline.is_some() || limits.max_rss.is_some() || limits.cancel.is_some();
         self.solver.set_terminate(any.then_some(limits));
         let r = self.solver.solve(&assume);
         if r.is_none() {

@@ -276,7 +276,7 @@ fn check(a: &mut Analysis, arch: &Arch, bopts: &BmcOptions, buffer_size: u32) ->
         let outcome = bmc::verify(&a.program, &BmcOptions { model: Some(model), timeout: left(), ..bopts.clone() })?;
         let decided = matches!(outcome.verdict, Verdict::Safe { .. }) || (shows_all && outcome.verdict == Verdict::Unsafe);
         let unsafe_ = outcome.verdict == Verdict::Unsafe;
-        let ax = Checked { checks: vec![crate::verify::Check { buffer_size: 0, outcome }], no_fallback: None, instrumented: false, approximations: vec![], doubts: vec![], axiomatic: true };
+        let ax = Checked { checks: vec![crate::verify::Check { buffer_size: 0, outcome }], no_fallback: None, instrumented: false, approximations: vec![], doubts: vec![], axiomatic: true, under_sc: false };
         if decided {
             return Ok(ax);
         }
