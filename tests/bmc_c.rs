@@ -739,6 +739,41 @@ fn c_a_parenthesised_name_before_an_operator_keeps_c_precedence() {
     assert!(o.failed.is_some());
 }
 
+/// `(g * (x)) * 2`: tree-sitter reads the parentheses as the type `g (*)(x)` (a pointer to a
+/// function taking an `x`) cast onto `*2`, since it cannot know `g` is a variable. The front
+/// end parses what the parentheses hold again as an expression (once said "unknown type name
+/// `g`"), and so the call in `sizeof(q((double)(x)))` (read as a type `q` with a function
+/// declarator); the first line of the function is short, so the header of the re-parsed text has
+/// to go on rows further up; an error inside is shown where it is.
+#[test]
+fn c_a_parenthesised_product_before_an_operator_is_an_expression() {
+    let body = |cond: &str| {
+        format!(
+            r#"int g, x;
+            int h(int v) {{ return v + 1; }}
+            int f(void){{return (g*(x))*2;}}
+            float q(double v) {{ return v; }}
+            int main() {{
+                g = 3; x = 2;
+                int a = (g * (x)) * 2;
+                int b = (g * (x)) * 2 + (g - (x)) - 1 * (g) + 1;
+                int c = (h(x) * (g)) - 1;
+                int d = (g & (x)) & 3;
+                (g * (x)) * 2;
+                unsigned long s = sizeof(q((double)(x)));
+                __VERIFIER_assert({cond});
+                return 0;
+            }}"#
+        )
+    };
+    safe(&body("f() == 12 && a == 12 && b == 11 && c == 8 && d == 2 && s == 4"), 1);
+    let o = unsafe_(&body("b == 12"), 1);
+    assert!(o.failed.is_some());
+    let err = weakc::frontend::load_str("t.c", "int g, x;\nint main() {\n  return (g * (x + nope)) * 2;\n}\n", &Default::default(), &mut Default::default()).expect_err("undeclared");
+    let shown = format!("{err:?}");
+    assert!(shown.contains("nope") && shown.contains("line: 3") && shown.contains("col: 19"), "{shown}");
+}
+
 /// A small deterministic generator for the differential test below.
 struct Lcg(u64);
 impl Lcg {

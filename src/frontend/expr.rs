@@ -1,7 +1,7 @@
 //! Expressions: CST → side-effect-free [`Expr`] plus statements emitted before it.
 
 use super::lower::{named_children, Lowerer, Ord, R};
-use super::types::{promote, typedesc_ident, usual_arith, wrap};
+use super::types::{promote, typedesc_base, typedesc_ident, usual_arith, wrap};
 use crate::ir::*;
 use crate::source::{Error, Loc};
 use tree_sitter::Node;
@@ -1009,8 +1009,8 @@ impl<'t> Lowerer<'t> {
         let tn = n.child_by_field_name("type").ok_or_else(|| self.syntax_err(n))?;
         let vn = n.child_by_field_name("value").ok_or_else(|| self.syntax_err(n))?;
         // `(x) - y` where x is a variable: tree-sitter may read it as a cast.
-        if let Some((id, op, y)) = self.misparsed_parts(n) {
-            return self.lower_regrouped(&Regrouped::Binary(op, Box::new(Regrouped::Name(id)), Box::new(Regrouped::Leaf(y))), n);
+        if let Some((left, op, y)) = self.misparsed_parts(n) {
+            return self.lower_regrouped(&Regrouped::Binary(op, Box::new(left), Box::new(Regrouped::Leaf(y))), n);
         }
         if let Some(id) = typedesc_ident(tn) {
             let name = self.text(id);
@@ -1060,14 +1060,15 @@ impl<'t> Lowerer<'t> {
         })
     }
 
-    /// A cast tree-sitter made of `(x) - y` (see [`Self::cast`]): the identifier, the
-    /// binary operator the unary one really is, and its right operand.
-    fn misparsed_parts(&self, n: Node<'t>) -> Option<(Node<'t>, &'t str, Node<'t>)> {
+    /// A cast tree-sitter made of `(x) - y` or `(g * (x)) * y` (see [`Self::cast`]): the
+    /// left operand, the binary operator the unary one really is, and its right operand.
+    fn misparsed_parts(&self, n: Node<'t>) -> Option<(Regrouped<'t>, &'t str, Node<'t>)> {
         if n.kind() != "cast_expression" {
             return None;
         }
-        let id = typedesc_ident(n.child_by_field_name("type")?)?;
-        let name = self.text(id);
+        let tn = n.child_by_field_name("type")?;
+        let base = typedesc_base(tn)?;
+        let name = self.text(base);
         if self.is_typedef_name(name) || self.lookup_ord(name).is_none() {
             return None;
         }
@@ -1077,7 +1078,50 @@ impl<'t> Lowerer<'t> {
         }
         let op = self.text(vn.child_by_field_name("operator")?);
         let operand = vn.child_by_field_name("argument")?;
-        matches!(op, "-" | "+" | "*" | "&").then_some((id, op, operand))
+        if !matches!(op, "-" | "+" | "*" | "&") {
+            return None;
+        }
+        let left = match typedesc_ident(tn) {
+            Some(id) => Regrouped::Name(id),
+            // `g * (x)` read as the type `g (*)(x)`: what the parentheses hold is an
+            // expression after all.
+            None => Regrouped::Leaf(self.reparsed(n.start_byte(), tn.next_sibling().filter(|p| p.kind() == ")")?.end_byte())?),
+        };
+        Some((left, op, operand))
+    }
+
+    /// The text `(…)` from byte `start` to `end` parsed again, alone, as an expression (where
+    /// tree-sitter, not knowing that `g` is a variable, read `(g * (x))` as a type). The text
+    /// keeps its rows, columns and byte offsets in the new tree, so locations and
+    /// [`Self::text`] of its nodes are those of the original.
+    pub(super) fn reparsed(&self, start: usize, end: usize) -> Option<Node<'t>> {
+        if let Some(&found) = self.reparsed_at.borrow().get(&start) {
+            return found;
+        }
+        let found = (|| {
+            // The original's rows before the text, blanked, with a function header written
+            // where whole tokens fit: the text's rows and columns stay where they were.
+            let mut text: Vec<u8> = self.src.as_bytes().get(..start)?.iter().map(|&b| if b == b'\n' { b'\n' } else { b' ' }).collect();
+            let mut at = 0;
+            for tok in ["int", "f", "(", ")", "{"] {
+                loop {
+                    let row_end = text[at..].iter().position(|&b| b == b'\n').map_or(text.len(), |k| at + k);
+                    if row_end - at > tok.len() {
+                        break;
+                    }
+                    at = (row_end < text.len()).then_some(row_end + 1)?;
+                }
+                text[at..at + tok.len()].copy_from_slice(tok.as_bytes());
+                at += tok.len() + 1;
+            }
+            text.extend_from_slice(self.src.get(start..end)?.as_bytes());
+            text.extend_from_slice(b";}");
+            let tree: &'t tree_sitter::Tree = self.reparses.alloc(super::parse_c(std::str::from_utf8(&text).ok()?)?);
+            let e = tree.root_node().descendant_for_byte_range(start, end)?;
+            (e.kind() == "parenthesized_expression" && e.byte_range() == (start..end) && !e.has_error()).then_some(e)
+        })();
+        self.reparsed_at.borrow_mut().insert(start, found);
+        found
     }
 
     /// `(x) - y * z` reaches us as `((x) -y) * z`: the misread cast binds tighter than the
@@ -1097,13 +1141,13 @@ impl<'t> Lowerer<'t> {
             rights.push((op, cur.child_by_field_name("right")?));
             cur = cur.child_by_field_name("left")?;
         }
-        let (id, op1, y) = self.misparsed_parts(cur)?;
+        let (left, op1, y) = self.misparsed_parts(cur)?;
         rights.reverse();
         if precedence(rights.first()?.0) <= precedence(op1) {
             return None;
         }
         // Operator-precedence parsing of x op1 y op2 r2 ... (all left-associative).
-        let mut operands = vec![Regrouped::Name(id), Regrouped::Leaf(y)];
+        let mut operands = vec![left, Regrouped::Leaf(y)];
         let mut ops: Vec<&'t str> = vec![op1];
         let reduce = |operands: &mut Vec<Regrouped<'t>>, ops: &mut Vec<&'t str>| {
             let (b, a, op) = (operands.pop().unwrap(), operands.pop().unwrap(), ops.pop().unwrap());
@@ -1198,7 +1242,7 @@ impl<'t> Lowerer<'t> {
             "cast_expression" => {
                 let tn = n.child_by_field_name("type").ok_or_else(|| self.syntax_err(n))?;
                 let vn = n.child_by_field_name("value").ok_or_else(|| self.syntax_err(n))?;
-                if typedesc_ident(tn).is_none() || self.type_descriptor(tn).is_ok() {
+                if self.misparsed_parts(n).is_none() && (typedesc_ident(tn).is_none() || self.type_descriptor(tn).is_ok()) {
                     return self.effect(vn);
                 }
                 self.rvalue(n).map(|_| ())

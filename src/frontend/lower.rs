@@ -213,6 +213,10 @@ pub(super) struct Lowerer<'t> {
     /// The machine the program is analysed for (`--target`, else the memory model's): inline
     /// assembly of another instruction set cannot mean what it says there.
     pub target: Option<super::preprocess::Target>,
+    /// Trees of text parsed again as an expression where tree-sitter read a cast
+    /// ([`Self::reparsed`]), and the expression found per start offset.
+    pub reparses: &'t typed_arena::Arena<tree_sitter::Tree>,
+    pub reparsed_at: std::cell::RefCell<HashMap<usize, Option<Node<'t>>>>,
     /// Whether plain `char` is signed ([`super::Options::plain_char_signed`]).
     pub char_signed: bool,
 }
@@ -259,7 +263,7 @@ pub(super) fn first_error(n: Node) -> Option<Node> {
 }
 
 impl<'t> Lowerer<'t> {
-    pub fn new(src: &'t str, prep: &'t Prepared) -> Lowerer<'t> {
+    pub fn new(src: &'t str, prep: &'t Prepared, reparses: &'t typed_arena::Arena<tree_sitter::Tree>) -> Lowerer<'t> {
         let mut line_starts = vec![0];
         for (i, b) in src.bytes().enumerate() {
             if b == b'\n' {
@@ -296,6 +300,8 @@ impl<'t> Lowerer<'t> {
             defined_globals: HashSet::new(),
             system_globals: HashSet::new(),
             target: None,
+            reparses,
+            reparsed_at: Default::default(),
             char_signed: true,
         }
     }

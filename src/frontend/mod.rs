@@ -156,7 +156,8 @@ fn lower_prepared(prep: &preprocess::Prepared, map: &SourceMap, opts: &Options) 
 fn lower_tree(prep: &preprocess::Prepared, map: &SourceMap, opts: &Options) -> Result<Program, Error> {
     let (unit, entry) = (opts.unit, opts.entry.as_deref());
     let tree = parse_c(&prep.text).ok_or_else(|| Error::Internal("tree-sitter could not parse the input".into()))?;
-    let mut l = lower::Lowerer::new(&prep.text, prep);
+    let reparses = typed_arena::Arena::new();
+    let mut l = lower::Lowerer::new(&prep.text, prep, &reparses);
     l.set_sources(map);
     l.target = opts.target;
     l.char_signed = opts.plain_char_signed();
