@@ -112,15 +112,24 @@ pub struct Limits {
 
 const RSS_PERIOD: std::time::Duration = std::time::Duration::from_millis(50);
 
+/// What stops a search from outside its formula, while building and while solving: another
+/// search decided first, or the deadline passed.
+fn outside_stop(cancel: &Option<Arc<AtomicBool>>, deadline: Option<Instant>, now: Instant) -> Option<Stop> {
+    if cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+        Some(Stop::Cancelled)
+    } else if deadline.is_some_and(|d| now >= d) {
+        Some(Stop::Time)
+    } else {
+        None
+    }
+}
+
 impl super::solver::Terminate for Limits {
     fn terminate(&mut self) -> bool {
         if self.hit.is_none() {
             let now = Instant::now();
-            if self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
-                self.hit = Some(Stop::Cancelled);
-            } else if self.deadline.is_some_and(|d| now >= d) {
-                self.hit = Some(Stop::Time);
-            } else if let Some(m) = self.max_rss.filter(|_| self.rss_read.is_none_or(|t| now - t >= RSS_PERIOD)) {
+            self.hit = outside_stop(&self.cancel, self.deadline, now);
+            if let Some(m) = self.max_rss.filter(|_| self.hit.is_none() && self.rss_read.is_none_or(|t| now - t >= RSS_PERIOD)) {
                 self.rss_read = Some(now);
                 if resident_bytes().is_some_and(|r| r >= m) {
                     self.hit = Some(Stop::Memory(m));
@@ -213,10 +222,8 @@ impl Sat {
     /// Looks at the clock and the clause count now; the reason to stop, if any.
     pub fn check_limits(&mut self) -> Option<Stop> {
         if self.stop.is_none() {
-            if self.cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
-                self.stop = Some(Stop::Cancelled);
-            } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
-                self.stop = Some(Stop::Time);
+            if let Some(stop) = outside_stop(&self.cancel, self.deadline, Instant::now()) {
+                self.stop = Some(stop);
             } else if let Some(m) = self.max_clauses.filter(|&m| self.clauses >= m) {
                 self.stop = Some(Stop::Size(m));
             } else if let Some(m) = self.max_rss.filter(|_| self.clauses >= self.rss_checked_at) {
