@@ -159,9 +159,18 @@ pub(super) fn string_bytes(s: &str) -> Vec<u8> {
 /// gives it ([`Lowerer::read_bitfield`]'s promotion): for the value of an assignment to it or
 /// of an increment of it.
 fn as_read(width: Option<u32>, v: Expr) -> Expr {
-    match (width, &v.ty) {
-        (Some(w), Type::Int { bits, signed: false }) if w < 32 && *bits <= 32 => Expr::new(ExprKind::Cast(Box::new(v)), Type::INT),
-        _ => v,
+    let ty = read_type(width, &v.ty);
+    if ty == v.ty { v } else { Expr::new(ExprKind::Cast(Box::new(v)), ty) }
+}
+
+/// The type of a read of a bit-field of `width` declared `ty` (see [`as_read`]).
+fn read_type(width: Option<u32>, ty: &Type) -> Type {
+    match (width, ty) {
+        // (GCC: a `long` or `long long` field of at most 32 bits too; wider ones keep
+        // their type)
+        (Some(w), Type::Int { .. }) if w < 32 => Type::INT,
+        (Some(32), Type::Int { bits, signed }) if *bits > 32 => if *signed { Type::INT } else { Type::UINT },
+        _ => ty.clone(),
     }
 }
 
@@ -432,7 +441,8 @@ impl<'t> Lowerer<'t> {
     }
 
     /// A bit-field read as C promotes it (C11 6.3.1.1p2): one narrower than `int` — an
-    /// `unsigned` one included, whose values all fit — is an `int`.
+    /// `unsigned` one included, whose values all fit — is an `int`; so, as GCC has it, is
+    /// a `long` one of up to 32 bits (`unsigned long f : 32` an `unsigned int`).
     fn read_bitfield(&self, e: Expr) -> Expr {
         let width = self.bitfield_width(&e);
         as_read(width, e)
@@ -1343,6 +1353,41 @@ impl<'t> Lowerer<'t> {
         self.nested(n, |l| l.expr_type_inner(n))
     }
 
+    /// The declared type of the member `n` (a `field_expression`) and its width if it is a
+    /// bit-field.
+    fn field_type(&mut self, n: Node<'t>) -> R<(Type, Option<u32>)> {
+        let err = |s: &Self| s.unsupported(n, format!("cannot determine the type of `{}`", s.text(n)));
+        let arg = n.child_by_field_name("argument").ok_or_else(|| err(self))?;
+        let f = n.child_by_field_name("field").ok_or_else(|| err(self))?;
+        let op = n.child_by_field_name("operator").map(|o| self.text(o)).unwrap_or(".");
+        let mut t = self.expr_type(arg)?;
+        if op == "->" {
+            t = t.pointee().cloned().ok_or_else(|| err(self))?;
+        }
+        let Type::Struct(id) = t else { return Err(err(self)) };
+        let path = self.field_path(id, self.text(f)).ok_or_else(|| err(self))?;
+        let (mut cur, mut ty, mut width) = (id, Type::Void, None);
+        for i in path {
+            ty = self.prog.structs[cur.0 as usize].fields[i].ty.clone();
+            width = self.prog.strukt(cur).bitfield(i).map(|b| b.width);
+            if let Type::Struct(s) = ty {
+                cur = s;
+            }
+        }
+        Ok((ty, width))
+    }
+
+    /// The type of `n` as an operand, whose value is read: a bit-field's as read
+    /// ([`read_type`]).
+    fn operand_type(&mut self, n: Node<'t>) -> R<Type> {
+        let m = strip_parens(n);
+        if m.kind() == "field_expression" {
+            let (ty, width) = self.field_type(m)?;
+            return Ok(read_type(width, &ty));
+        }
+        self.expr_type(n)
+    }
+
     fn expr_type_inner(&mut self, n: Node<'t>) -> R<Type> {
         let err = |s: &Self| s.unsupported(n, format!("cannot determine the type of `{}`", s.text(n)));
         match n.kind() {
@@ -1382,26 +1427,7 @@ impl<'t> Lowerer<'t> {
                 let b = self.string_literal_bytes(n)?;
                 Ok(Type::Array(Box::new(self.plain_char()), Some(b.len() as u64 + 1)))
             }
-            "field_expression" => {
-                let arg = n.child_by_field_name("argument").ok_or_else(|| err(self))?;
-                let f = n.child_by_field_name("field").ok_or_else(|| err(self))?;
-                let op = n.child_by_field_name("operator").map(|o| self.text(o)).unwrap_or(".");
-                let mut t = self.expr_type(arg)?;
-                if op == "->" {
-                    t = t.pointee().cloned().ok_or_else(|| err(self))?;
-                }
-                let Type::Struct(id) = t else { return Err(err(self)) };
-                let path = self.field_path(id, self.text(f)).ok_or_else(|| err(self))?;
-                let mut cur = id;
-                let mut ty = Type::Void;
-                for i in path {
-                    ty = self.prog.structs[cur.0 as usize].fields[i].ty.clone();
-                    if let Type::Struct(s) = ty {
-                        cur = s;
-                    }
-                }
-                Ok(ty)
-            }
+            "field_expression" => Ok(self.field_type(n)?.0),
             "subscript_expression" => {
                 let a = n.child_by_field_name("argument").ok_or_else(|| err(self))?;
                 let t = self.expr_type(a)?;
@@ -1433,12 +1459,12 @@ impl<'t> Lowerer<'t> {
                     return Ok(Type::INT);
                 }
                 let a = n.child_by_field_name("argument").ok_or_else(|| err(self))?;
-                Ok(promote(&self.expr_type(a)?))
+                Ok(promote(&self.operand_type(a)?))
             }
             "binary_expression" => {
                 let op = n.child_by_field_name("operator").map(|o| self.text(o)).unwrap_or("");
-                let l = self.expr_type(n.child_by_field_name("left").ok_or_else(|| err(self))?)?;
-                let r = self.expr_type(n.child_by_field_name("right").ok_or_else(|| err(self))?)?;
+                let l = self.operand_type(n.child_by_field_name("left").ok_or_else(|| err(self))?)?;
+                let r = self.operand_type(n.child_by_field_name("right").ok_or_else(|| err(self))?)?;
                 let decay = |t: Type| match t {
                     Type::Array(e, _) => Type::Ptr(e),
                     t => t,
@@ -1455,10 +1481,10 @@ impl<'t> Lowerer<'t> {
             }
             "conditional_expression" => {
                 let b = n.child_by_field_name("alternative").ok_or_else(|| err(self))?;
-                let bt = self.expr_type(b)?;
+                let bt = self.operand_type(b)?;
                 match n.child_by_field_name("consequence") {
                     Some(a) => {
-                        let at = self.expr_type(a)?;
+                        let at = self.operand_type(a)?;
                         let arithmetic = |t: &Type| t.is_integral() || matches!(t, Type::Float { .. });
                         if arithmetic(&at) && arithmetic(&bt) {
                             Ok(usual_arith(&at, &bt))
