@@ -146,6 +146,18 @@ fn c_semantics_gcc_agrees_with() {
         }"#;
     safe(bits, 1);
     unsafe_(&bits.replace("x == -30", "x == 98"), 1);
+    // GCC promotes a `long` bit-field of at most 32 bits as it does an `int` one (fuzz-gcc
+    // seed 1231: `sizeof(+g6.f3)` with `unsigned long f3 : 31` was 8), in values and in
+    // `sizeof`; a wider one keeps its type.
+    let long_bits = r#"struct S { unsigned long a : 31; long b : 31; int p; unsigned long c : 32; long d : 32; int q; long f : 33; } s;
+        int main() {
+            long long x = s.a - 1; long long y = s.c - 1; long long z = (1 ? s.a : s.b) - 1;
+            __VERIFIER_assert(sizeof(+s.a) == 4 && sizeof(+s.b) == 4 && sizeof(s.c + 0) == 4 && sizeof(-s.d) == 4 && sizeof(+s.f) == 8
+                && sizeof(1 ? s.a : s.b) == 4 && x == -1 && y == 4294967295LL && z == -1);
+            return 0;
+        }"#;
+    safe(long_bits, 1);
+    unsafe_(&long_bits.replace("x == -1", "x != -1"), 1);
     let floats = "int main() { double r = -(-(0x1p3)); float f = -(-(0x1p-3f)); __VERIFIER_assert(r == 8.0 && f == 0.125f); return 0; }";
     safe(floats, 1);
     let unions = r#"union U { short a; int b; } g = {.b = 5}; union U g0 = {7};

@@ -110,3 +110,19 @@ fn an_rfe_after_an_unfenced_write_pair_does_not_cover_the_cycle() {
         assert_eq!(code, 10, "{strategy}: {out}");
     }
 }
+
+/// WRC on ARM whose last thread orders its two reads through a third: `r = y; s = *(&z + (r
+/// ^ r)); if (s == s) {} isb; t = x`. The pair of the two outer reads is ordered by the chain
+/// (herd's `ii; ii`), which the critical cycles skip; the event graph took it for relaxed,
+/// the ILP chose it as the cheapest delay of both cycles, and the rewriter, which must
+/// complete the read for the address, could not delay it: SUCCESSFUL, a missed bug
+/// (fuzz-litmus, tests/FUZZING.md). Now the chain orders the pair and the rfes are chosen.
+#[test]
+fn a_dependency_chain_through_a_read_orders_the_pair_it_spans() {
+    let f = "tests/c/routes/wrc_dep_chain.c";
+    assert_eq!(verify_on("arm", f, &["--engine", "axiomatic"]).0, 10);
+    for strategy in ["ilp", "all"] {
+        let (code, out) = verify_on("arm", f, &["--engine", "instrument", "--strategy", strategy]);
+        assert_eq!(code, 10, "{strategy}: {out}");
+    }
+}

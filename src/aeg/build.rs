@@ -712,6 +712,14 @@ struct Facts {
     ctrl_isync: bool,
     /// Passed an access whose address depends on the source read, on every path.
     addr_po: bool,
+    /// Locals holding a value computed from a read that depends on the source read by its
+    /// address or by a branch and an `isync` (herd's `ii`), on every path; and a branch on
+    /// such a value passed (then an `isync`).
+    chained: Arc<BTreeSet<VarId>>,
+    /// ... through address dependencies only.
+    chained_addr: Arc<BTreeSet<VarId>>,
+    chain_ctrl: bool,
+    chain_ctrl_isync: bool,
     /// Reached by some path without a loop back-edge.
     direct: bool,
     /// Objects definitely written on every path so far.
@@ -760,16 +768,20 @@ impl super::dataflow::Meet for Facts {
     fn meet(&mut self, o: &Facts) -> bool {
         let mut changed = narrow(&mut self.fences, &o.fences);
         changed |= narrow(&mut self.tainted, &o.tainted);
+        changed |= narrow(&mut self.chained, &o.chained);
+        changed |= narrow(&mut self.chained_addr, &o.chained_addr);
         changed |= narrow(&mut self.written, &o.written);
         changed |= widen(&mut self.crossed, &o.crossed);
         changed |= widen(&mut self.may_fences, &o.may_fences);
         changed |= widen(&mut self.fenced_writes, &o.fenced_writes);
-        let flags = (self.ctrl, self.ctrl_isync, self.addr_po, self.direct);
+        let flags = (self.ctrl, self.ctrl_isync, self.addr_po, self.direct, self.chain_ctrl, self.chain_ctrl_isync);
         self.ctrl &= o.ctrl;
         self.ctrl_isync &= o.ctrl_isync;
         self.addr_po &= o.addr_po;
         self.direct |= o.direct;
-        changed || flags != (self.ctrl, self.ctrl_isync, self.addr_po, self.direct)
+        self.chain_ctrl &= o.chain_ctrl;
+        self.chain_ctrl_isync &= o.chain_ctrl_isync;
+        changed || flags != (self.ctrl, self.ctrl_isync, self.addr_po, self.direct, self.chain_ctrl, self.chain_ctrl_isync)
     }
 }
 
@@ -780,6 +792,8 @@ fn meet_info(a: &mut PairInfo, b: &PairInfo) {
     a.deps.ctrl &= b.deps.ctrl;
     a.deps.ctrl_isync &= b.deps.ctrl_isync;
     a.deps.addr_po &= b.deps.addr_po;
+    a.deps.chained.meet(&b.deps.chained);
+    a.deps.chained_addr.meet(&b.deps.chained_addr);
     a.via_back_edge &= b.via_back_edge;
     narrow(&mut a.writes_between, &b.writes_between);
     a.hw.acquire &= b.hw.acquire;
@@ -819,6 +833,10 @@ impl Builder {
                 ctrl: false,
                 ctrl_isync: false,
                 addr_po: false,
+                chained: Arc::default(),
+                chained_addr: Arc::default(),
+                chain_ctrl: false,
+                chain_ctrl_isync: false,
                 direct: true,
                 written: Arc::default(),
                 crossed: Arc::default(),
@@ -858,14 +876,17 @@ impl Builder {
             for (n, facts) in state.iter().enumerate() {
                 let Some(facts) = facts else { continue };
                 let Some(dst_events) = self.node_events.get(&(tid, n)) else { continue };
-                let (addr, data, dst_hw) = match &cfg.nodes[n] {
-                    NodeKind::Access { dir, addr_uses, data_uses, hw, .. } => (
-                        !addr_uses.is_disjoint(&facts.tainted),
-                        *dir == Dir::W && !data_uses.is_disjoint(&facts.tainted),
-                        *hw,
-                    ),
-                    _ => (false, false, HwOrder::default()),
+                let uses = |set: &BTreeSet<VarId>| match &cfg.nodes[n] {
+                    NodeKind::Access { dir, addr_uses, data_uses, .. } => (!addr_uses.is_disjoint(set), *dir == Dir::W && !data_uses.is_disjoint(set)),
+                    _ => (false, false),
                 };
+                let (addr, data) = uses(&facts.tainted);
+                let dst_hw = match &cfg.nodes[n] {
+                    NodeKind::Access { hw, .. } => *hw,
+                    _ => HwOrder::default(),
+                };
+                let (chained_addr, chained_data) = uses(&facts.chained);
+                let (addr_chained_addr, addr_chained_data) = uses(&facts.chained_addr);
                 let from_read = src_dir == Dir::R;
                 let hw = HwPair {
                     acquire: matches!(src_hw.acquire, Acquire::Pc | Acquire::Sc),
@@ -880,6 +901,13 @@ impl Builder {
                         ctrl: from_read && facts.ctrl,
                         ctrl_isync: from_read && (facts.ctrl_isync || src_hw.acquire == Acquire::CtrlIsync),
                         addr_po: from_read && facts.addr_po,
+                        chained: Links {
+                            addr: from_read && chained_addr,
+                            data: from_read && chained_data,
+                            ctrl: from_read && facts.chain_ctrl,
+                            ctrl_isync: from_read && facts.chain_ctrl_isync,
+                        },
+                        chained_addr: Links { addr: from_read && addr_chained_addr, data: from_read && addr_chained_data, ..Links::default() },
                     },
                     via_back_edge: !facts.direct,
                     writes_between: facts.written.clone(),
@@ -932,14 +960,14 @@ fn transfer(node: &NodeKind, mut f: Facts) -> Facts {
     match node {
         NodeKind::Fence(fence) => {
             add(&mut f.fences, *fence);
-            if matches!(fence, Fence::Isync | Fence::Isb) && f.ctrl {
-                f.ctrl_isync = true;
+            if matches!(fence, Fence::Isync | Fence::Isb) {
+                f.ctrl_isync |= f.ctrl;
+                f.chain_ctrl_isync |= f.chain_ctrl;
             }
         }
         NodeKind::Branch { uses } => {
-            if !uses.is_disjoint(&f.tainted) {
-                f.ctrl = true;
-            }
+            f.ctrl |= !uses.is_disjoint(&f.tainted);
+            f.chain_ctrl |= !uses.is_disjoint(&f.chained);
         }
         NodeKind::Local { def: Some(d), uses } => {
             if uses.is_disjoint(&f.tainted) {
@@ -947,14 +975,33 @@ fn transfer(node: &NodeKind, mut f: Facts) -> Facts {
             } else {
                 add(&mut f.tainted, *d);
             }
-        }
-        NodeKind::Access { def, addr_uses, .. } => {
-            if !addr_uses.is_disjoint(&f.tainted) {
-                f.addr_po = true;
+            for set in [&mut f.chained, &mut f.chained_addr] {
+                if uses.is_disjoint(set) {
+                    remove(set, d);
+                } else {
+                    add(set, *d);
+                }
             }
-            // A value loaded from memory is not a dependency on the source (dd = addr | data).
+        }
+        NodeKind::Access { dir, def, addr_uses, .. } => {
+            let addr = !addr_uses.is_disjoint(&f.tainted);
+            f.addr_po |= addr;
+            // A value loaded from memory is not a dependency on the source (dd = addr | data),
+            // but the load is ordered after it when its address or its place after a branch
+            // and an isync depends on the source (or on such a load): herd's `ii`, which
+            // composes (`ii; ii ⊆ ii`, `ii; ic ⊆ ic`; AArch64's `ob` is transitive).
             if let Some(d) = def {
                 remove(&mut f.tainted, d);
+                let read = *dir == Dir::R;
+                let by_addr = read && (addr || !addr_uses.is_disjoint(&f.chained_addr));
+                let ordered = read && (addr || f.ctrl_isync || !addr_uses.is_disjoint(&f.chained) || f.chain_ctrl_isync);
+                for (set, on) in [(&mut f.chained, ordered), (&mut f.chained_addr, by_addr)] {
+                    if on {
+                        add(set, *d);
+                    } else {
+                        remove(set, d);
+                    }
+                }
             }
         }
         _ => {}

@@ -174,6 +174,38 @@ pub struct Deps {
     /// `addr; po`: Power and ARM do not perform a write before the addresses of earlier
     /// accesses are known).
     pub addr_po: bool,
+    /// Dependencies of the second event on a read between the two (on every path) that
+    /// itself depends on the first read by its address or by a branch and an
+    /// `isync`/`isb` (or through more such reads): a chain the critical cycles skip.
+    pub chained: Links,
+    /// The same through reads that depend on the first by their addresses only (where
+    /// an architecture orders reads by address dependencies and knows no `isync`).
+    pub chained_addr: Links,
+}
+
+/// The dependencies of an event on the value of a read ([`Deps::chained`]).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct Links {
+    pub addr: bool,
+    pub data: bool,
+    pub ctrl: bool,
+    pub ctrl_isync: bool,
+}
+
+impl Links {
+    fn meet(&mut self, o: &Links) {
+        self.addr &= o.addr;
+        self.data &= o.data;
+        self.ctrl &= o.ctrl;
+        self.ctrl_isync &= o.ctrl_isync;
+    }
+
+    pub fn join(&mut self, o: &Links) {
+        self.addr |= o.addr;
+        self.data |= o.data;
+        self.ctrl |= o.ctrl;
+        self.ctrl_isync |= o.ctrl_isync;
+    }
 }
 
 #[derive(Clone, Debug, Default, Serialize)]

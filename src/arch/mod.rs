@@ -278,6 +278,24 @@ impl Arch {
             || (d.ctrl && r.ctrl.contains(first, second))
             || (d.ctrl_isync && r.ctrl_isync.contains(first, second))
             || (d.addr_po && r.addr_po.contains(first, second))
+            || self.chain_preserves(second, d)
+    }
+
+    /// Does a chain of dependencies through reads between ([`crate::aeg::Deps::chained`]) preserve the
+    /// pair from a read to `second`? Where the reads between are ordered after the first
+    /// (herd's `ii`: an address dependency, or a branch and an `isync`), what orders them
+    /// before `second` composes with it on every model here (Power and ARM: `ii; ii ⊆ ii`,
+    /// `ii; ic ⊆ ic`; AArch64's `ob` and SPARC's memory order are transitive).
+    fn chain_preserves(&self, second: Dir, d: &crate::aeg::Deps) -> bool {
+        let r = &self.deps;
+        let links = |c: &crate::aeg::Links| {
+            (c.addr && r.addr.contains(Dir::R, second))
+                || (c.data && r.data.contains(Dir::R, second))
+                || (c.ctrl && r.ctrl.contains(Dir::R, second))
+                || (c.ctrl_isync && r.ctrl_isync.contains(Dir::R, second))
+        };
+        let addr_rr = r.addr.contains(Dir::R, Dir::R);
+        (addr_rr && links(&d.chained_addr)) || (addr_rr && r.ctrl_isync.contains(Dir::R, Dir::R) && links(&d.chained))
     }
 
     /// Is the pair ordered by some fence of `info` (not by the model or a dependency)?

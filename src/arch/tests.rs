@@ -221,3 +221,29 @@ fn addr_po_orders_a_later_write_on_herds_power_and_arm_only() {
         }
     }
 }
+
+/// A pair from a read ordered through a read between (`r = y; s = *(p + r); … x`): on
+/// Power and ARM `ii; ii ⊆ ii` and `ii; ic ⊆ ic`, AArch64's `ob` and SPARC's memory order
+/// are transitive; RMO knows no `isync`, so only chains of address dependencies count there.
+#[test]
+fn a_dependency_chain_through_a_read_orders_the_pair_it_spans() {
+    use crate::aeg::Links;
+    let any = |l: Links| dep(Deps { chained: l, ..Deps::default() });
+    let by_addr = |l: Links| dep(Deps { chained_addr: l, ..Deps::default() });
+    let addr = Links { addr: true, ..Links::default() };
+    let data = Links { data: true, ..Links::default() };
+    let ctrl = Links { ctrl: true, ..Links::default() };
+    let ctrl_isync = Links { ctrl: true, ctrl_isync: true, ..Links::default() };
+    for n in ["power", "arm", "aarch64"] {
+        let a = arch(n);
+        assert!(a.po_pair_safe(R, R, &any(addr)) && a.po_pair_safe(R, W, &any(addr)), "{n}");
+        assert!(a.po_pair_safe(R, R, &any(ctrl_isync)), "{n}");
+        assert!(a.po_pair_safe(R, W, &any(data)) && a.po_pair_safe(R, W, &any(ctrl)), "{n}");
+        assert!(!a.po_pair_safe(R, R, &any(ctrl)), "{n}: a branch alone does not order a read");
+        assert!(!a.po_pair_safe(R, R, &any(data)), "{n}");
+    }
+    let rmo = arch("rmo");
+    assert!(rmo.po_pair_safe(R, R, &by_addr(addr)) && rmo.po_pair_safe(R, W, &by_addr(data)));
+    assert!(!rmo.po_pair_safe(R, R, &any(addr)), "rmo: a chain through a branch does not count");
+    assert!(!rmo.po_pair_safe(R, W, &by_addr(ctrl)));
+}

@@ -295,6 +295,8 @@ pub fn merge(into: &mut PairInfo, more: &PairInfo) {
     into.deps.ctrl |= more.deps.ctrl;
     into.deps.ctrl_isync |= more.deps.ctrl_isync;
     into.deps.addr_po |= more.deps.addr_po;
+    into.deps.chained.join(&more.deps.chained);
+    into.deps.chained_addr.join(&more.deps.chained_addr);
 }
 
 #[cfg(test)]

@@ -225,6 +225,9 @@ impl Run {
                 ctrl: first_is_read && b.ctrl & bit != 0,
                 ctrl_isync: first_is_read && b.ctrl_isync & bit != 0,
                 addr_po: first_is_read && self.events[i + 1..j].iter().any(|k| k.addr & bit != 0),
+                // (every event is in the executions enumerated: chains compose there)
+                chained: Default::default(),
+                chained_addr: Default::default(),
             },
             ..Default::default()
         }
