@@ -6,13 +6,8 @@
 
 use std::process::Command;
 
-/// Exit code of `weakc verify --mm aarch64 ARGS… FILE` (0 successful, 10 failed, 5 unknown)
+/// Exit code of `weakc verify --mm ARCH ARGS… FILE` (0 successful, 10 failed, 5 unknown)
 /// and its standard output.
-fn verify(file: &str, args: &[&str]) -> (i32, String) {
-    verify_on("aarch64", file, args)
-}
-
-/// [`verify`] on `arch`.
 fn verify_on(arch: &str, file: &str, args: &[&str]) -> (i32, String) {
     let mut all = vec!["verify", "--mm", arch];
     all.extend_from_slice(args);
@@ -24,10 +19,15 @@ fn verify_on(arch: &str, file: &str, args: &[&str]) -> (i32, String) {
 /// `file`'s axiomatic verdict is `axiomatic`; the instrumentation's is `instrument` for both
 /// strategies (5 with the reason when it cannot simulate a reordering the program needs).
 fn check(file: &str, axiomatic: i32, instrument: i32) {
-    let (code, out) = verify(file, &["--engine", "axiomatic"]);
+    check_on("aarch64", file, axiomatic, instrument);
+}
+
+/// [`check`] on `arch`.
+fn check_on(arch: &str, file: &str, axiomatic: i32, instrument: i32) {
+    let (code, out) = verify_on(arch, file, &["--engine", "axiomatic"]);
     assert_eq!(code, axiomatic, "{file} axiomatic: {out}");
     for strategy in ["ilp", "all"] {
-        let (code, out) = verify(file, &["--engine", "instrument", "--strategy", strategy]);
+        let (code, out) = verify_on(arch, file, &["--engine", "instrument", "--strategy", strategy]);
         assert_eq!(code, instrument, "{file} instrument --strategy {strategy}: {out}");
         if code == 5 {
             assert!(out.contains("the assertions hold in the instrumented program, but it may lack behaviours"), "{file}: {out}");
@@ -103,12 +103,7 @@ fn every_pair_includes_what_a_cycle_relaxes_past_a_lightweight_fence() {
 /// pair is.
 #[test]
 fn an_rfe_after_an_unfenced_write_pair_does_not_cover_the_cycle() {
-    let f = "tests/c/routes/p6913.c";
-    assert_eq!(verify_on("power", f, &["--engine", "axiomatic"]).0, 10);
-    for strategy in ["ilp", "all"] {
-        let (code, out) = verify_on("power", f, &["--engine", "instrument", "--strategy", strategy]);
-        assert_eq!(code, 10, "{strategy}: {out}");
-    }
+    check_on("power", "tests/c/routes/p6913.c", 10, 10);
 }
 
 /// WRC on ARM whose last thread orders its two reads through a third: `r = y; s = *(&z + (r
@@ -119,10 +114,5 @@ fn an_rfe_after_an_unfenced_write_pair_does_not_cover_the_cycle() {
 /// (fuzz-litmus, tests/FUZZING.md). Now the chain orders the pair and the rfes are chosen.
 #[test]
 fn a_dependency_chain_through_a_read_orders_the_pair_it_spans() {
-    let f = "tests/c/routes/wrc_dep_chain.c";
-    assert_eq!(verify_on("arm", f, &["--engine", "axiomatic"]).0, 10);
-    for strategy in ["ilp", "all"] {
-        let (code, out) = verify_on("arm", f, &["--engine", "instrument", "--strategy", strategy]);
-        assert_eq!(code, 10, "{strategy}: {out}");
-    }
+    check_on("arm", "tests/c/routes/wrc_dep_chain.c", 10, 10);
 }
