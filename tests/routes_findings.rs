@@ -116,3 +116,13 @@ fn an_rfe_after_an_unfenced_write_pair_does_not_cover_the_cycle() {
 fn a_dependency_chain_through_a_read_orders_the_pair_it_spans() {
     check_on("arm", "tests/c/routes/wrc_dep_chain.c", 10, 10);
 }
+
+/// MP+dmb+addr-po whose address dependency goes through memory (`r = y; s = *(&z + (r ^ r));
+/// t = x` with `r` a global): the read of `y` is completed where the read of `z` is made
+/// (`(addr | data); rfi; addr` orders that one), so `t = x` can no longer go first. That was
+/// SUCCESSFUL without a word (a missed bug); it is UNKNOWN with the reason until the
+/// rewriter can keep the read of `z` waiting too.
+#[test]
+fn a_completion_for_a_dependency_through_memory_is_reported() {
+    check_on("arm", "tests/c/routes/mp_addr_rfi.c", 10, 5);
+}

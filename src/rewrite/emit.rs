@@ -446,8 +446,16 @@ impl Rewriter<'_> {
             if self.model.dd_rfi && reads_plainly && deferring.is_none() {
                 // A read whose address comes from a value forwarded early comes after that
                 // value's store, hence after the pending read (`(addr | data); rfi; addr`).
+                let mut any = false;
                 for f in p.fwd.iter().filter(|f| f.site != s.id && self.forward_orders(ctx, f, s.id)) {
                     when.push(self.unless_elsewhere(f, &mut pre, loc));
+                    any = true;
+                }
+                if any {
+                    // Ordered before this read, the pending read is completed at its place
+                    // in program order: the thread's later accesses, which need not wait for
+                    // it, can no longer go first.
+                    self.note_too_early(ctx, i, s, "where a read whose address depends on it through memory is made (`(addr | data); rfi; addr`)");
                 }
             }
             if always {
