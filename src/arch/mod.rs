@@ -19,7 +19,7 @@
 pub mod c11;
 pub mod tables;
 
-use crate::aeg::{Dir, PairInfo};
+use crate::aeg::{Deps, Dir, Links, PairInfo};
 use crate::ir::Fence;
 
 /// A set of program-order pair kinds (first direction, second direction).
@@ -272,30 +272,29 @@ impl Arch {
             return false;
         }
         let d = &info.deps;
-        let r = &self.deps;
-        (d.addr && r.addr.contains(first, second))
-            || (d.data && r.data.contains(first, second))
-            || (d.ctrl && r.ctrl.contains(first, second))
-            || (d.ctrl_isync && r.ctrl_isync.contains(first, second))
-            || (d.addr_po && r.addr_po.contains(first, second))
-            || self.chain_preserves(second, d)
+        let direct = Links { addr: d.addr, data: d.data, ctrl: d.ctrl, ctrl_isync: d.ctrl_isync };
+        self.links_preserve(second, &direct) || (d.addr_po && self.deps.addr_po.contains(first, second)) || self.chain_preserves(second, d)
     }
 
-    /// Does a chain of dependencies through reads between ([`crate::aeg::Deps::chained`]) preserve the
+    /// Does one of the dependencies `l` of a later event on a read preserve the pair?
+    fn links_preserve(&self, second: Dir, l: &Links) -> bool {
+        let r = &self.deps;
+        (l.addr && r.addr.contains(Dir::R, second))
+            || (l.data && r.data.contains(Dir::R, second))
+            || (l.ctrl && r.ctrl.contains(Dir::R, second))
+            || (l.ctrl_isync && r.ctrl_isync.contains(Dir::R, second))
+    }
+
+    /// Does a chain of dependencies through reads between ([`Deps::chained`]) preserve the
     /// pair from a read to `second`? Where the reads between are ordered after the first
     /// (herd's `ii`: an address dependency, or a branch and an `isync`), what orders them
     /// before `second` composes with it on every model here (Power and ARM: `ii; ii ⊆ ii`,
     /// `ii; ic ⊆ ic`; AArch64's `ob` and SPARC's memory order are transitive).
-    fn chain_preserves(&self, second: Dir, d: &crate::aeg::Deps) -> bool {
+    fn chain_preserves(&self, second: Dir, d: &Deps) -> bool {
         let r = &self.deps;
-        let links = |c: &crate::aeg::Links| {
-            (c.addr && r.addr.contains(Dir::R, second))
-                || (c.data && r.data.contains(Dir::R, second))
-                || (c.ctrl && r.ctrl.contains(Dir::R, second))
-                || (c.ctrl_isync && r.ctrl_isync.contains(Dir::R, second))
-        };
         let addr_rr = r.addr.contains(Dir::R, Dir::R);
-        (addr_rr && links(&d.chained_addr)) || (addr_rr && r.ctrl_isync.contains(Dir::R, Dir::R) && links(&d.chained))
+        (addr_rr && self.links_preserve(second, &d.chained_addr))
+            || (addr_rr && r.ctrl_isync.contains(Dir::R, Dir::R) && self.links_preserve(second, &d.chained))
     }
 
     /// Is the pair ordered by some fence of `info` (not by the model or a dependency)?

@@ -1024,7 +1024,7 @@ impl<'t> Lowerer<'t> {
         }
         if let Some(id) = typedesc_ident(tn) {
             let name = self.text(id);
-            if !self.is_typedef_name(name) && self.lookup_ord(name).is_some() {
+            if self.names_a_value(name) {
                 return Err(Error::syntax(self.loc(n), format!("`{name}` is not a type")));
             }
         }
@@ -1079,7 +1079,7 @@ impl<'t> Lowerer<'t> {
         let tn = n.child_by_field_name("type")?;
         let base = typedesc_base(tn)?;
         let name = self.text(base);
-        if self.is_typedef_name(name) || self.lookup_ord(name).is_none() {
+        if !self.names_a_value(name) {
             return None;
         }
         let vn = n.child_by_field_name("value")?;

@@ -506,6 +506,12 @@ impl<'t> Lowerer<'t> {
         matches!(self.lookup_ord(name), Some(Ord::Typedef(_)))
     }
 
+    /// Whether `name` is declared and not a type (a variable, function or enum constant):
+    /// where tree-sitter read it as a type name, the text was an expression.
+    pub fn names_a_value(&self, name: &str) -> bool {
+        self.lookup_ord(name).is_some_and(|o| !matches!(o, Ord::Typedef(_)))
+    }
+
     // ----- pass 1: file scope -----
 
     pub fn translation_unit(&mut self, root: Node<'t>) -> R<()> {

@@ -971,14 +971,13 @@ impl<'t> Lowerer<'t> {
     pub fn typedesc_or_expr_type(&mut self, t: Node<'t>) -> R<Type> {
         if let Some(id) = typedesc_ident(t) {
             let name = self.text(id);
-            if !self.is_typedef_name(name) && self.lookup_ord(name).is_some() {
+            if self.names_a_value(name) {
                 return self.expr_type(id);
             }
         }
         // `sizeof(f((double)(x)))`, read as the size of a type `f` with a function declarator.
         if let (Some(base), Some(open), Some(close)) = (typedesc_base(t), t.prev_sibling(), t.next_sibling()) {
-            let name = self.text(base);
-            if open.kind() == "(" && close.kind() == ")" && !self.is_typedef_name(name) && self.lookup_ord(name).is_some() {
+            if open.kind() == "(" && close.kind() == ")" && self.names_a_value(self.text(base)) {
                 if let Some(e) = self.reparsed(open.start_byte(), close.end_byte()) {
                     return self.expr_type(e);
                 }
@@ -1003,8 +1002,7 @@ pub(super) fn typedesc_ident(t: Node) -> Option<Node> {
 
 /// The name a type descriptor's type is, whatever its declarator (`g` in `g (*)(x)`).
 pub(super) fn typedesc_base(t: Node) -> Option<Node> {
-    let ty = t.child_by_field_name("type").filter(|ty| t.kind() == "type_descriptor" && ty.kind() == "type_identifier")?;
-    Some(ty)
+    t.child_by_field_name("type").filter(|ty| t.kind() == "type_descriptor" && ty.kind() == "type_identifier")
 }
 
 pub(super) fn adjust_param(ty: Type) -> Type {

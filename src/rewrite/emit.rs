@@ -423,14 +423,10 @@ impl Rewriter<'_> {
                 );
                 self.early_completions.borrow_mut().entry(s.id).or_insert((loc, why));
             }
-            // When the read must complete: always, or under one of these conditions.
+            // When the read must complete: always, or under one of these conditions; and why.
             let mut when = cond_flags;
             let always = uses_value || overwrites;
-            // (Inside a deferred statement, the completion happens when that statement's read
-            // completes: not here.)
-            if (always || !when.is_empty()) && deferring.is_none() {
-                self.note_too_early(ctx, i, s, "where its value is used or redefined");
-            }
+            let mut cause = (always || !when.is_empty()).then_some("where its value is used or redefined");
             if waits_for_store {
                 // Only while one of those stores is deferred: a store later in program order
                 // (`r = x; t = z; z = r; y = 1` — the read of `z` comes first) is not yet,
@@ -442,21 +438,24 @@ impl Rewriter<'_> {
                     Some(all) => and(waiting, not(all)),
                     None => waiting,
                 });
+                cause.get_or_insert("where it reads what a store waiting for the read writes");
             }
             if self.model.dd_rfi && reads_plainly && deferring.is_none() {
                 // A read whose address comes from a value forwarded early comes after that
                 // value's store, hence after the pending read (`(addr | data); rfi; addr`).
-                let mut any = false;
+                let before = when.len();
                 for f in p.fwd.iter().filter(|f| f.site != s.id && self.forward_orders(ctx, f, s.id)) {
                     when.push(self.unless_elsewhere(f, &mut pre, loc));
-                    any = true;
                 }
-                if any {
-                    // Ordered before this read, the pending read is completed at its place
-                    // in program order: the thread's later accesses, which need not wait for
-                    // it, can no longer go first.
-                    self.note_too_early(ctx, i, s, "where a read whose address depends on it through memory is made (`(addr | data); rfi; addr`)");
+                if when.len() > before {
+                    cause.get_or_insert("where a read whose address depends on it through memory is made (`(addr | data); rfi; addr`)");
                 }
+            }
+            // Completed at this statement, the read also goes before the thread's later
+            // accesses that need not wait for it. (Inside a deferred statement, the completion
+            // happens when that statement's read completes: not here.)
+            if let Some(cause) = cause.filter(|_| deferring.is_none()) {
+                self.note_too_early(ctx, i, s, cause);
             }
             if always {
                 triggers.push((i, None));
