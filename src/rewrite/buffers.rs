@@ -117,6 +117,10 @@ impl Rewriter<'_> {
                 let v = self.global(format!("{base}_pass"), arr(Type::UINT));
                 var(v, &arr(Type::UINT))
             }),
+            obs: (self.model.rfe_relaxed && !self.owned).then(|| {
+                let v = self.global(format!("{base}_obs"), arr(Type::UINT));
+                var(v, &arr(Type::UINT))
+            }),
         };
         let at = |a: &Expr, i: u64| index(a.clone(), int(i as i128));
         let l = Loc::default();
@@ -368,10 +372,21 @@ impl Rewriter<'_> {
                 let fid = FuncId(s.out.funcs.len() as u32 - 1);
                 let v = s.local(fid, "v", elem.clone());
                 let mut b = vec![name_target(s, fid, &p[0], &pty, l), assign(v.clone(), deref(p[0].clone()), l)];
+                // The entry read (-1: memory), to record another thread's as observed.
+                let src = gv.obs.as_ref().map(|_| s.local(fid, "src", Type::INT));
+                b.extend(src.iter().map(|x| assign(x.clone(), int(-1), l)));
                 for i in 0..n {
                     // whose entry it may read: its own (every entry of an owned buffer, which
-                    // never has `others`: owned means no rfe); with `others`, any it sees
-                    let mut who = gv.thd.as_ref().map(|t| eq(at(t, i), p[1].clone()));
+                    // never has `others`: owned means no rfe); with `others`, any it sees;
+                    // one it has read before, or a later one (CoRR: memory and the older
+                    // entries at the address are coherence-before it)
+                    let mut who = gv.thd.as_ref().map(|t| {
+                        let own = eq(at(t, i), p[1].clone());
+                        match gv.observed(i, &p[1]) {
+                            Some(o) => or(own, o),
+                            None => own,
+                        }
+                    });
                     if others {
                         let mut seen = nondet_bool();
                         if let Some(f) = b_blocked {
@@ -387,7 +402,16 @@ impl Rewriter<'_> {
                     if let Some(w) = who {
                         c = and(c, w);
                     }
-                    b.push(if_(c, vec![assign(v.clone(), at(&gv.val, i), l)], vec![], l));
+                    let mut take = vec![assign(v.clone(), at(&gv.val, i), l)];
+                    take.extend(src.iter().map(|x| assign(x.clone(), int(i as i128), l)));
+                    b.push(if_(c, take, vec![], l));
+                }
+                if let (Some(src), Some(obs), Some(thd)) = (&src, &gv.obs, &gv.thd) {
+                    let bit = bin(BinOp::Shl, uint(1), p[1].clone());
+                    for i in 0..n {
+                        let c = and(and(eq(src.clone(), int(i as i128)), ne(at(thd, i), p[1].clone())), lt(p[1].clone(), int(OBSERVER_BITS)));
+                        b.push(if_(c, vec![assign(at(obs, i), bin(BinOp::BitOr, at(obs, i), bit.clone()), l)], vec![], l));
+                    }
                 }
                 b.push(stmt(StmtKind::Return(Some(v)), l));
                 b
@@ -414,6 +438,9 @@ impl Rewriter<'_> {
                 b.push(assign(index(thd.clone(), i.clone()), p[2].clone(), l));
             }
             b.extend([assign(index(gv.lw.clone(), i.clone()), int(0), l), assign(index(gv.live.clone(), i.clone()), int(1), l)]);
+            if let Some(obs) = &gv.obs {
+                b.push(assign(index(obs.clone(), i.clone()), uint(0), l));
+            }
             if let (Some(tag), Some(pass)) = (&gv.tag, &gv.pass) {
                 b.push(assign(index(tag.clone(), i.clone()), p[3].clone(), l));
                 b.push(assign(index(pass.clone(), i.clone()), p[4].clone(), l));
@@ -421,15 +448,23 @@ impl Rewriter<'_> {
             b.push(assign(gv.n.clone(), bin(BinOp::Add, gv.n.clone(), int(1)), l));
             b
         });
-        // A write: own entries to the same address go first (coherence, W4). On TSO a write
-        // of a thread with pending writes either queues behind them or waits for them all.
+        // A write: own entries to the same address go first (coherence, W4), and so do the
+        // entries of other threads it has read (CoRW: the write is coherence-after what its
+        // thread read), with what is ahead of them at the address. On TSO a write of a thread
+        // with pending writes either queues behind them or waits for them all.
         let coherent = |p: &[Expr]| -> Block {
             let mut direct = vec![];
             if tso_fifo {
                 direct.push(call(flush_own, vec![p[1].clone()], l));
             } else {
                 for i in 0..n {
-                    let c = and(and(at(&gv.live, i), eq(at(&gv.addr, i), p[0].clone())), anchor(&gv, i, &p[1], &p[0], None));
+                    let mut ahead = anchor(&gv, i, &p[1], &p[0], None);
+                    for j in i..n {
+                        if let Some(o) = gv.observed(j, &p[1]) {
+                            ahead = or(ahead, and(and(at(&gv.live, j), eq(at(&gv.addr, j), p[0].clone())), o));
+                        }
+                    }
+                    let c = and(and(at(&gv.live, i), eq(at(&gv.addr, i), p[0].clone())), ahead);
                     direct.push(if_(c, flush_i(&gv, i), vec![], l));
                 }
                 direct.push(reset(&gv));

@@ -177,7 +177,16 @@ struct GroupVars {
     tag: Option<Expr>,
     /// Per entry, the tags of the marked entries its write passes (`Rewriter::pass_mask`).
     pass: Option<Expr>,
+    /// Per entry of a buffer other threads read early (non-atomic writes): bit `t` set once
+    /// thread `t` (below [`OBSERVER_BITS`]) has read it there. Coherence then puts the
+    /// entry before that thread's later accesses of its address (CoRW, CoRR).
+    obs: Option<Expr>,
 }
+
+/// Threads whose early reads of another thread's buffered write are recorded (the bits of
+/// `GroupVars::obs`); a thread with a larger id is not constrained by them (more
+/// behaviours, never fewer).
+pub(super) const OBSERVER_BITS: i128 = 32;
 
 impl GroupVars {
     /// `c` and "entry `i` is thread `me`'s" (always so in an owned buffer: `c` alone).
@@ -186,6 +195,13 @@ impl GroupVars {
             Some(thd) => and(c, eq(index(thd.clone(), int(i as i128)), me.clone())),
             None => c,
         }
+    }
+
+    /// Whether thread `me` has read entry `i` while it was buffered (never without `obs`).
+    fn observed(&self, i: u64, me: &Expr) -> Option<Expr> {
+        let obs = self.obs.as_ref()?;
+        let bit = bin(BinOp::BitAnd, bin(BinOp::Shr, index(obs.clone(), int(i as i128)), me.clone()), uint(1));
+        Some(and(lt(me.clone(), int(OBSERVER_BITS)), ne(bit, uint(0))))
     }
 }
 
