@@ -81,6 +81,22 @@ impl Rewriter<'_> {
         Some(n)
     }
 
+    /// Whether some thread accesses one of `objects` again after reading it (program order,
+    /// or a read in a loop): only then can an early read of another thread's entry constrain
+    /// what the thread does later (`GroupVars::obs`).
+    fn reaccessed_after_a_read(&self, objects: &BTreeSet<ObjId>) -> bool {
+        let aeg = self.aeg;
+        let read_of = |e: EventId| {
+            let ev = aeg.event(e);
+            (ev.dir == Dir::R && objects.contains(&ev.obj)).then_some(ev)
+        };
+        aeg.events.iter().any(|e| e.dir == Dir::R && objects.contains(&e.obj) && aeg.site(e.site).in_loop)
+            || aeg.pairs.keys().any(|&(a, b)| read_of(a).is_some_and(|r| {
+                let later = aeg.event(b);
+                later.obj == r.obj && later.thread == r.thread
+            }))
+    }
+
     pub(super) fn make_group_fns(&mut self, g: usize) {
         let n = self.groups[g].depth as u64;
         let elem = self.groups[g].elem.clone();
@@ -117,7 +133,7 @@ impl Rewriter<'_> {
                 let v = self.global(format!("{base}_pass"), arr(Type::UINT));
                 var(v, &arr(Type::UINT))
             }),
-            obs: (self.model.rfe_relaxed && !self.owned).then(|| {
+            obs: (self.model.rfe_relaxed && !self.owned && self.reaccessed_after_a_read(&self.groups[g].objects)).then(|| {
                 let v = self.global(format!("{base}_obs"), arr(Type::UINT));
                 var(v, &arr(Type::UINT))
             }),

@@ -23,7 +23,7 @@ mod groups;
 mod pending;
 mod threads;
 
-use crate::aeg::{Aeg, Dir, ObjId, SiteId};
+use crate::aeg::{Aeg, Dir, EventId, ObjId, SiteId};
 use crate::ir::*;
 use crate::normalize::{is_lvalue, is_pick_cond, lvalue_is_shared, UNBUFFERED_PREFIX};
 use crate::source::Loc;

@@ -40,7 +40,6 @@ int x__g0_thd[1];
 int x__g0_lw[1];
 _Bool x__g0_live[1];
 int x__g0_n;
-unsigned int x__g0_obs[1];
 
 #line 10 "tests/c/iriw.c"
 int main()
@@ -366,7 +365,7 @@ void *R1(void *arg)
     __VERIFIER_atomic_end();
 }
 
-#line 370 "target/snapshot-out/iriw_power.c"
+#line 369 "target/snapshot-out/iriw_power.c"
 void x__g0_flush_own(int me)
 {
     if (x__g0_live[0] && (0 || ((x__g0_live[0] && (x__g0_thd[0] == me)) && (x__g0_addr[0] == x__g0_addr[0])))) {
@@ -411,16 +410,10 @@ int x__g0_read(int *p, int me)
 {
     int v;
     int *__weakc_target;
-    int src;
     __weakc_target = p;
     v = *p;
-    src = (-1);
-    if ((x__g0_live[0] && (x__g0_addr[0] == p)) && (((x__g0_thd[0] == me) || ((me < 32) && (((x__g0_obs[0] >> me) & 1U) != 0U))) || __VERIFIER_nondet_bool())) {
+    if ((x__g0_live[0] && (x__g0_addr[0] == p)) && ((x__g0_thd[0] == me) || __VERIFIER_nondet_bool())) {
         v = x__g0_val[0];
-        src = 0;
-    }
-    if (((src == 0) && (x__g0_thd[0] != me)) && (me < 32)) {
-        x__g0_obs[0] = x__g0_obs[0] | (1U << me);
     }
     return v;
 }
@@ -433,7 +426,6 @@ void x__g0_delay(int *p, int v, int me)
     x__g0_thd[x__g0_n] = me;
     x__g0_lw[x__g0_n] = 0;
     x__g0_live[x__g0_n] = 1;
-    x__g0_obs[x__g0_n] = 0U;
     x__g0_n = x__g0_n + 1;
 }
 
@@ -441,7 +433,7 @@ void x__g0_write(int *p, int v, int me)
 {
     int *__weakc_target;
     __weakc_target = p;
-    if ((x__g0_live[0] && (x__g0_addr[0] == p)) && ((0 || ((x__g0_live[0] && (x__g0_thd[0] == me)) && (x__g0_addr[0] == p))) || ((x__g0_live[0] && (x__g0_addr[0] == p)) && ((me < 32) && (((x__g0_obs[0] >> me) & 1U) != 0U))))) {
+    if ((x__g0_live[0] && (x__g0_addr[0] == p)) && (0 || ((x__g0_live[0] && (x__g0_thd[0] == me)) && (x__g0_addr[0] == p)))) {
         *x__g0_addr[0] = x__g0_val[0];
         x__g0_live[0] = 0;
     }

@@ -35,7 +35,6 @@ int data__g0_thd[1];
 int data__g0_lw[1];
 _Bool data__g0_live[1];
 int data__g0_n;
-unsigned int data__g0_obs[1];
 
 #line 8 "tests/c/mp.c"
 int main()
@@ -229,7 +228,7 @@ void *reader(void *arg)
     __VERIFIER_atomic_end();
 }
 
-#line 233 "target/snapshot-out/mp_power.c"
+#line 232 "target/snapshot-out/mp_power.c"
 void data__g0_flush_own(int me)
 {
     if (data__g0_live[0] && (0 || ((data__g0_live[0] && (data__g0_thd[0] == me)) && (data__g0_addr[0] == data__g0_addr[0])))) {
@@ -274,16 +273,10 @@ int data__g0_read(int *p, int me)
 {
     int v;
     int *__weakc_target;
-    int src;
     __weakc_target = p;
     v = *p;
-    src = (-1);
-    if ((data__g0_live[0] && (data__g0_addr[0] == p)) && (((data__g0_thd[0] == me) || ((me < 32) && (((data__g0_obs[0] >> me) & 1U) != 0U))) || __VERIFIER_nondet_bool())) {
+    if ((data__g0_live[0] && (data__g0_addr[0] == p)) && ((data__g0_thd[0] == me) || __VERIFIER_nondet_bool())) {
         v = data__g0_val[0];
-        src = 0;
-    }
-    if (((src == 0) && (data__g0_thd[0] != me)) && (me < 32)) {
-        data__g0_obs[0] = data__g0_obs[0] | (1U << me);
     }
     return v;
 }
@@ -292,16 +285,10 @@ int data__g0_read_own(int *p, int me)
 {
     int v;
     int *__weakc_target;
-    int src;
     __weakc_target = p;
     v = *p;
-    src = (-1);
-    if ((data__g0_live[0] && (data__g0_addr[0] == p)) && ((data__g0_thd[0] == me) || ((me < 32) && (((data__g0_obs[0] >> me) & 1U) != 0U)))) {
+    if ((data__g0_live[0] && (data__g0_addr[0] == p)) && (data__g0_thd[0] == me)) {
         v = data__g0_val[0];
-        src = 0;
-    }
-    if (((src == 0) && (data__g0_thd[0] != me)) && (me < 32)) {
-        data__g0_obs[0] = data__g0_obs[0] | (1U << me);
     }
     return v;
 }
@@ -314,7 +301,6 @@ void data__g0_delay(int *p, int v, int me)
     data__g0_thd[data__g0_n] = me;
     data__g0_lw[data__g0_n] = 0;
     data__g0_live[data__g0_n] = 1;
-    data__g0_obs[data__g0_n] = 0U;
     data__g0_n = data__g0_n + 1;
 }
 
@@ -322,7 +308,7 @@ void data__g0_write(int *p, int v, int me)
 {
     int *__weakc_target;
     __weakc_target = p;
-    if ((data__g0_live[0] && (data__g0_addr[0] == p)) && ((0 || ((data__g0_live[0] && (data__g0_thd[0] == me)) && (data__g0_addr[0] == p))) || ((data__g0_live[0] && (data__g0_addr[0] == p)) && ((me < 32) && (((data__g0_obs[0] >> me) & 1U) != 0U))))) {
+    if ((data__g0_live[0] && (data__g0_addr[0] == p)) && (0 || ((data__g0_live[0] && (data__g0_thd[0] == me)) && (data__g0_addr[0] == p)))) {
         *data__g0_addr[0] = data__g0_val[0];
         data__g0_live[0] = 0;
     }
